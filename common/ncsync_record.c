@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Decoding and validation of the 64-byte record (MODEL.md "The 64-byte
+ * record", ENC, SYNC).  See ncsync_record.h.
+ */
+#include "ncsync_record.h"
+
+/* Byte ranges of a record a layout names, as [first, last] pairs. */
+struct ncsync_span {
+	__u8 first;
+	__u8 last;
+};
+
+static __u32 get_u32(const __u8 *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (__u32)p[3] << 24;
+}
+
+static __u64 get_u64(const __u8 *p)
+{
+	return get_u32(p) | (__u64)get_u32(p + 4) << 32;
+}
+
+/*
+ * The bytes each opcode names beyond the header (0x00-0x03) and the events
+ * block (0x04-0x0B), which every opcode has.
+ */
+static const struct ncsync_span *ncsync_named_spans(__u8 opcode)
+{
+	static const struct ncsync_span none[] = { { 0, 0 } };
+	static const struct ncsync_span evsem[] = { { 0x20, 0x2B }, { 0, 0 } };
+	static const struct ncsync_span drain[] = { { 0x28, 0x28 }, { 0, 0 } };
+	static const struct ncsync_span mov[] = {
+		{ 0x0C, 0x0E }, { 0x10, 0x13 }, { 0, 0 } };
+	static const struct ncsync_span br[] = {
+		{ 0x0C, 0x0E }, { 0x10, 0x13 }, { 0x20, 0x21 },
+		{ 0x30, 0x37 }, { 0, 0 } };
+	static const struct ncsync_span gr[] = {
+		{ 0x0C, 0x0E }, { 0x20, 0x3F }, { 0, 0 } };
+	static const struct ncsync_span poll[] = { { 0x0C, 0x0F }, { 0, 0 } };
+	static const struct ncsync_span exit_[] = { { 0x0C, 0x0C }, { 0, 0 } };
+	static const struct ncsync_span dma[] = { { 0x10, 0x27 }, { 0, 0 } };
+
+	switch (opcode) {
+	case NCSYNC_OPC_EVENT_SEMAPHORE:
+		return evsem;
+	case NCSYNC_OPC_HALT:
+	case NCSYNC_OPC_NOOP:
+		return none;
+	case NCSYNC_OPC_DRAIN:
+		return drain;
+	case NCSYNC_OPC_MOV32:
+		return mov;
+	case NCSYNC_OPC_BRANCH:
+		return br;
+	case NCSYNC_OPC_GROUP_RESET:
+		return gr;
+	case NCSYNC_OPC_POLL_SEM:
+		return poll;
+	case NCSYNC_OPC_EXIT:
+		return exit_;
+	case NCSYNC_OPC_DMA:
+		return dma;
+	default:
+		return NULL;
+	}
+}
+
+static bool ncsync_reserved_clear(const __u8 *rec,
+				  const struct ncsync_span *named)
+{
+	unsigned int i;
+
+	for (i = 0x0C; i < NCSYNC_RECORD_SIZE; i++) {
+		const struct ncsync_span *s;
+		bool is_named = false;
+
+		for (s = named; s->last; s++)
+			if (i >= s->first && i <= s->last)
+				is_named = true;
+		if (!is_named && rec[i])
+			return false;
+	}
+	return true;
+}
+
+/**
+ * ncsync_upd_is_sem() - whether an update mode changes a semaphore.
+ * @mode: an update mode as encoded.
+ *
+ * Return: true for +1, -1, add, subtract and write, any form.
+ */
+bool ncsync_upd_is_sem(__u8 mode)
+{
+	switch (mode & 0x0F) {
+	case NCSYNC_UPD_SEM_INC:
+	case NCSYNC_UPD_SEM_DEC:
+	case NCSYNC_UPD_SEM_ADD:
+	case NCSYNC_UPD_SEM_SUB:
+	case NCSYNC_UPD_SEM_WRITE:
+		return mode != NCSYNC_UPD_NONE;
+	default:
+		return false;
+	}
+}
+
+/**
+ * ncsync_upd_is_event() - whether an update mode sets or clears an event.
+ * @mode: an update mode as encoded.
+ *
+ * Return: true for event set and clear, either form.
+ */
+bool ncsync_upd_is_event(__u8 mode)
+{
+	__u8 base = mode & 0x0F;
+
+	return mode != NCSYNC_UPD_NONE &&
+	       (base == NCSYNC_UPD_EVT_SET || base == NCSYNC_UPD_EVT_CLEAR);
+}
+
+/**
+ * ncsync_upd_sem_arith() - the arithmetic of a semaphore update mode.
+ * @mode: a semaphore update mode (ncsync_upd_is_sem()).
+ * @operand: in: the resolved operand; out: 1 for +1 and -1.
+ *
+ * Return: the arithmetic.
+ */
+enum ncsync_sem_upd ncsync_upd_sem_arith(__u8 mode, __u32 *operand)
+{
+	switch (mode & 0x0F) {
+	case NCSYNC_UPD_SEM_INC:
+		*operand = 1;
+		return NCSYNC_SEM_UPD_ADD;
+	case NCSYNC_UPD_SEM_DEC:
+		*operand = 1;
+		return NCSYNC_SEM_UPD_SUB;
+	case NCSYNC_UPD_SEM_ADD:
+		return NCSYNC_SEM_UPD_ADD;
+	case NCSYNC_UPD_SEM_SUB:
+		return NCSYNC_SEM_UPD_SUB;
+	default:
+		return NCSYNC_SEM_UPD_SET;
+	}
+}
+
+static bool ncsync_wait_mode_valid(__u8 mode)
+{
+	return mode == NCSYNC_WAIT_NONE || ncsync_wait_mode_is_sem(mode) ||
+	       ncsync_wait_mode_is_event(mode);
+}
+
+static bool ncsync_upd_mode_valid(__u8 mode)
+{
+	__u8 base = mode & 0x0F, form = mode & 0x70;
+
+	if (mode == NCSYNC_UPD_NONE)
+		return true;
+	if (form != 0 && form != NCSYNC_UPD_COMPLETE)
+		return false;
+	if (mode & NCSYNC_UPD_REG)
+		return base == NCSYNC_UPD_SEM_ADD || base == NCSYNC_UPD_SEM_SUB ||
+		       base == NCSYNC_UPD_SEM_WRITE;
+	return ncsync_upd_is_sem(mode) || ncsync_upd_is_event(mode);
+}
+
+/* Validate one lane; the wait and update share @value in lane 0. */
+static enum ncsync_rec_reason ncsync_lane_check(struct ncsync_lane *l,
+						bool evsem)
+{
+	if (!ncsync_wait_mode_valid(l->wait_mode) ||
+	    (ncsync_wait_mode_is_event(l->wait_mode) &&
+	     (l->wait_mode & NCSYNC_WAIT_REG)))
+		return NCSYNC_REC_BAD_WAIT_MODE;
+	if (!ncsync_upd_mode_valid(l->upd_mode))
+		return NCSYNC_REC_BAD_UPDATE_MODE;
+	if (evsem && l->upd_mode && !(l->upd_mode & NCSYNC_UPD_COMPLETE))
+		return NCSYNC_REC_UPDATE_NOT_COMPLETE;
+	if ((l->wait_mode & NCSYNC_WAIT_REG) &&
+	    l->wait_value >= NCSYNC_NUM_REGS)
+		return NCSYNC_REC_BAD_REGISTER;
+	if ((l->upd_mode & NCSYNC_UPD_REG) && l->upd_value >= NCSYNC_NUM_REGS)
+		return NCSYNC_REC_BAD_REGISTER;
+	if (!l->wait_mode && l->wait_idx)
+		return NCSYNC_REC_UNUSED_FIELD;
+	if (!l->upd_mode && l->upd_idx)
+		return NCSYNC_REC_UNUSED_FIELD;
+	l->paired = ncsync_wait_mode_is_sem(l->wait_mode) &&
+		    ncsync_upd_is_sem(l->upd_mode) && l->wait_idx == l->upd_idx;
+	return NCSYNC_REC_OK;
+}
+
+static enum ncsync_rec_reason ncsync_lanes_decode(const __u8 *rec,
+						  struct ncsync_insn *insn)
+{
+	struct ncsync_lane *l0 = &insn->lane[0], *l1 = &insn->lane[1];
+	bool evsem = insn->opcode == NCSYNC_OPC_EVENT_SEMAPHORE;
+	enum ncsync_rec_reason r;
+
+	l0->wait_mode = rec[NCSYNC_REC_EV_WAIT_MODE];
+	l0->wait_idx = rec[NCSYNC_REC_EV_WAIT_IDX];
+	l0->upd_mode = rec[NCSYNC_REC_EV_UPD_MODE];
+	l0->upd_idx = rec[NCSYNC_REC_EV_UPD_IDX];
+	l0->wait_value = get_u32(rec + NCSYNC_REC_EV_VALUE);
+	l0->upd_value = l0->wait_value;
+	r = ncsync_lane_check(l0, evsem);
+	if (r)
+		return r;
+	if (!l0->wait_mode && !l0->upd_mode && l0->wait_value)
+		return NCSYNC_REC_UNUSED_FIELD;
+
+	insn->nlanes = evsem ? 2 : 1;
+	if (!evsem)
+		return NCSYNC_REC_OK;
+	l1->wait_mode = rec[NCSYNC_REC_EX_WAIT_MODE];
+	l1->wait_idx = rec[NCSYNC_REC_EX_WAIT_IDX];
+	l1->upd_mode = rec[NCSYNC_REC_EX_UPD_MODE];
+	l1->upd_idx = rec[NCSYNC_REC_EX_UPD_IDX];
+	l1->wait_value = get_u32(rec + NCSYNC_REC_EX_WAIT_VALUE);
+	l1->upd_value = get_u32(rec + NCSYNC_REC_EX_UPD_VALUE);
+	r = ncsync_lane_check(l1, evsem);
+	if (r)
+		return r;
+	if ((!l1->wait_mode && l1->wait_value) ||
+	    (!l1->upd_mode && l1->upd_value))
+		return NCSYNC_REC_UNUSED_FIELD;
+	return NCSYNC_REC_OK;
+}
+
+static enum ncsync_rec_reason ncsync_mov_decode(const __u8 *rec,
+						struct ncsync_insn *insn)
+{
+	__u8 alu = rec[NCSYNC_REC_MOV_ALU];
+	bool reg_src = alu == NCSYNC_ALU_MOV || alu == NCSYNC_ALU_ADD ||
+		       alu == NCSYNC_ALU_SUB;
+
+	insn->mov.alu = alu;
+	insn->mov.dst = rec[NCSYNC_REC_MOV_DST];
+	insn->mov.src = rec[NCSYNC_REC_MOV_SRC];
+	insn->mov.imm = get_u32(rec + NCSYNC_REC_MOV_IMM);
+	if (alu > NCSYNC_ALU_LAST)
+		return NCSYNC_REC_BAD_ALU_OP;
+	if (insn->mov.dst >= NCSYNC_NUM_REGS ||
+	    insn->mov.src >= NCSYNC_NUM_REGS)
+		return NCSYNC_REC_BAD_REGISTER;
+	if ((alu == NCSYNC_ALU_MOV_IMM && insn->mov.src) ||
+	    (reg_src && insn->mov.imm))
+		return NCSYNC_REC_UNUSED_FIELD;
+	return NCSYNC_REC_OK;
+}
+
+static enum ncsync_rec_reason ncsync_br_decode(const __u8 *rec,
+					       __u32 nrecords,
+					       struct ncsync_insn *insn)
+{
+	__u8 comp = rec[NCSYNC_REC_BR_COMP_OP];
+	__u8 kind = rec[NCSYNC_REC_BR_OPERAND_KIND];
+	__u64 target = get_u64(rec + NCSYNC_REC_BR_TARGET);
+	bool reg = comp & NCSYNC_BR_REG;
+	__u8 cmp = comp & ~NCSYNC_BR_REG;
+
+	insn->br.comp = comp;
+	insn->br.dtype = rec[NCSYNC_REC_BR_DTYPE];
+	insn->br.imm = get_u32(rec + NCSYNC_REC_BR_IMM);
+	insn->br.lhs = rec[NCSYNC_REC_BR_LHS_REG];
+	insn->br.rhs = rec[NCSYNC_REC_BR_RHS_REG];
+
+	if (comp == NCSYNC_BR_ALWAYS) {
+		if (kind)
+			return NCSYNC_REC_BAD_OPERAND_KIND;
+		if (insn->br.dtype || insn->br.imm || insn->br.lhs ||
+		    insn->br.rhs)
+			return NCSYNC_REC_UNUSED_FIELD;
+	} else {
+		if (comp > (NCSYNC_BR_REG | NCSYNC_BR_GT) ||
+		    cmp < NCSYNC_BR_LT || cmp > NCSYNC_BR_GT)
+			return NCSYNC_REC_BAD_COMP_OP;
+		if (kind != NCSYNC_BR_OPERANDS)
+			return NCSYNC_REC_BAD_OPERAND_KIND;
+		if (insn->br.dtype != NCSYNC_DTYPE_U32 &&
+		    insn->br.dtype != NCSYNC_DTYPE_S32)
+			return NCSYNC_REC_BAD_DTYPE;
+		if (insn->br.lhs >= NCSYNC_NUM_REGS ||
+		    insn->br.rhs >= NCSYNC_NUM_REGS)
+			return NCSYNC_REC_BAD_REGISTER;
+		if ((reg && insn->br.imm) || (!reg && insn->br.rhs))
+			return NCSYNC_REC_UNUSED_FIELD;
+	}
+	if (target >= nrecords)
+		return NCSYNC_REC_BAD_TARGET;
+	insn->br.target = (__u32)target;
+	return NCSYNC_REC_OK;
+}
+
+static enum ncsync_rec_reason ncsync_gr_decode(const __u8 *rec,
+					       struct ncsync_insn *insn)
+{
+	unsigned int i;
+	__u32 any = 0;
+
+	insn->gr.mode = rec[NCSYNC_REC_GR_CLEAR_MODE];
+	insn->gr.first = rec[NCSYNC_REC_GR_FIRST];
+	insn->gr.last = rec[NCSYNC_REC_GR_LAST];
+	for (i = 0; i < 8; i++) {
+		insn->gr.mask[i] = get_u32(rec + NCSYNC_REC_GR_MASK + 4 * i);
+		any |= insn->gr.mask[i];
+	}
+
+	switch (insn->gr.mode) {
+	case NCSYNC_CLEAR_RANGE:
+		if (any)
+			return NCSYNC_REC_UNUSED_FIELD;
+		if (insn->gr.first > insn->gr.last)
+			return NCSYNC_REC_BAD_RANGE;
+		for (i = insn->gr.first; i <= insn->gr.last; i++)
+			insn->gr.mask[i / 32] |= 1U << (i % 32);
+		return NCSYNC_REC_OK;
+	case NCSYNC_CLEAR_MASK:
+		if (insn->gr.first || insn->gr.last)
+			return NCSYNC_REC_UNUSED_FIELD;
+		return NCSYNC_REC_OK;
+	default:
+		return NCSYNC_REC_BAD_CLEAR_MODE;
+	}
+}
+
+static enum ncsync_rec_reason ncsync_poll_decode(const __u8 *rec,
+						 struct ncsync_insn *insn)
+{
+	insn->poll.op = rec[NCSYNC_REC_POLL_OP];
+	insn->poll.dst = rec[NCSYNC_REC_POLL_DST];
+	insn->poll.first = rec[NCSYNC_REC_POLL_FIRST];
+	insn->poll.count = rec[NCSYNC_REC_POLL_COUNT];
+	if (insn->poll.dst >= NCSYNC_NUM_REGS)
+		return NCSYNC_REC_BAD_REGISTER;
+	if (insn->poll.op > NCSYNC_POLL_SUM || !insn->poll.count ||
+	    insn->poll.count > NCSYNC_POLL_MAX_COUNT ||
+	    insn->poll.first + insn->poll.count > NCSYNC_NUM_SEMS)
+		return NCSYNC_REC_BAD_POLL;
+	return NCSYNC_REC_OK;
+}
+
+static enum ncsync_rec_reason ncsync_dma_decode(const __u8 *rec,
+						__u64 devmem_size,
+						struct ncsync_insn *insn)
+{
+	__u8 upd = insn->lane[0].upd_mode & ~NCSYNC_UPD_COMPLETE;
+
+	insn->dma.src = get_u64(rec + NCSYNC_REC_DMA_SRC);
+	insn->dma.dst = get_u64(rec + NCSYNC_REC_DMA_DST);
+	insn->dma.len = get_u32(rec + NCSYNC_REC_DMA_LEN);
+	insn->dma.latency_us = get_u32(rec + NCSYNC_REC_DMA_LATENCY_US);
+	if (!insn->dma.len || insn->dma.src > devmem_size ||
+	    insn->dma.dst > devmem_size ||
+	    insn->dma.len > devmem_size - insn->dma.src ||
+	    insn->dma.len > devmem_size - insn->dma.dst ||
+	    insn->dma.latency_us > NCSYNC_DMA_MAX_LATENCY_US)
+		return NCSYNC_REC_BAD_DMA;
+	if (upd != NCSYNC_UPD_NONE && upd != NCSYNC_UPD_SEM_INC &&
+	    upd != NCSYNC_UPD_EVT_SET)
+		return NCSYNC_REC_BAD_DMA_UPDATE;
+	return NCSYNC_REC_OK;
+}
+
+/**
+ * ncsync_record_decode() - validate and decode one record.
+ * @rec: the NCSYNC_RECORD_SIZE bytes.
+ * @nrecords: the length of its queue, which bounds branch targets.
+ * @devmem_size: the device memory size, which bounds DMA ranges.
+ * @insn: out: the decoded record, valid when NCSYNC_REC_OK is returned.
+ *
+ * Every byte is checked: the header, the reserved bytes, every field.
+ *
+ * Return: NCSYNC_REC_OK or the reason the record is refused.
+ */
+enum ncsync_rec_reason ncsync_record_decode(const __u8 *rec, __u32 nrecords,
+					    __u64 devmem_size,
+					    struct ncsync_insn *insn)
+{
+	const struct ncsync_span *named;
+	enum ncsync_rec_reason r;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(*insn); i++)
+		((__u8 *)insn)[i] = 0;
+	insn->opcode = rec[0];
+	named = ncsync_named_spans(insn->opcode);
+	if (!named) {
+		if (insn->opcode >= NCSYNC_OPC_PSEUDO_FIRST &&
+		    insn->opcode <= NCSYNC_OPC_PSEUDO_LAST)
+			return NCSYNC_REC_PSEUDO_OP;
+		return NCSYNC_REC_BAD_OPCODE;
+	}
+	if (rec[1] != NCSYNC_RECORD_WORDLEN)
+		return NCSYNC_REC_BAD_WORDLEN;
+	if (rec[2] || rec[3])
+		return NCSYNC_REC_HEADER_RESERVED;
+	if (!ncsync_reserved_clear(rec, named))
+		return NCSYNC_REC_RESERVED_BYTE;
+
+	r = ncsync_lanes_decode(rec, insn);
+	if (r)
+		return r;
+
+	switch (insn->opcode) {
+	case NCSYNC_OPC_DRAIN:
+		insn->drain.count = rec[NCSYNC_REC_DRAIN_COUNT];
+		return insn->drain.count == 1 ? NCSYNC_REC_OK :
+						NCSYNC_REC_BAD_DRAIN_COUNT;
+	case NCSYNC_OPC_MOV32:
+		return ncsync_mov_decode(rec, insn);
+	case NCSYNC_OPC_BRANCH:
+		return ncsync_br_decode(rec, nrecords, insn);
+	case NCSYNC_OPC_GROUP_RESET:
+		return ncsync_gr_decode(rec, insn);
+	case NCSYNC_OPC_POLL_SEM:
+		return ncsync_poll_decode(rec, insn);
+	case NCSYNC_OPC_EXIT:
+		return rec[NCSYNC_REC_EXIT_FLAGS] ? NCSYNC_REC_BAD_EXIT_FLAGS :
+						    NCSYNC_REC_OK;
+	case NCSYNC_OPC_DMA:
+		return ncsync_dma_decode(rec, devmem_size, insn);
+	default:
+		return NCSYNC_REC_OK;
+	}
+}
+
+/**
+ * ncsync_rec_reason_name() - a short name for a refusal reason.
+ * @reason: an enum ncsync_rec_reason.
+ *
+ * Return: a constant string.
+ */
+const char *ncsync_rec_reason_name(unsigned int reason)
+{
+	static const char * const names[NCSYNC_REC_REASON_COUNT] = {
+		[NCSYNC_REC_OK] = "ok",
+		[NCSYNC_REC_BAD_OPCODE] = "unknown opcode",
+		[NCSYNC_REC_PSEUDO_OP] = "pseudo-op (lower it first)",
+		[NCSYNC_REC_BAD_WORDLEN] = "byte 1 is not 0x10",
+		[NCSYNC_REC_HEADER_RESERVED] = "header bytes 2-3 not zero",
+		[NCSYNC_REC_RESERVED_BYTE] = "reserved byte not zero",
+		[NCSYNC_REC_BAD_WAIT_MODE] = "invalid wait mode",
+		[NCSYNC_REC_BAD_UPDATE_MODE] = "invalid update mode",
+		[NCSYNC_REC_UPDATE_NOT_COMPLETE] =
+			"EventSemaphore update not a _COMPLETE form",
+		[NCSYNC_REC_UNUSED_FIELD] = "field of an absent operand not zero",
+		[NCSYNC_REC_BAD_REGISTER] = "register out of range",
+		[NCSYNC_REC_BAD_COMP_OP] = "invalid branch comparison",
+		[NCSYNC_REC_BAD_DTYPE] = "invalid branch dtype",
+		[NCSYNC_REC_BAD_OPERAND_KIND] = "invalid branch operand kind",
+		[NCSYNC_REC_BAD_TARGET] = "branch target outside the queue",
+		[NCSYNC_REC_BAD_CLEAR_MODE] = "invalid ClearMode",
+		[NCSYNC_REC_BAD_RANGE] = "range first > last",
+		[NCSYNC_REC_BAD_DRAIN_COUNT] = "drain count not 1",
+		[NCSYNC_REC_BAD_EXIT_FLAGS] = "invalid exit flags",
+		[NCSYNC_REC_BAD_ALU_OP] = "invalid Mov32 ALU operation",
+		[NCSYNC_REC_BAD_POLL] = "invalid PollSem operation or range",
+		[NCSYNC_REC_BAD_DMA] = "DMA range or latency out of bounds",
+		[NCSYNC_REC_BAD_DMA_UPDATE] =
+			"DMA completion update not +1 or event set",
+	};
+
+	if (reason >= NCSYNC_REC_REASON_COUNT)
+		return "unknown reason";
+	return names[reason];
+}
+
+/**
+ * ncsync_br_test() - evaluate a branch condition.
+ * @comp: the comparison, immediate or register family.
+ * @dtype: NCSYNC_DTYPE_U32 or NCSYNC_DTYPE_S32.
+ * @lhs: the left-hand register's value.
+ * @rhs: the immediate or the right-hand register's value.
+ *
+ * Return: whether the branch is taken.
+ */
+bool ncsync_br_test(__u8 comp, __u8 dtype, __u32 lhs, __u32 rhs)
+{
+	__s64 a = dtype == NCSYNC_DTYPE_S32 ? (__s64)(__s32)lhs : lhs;
+	__s64 b = dtype == NCSYNC_DTYPE_S32 ? (__s64)(__s32)rhs : rhs;
+
+	switch (comp & ~NCSYNC_BR_REG) {
+	case NCSYNC_BR_ALWAYS:
+		return true;
+	case NCSYNC_BR_LT:
+		return a < b;
+	case NCSYNC_BR_LE:
+		return a <= b;
+	case NCSYNC_BR_EQ:
+		return a == b;
+	case NCSYNC_BR_NE:
+		return a != b;
+	case NCSYNC_BR_GE:
+		return a >= b;
+	default:
+		return a > b;
+	}
+}
+
+/**
+ * ncsync_alu() - compute a Mov32 operation.
+ * @alu: NCSYNC_ALU_*.
+ * @dst: the destination register's value.
+ * @src: the source register's value.
+ * @imm: the immediate.
+ *
+ * Return: the destination's new value.
+ */
+__u32 ncsync_alu(__u8 alu, __u32 dst, __u32 src, __u32 imm)
+{
+	switch (alu) {
+	case NCSYNC_ALU_MOV_IMM:
+		return imm;
+	case NCSYNC_ALU_MOV:
+		return src;
+	case NCSYNC_ALU_ADD_IMM:
+		return src + imm;
+	case NCSYNC_ALU_ADD:
+		return dst + src;
+	case NCSYNC_ALU_SUB_IMM:
+		return src - imm;
+	case NCSYNC_ALU_SUB:
+		return dst - src;
+	case NCSYNC_ALU_AND_IMM:
+		return src & imm;
+	case NCSYNC_ALU_OR_IMM:
+		return src | imm;
+	case NCSYNC_ALU_XOR_IMM:
+		return src ^ imm;
+	case NCSYNC_ALU_SHL_IMM:
+		return src << (imm & 31);
+	default:
+		return src >> (imm & 31);
+	}
+}

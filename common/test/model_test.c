@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host test of the shared model rules (common/ncsync_model.c), the same
+ * source the module compiles.  Prints TAP.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ncsync_model.h"
+
+static int planned, failed;
+
+#define CHECK(cond) do {						\
+	planned++;							\
+	if (cond) {							\
+		printf("ok %d %s\n", planned, #cond);			\
+	} else {							\
+		printf("not ok %d %s (line %d)\n", planned, #cond,	\
+		       __LINE__);					\
+		failed++;						\
+	}								\
+} while (0)
+
+static void test_csr_decode(void)
+{
+	unsigned int i;
+
+	CHECK(ncsync_csr_decode(0x0000, &i) == NCSYNC_WIN_EVENTS && i == 0);
+	CHECK(ncsync_csr_decode(0x03FC, &i) == NCSYNC_WIN_EVENTS && i == 255);
+	CHECK(ncsync_csr_decode(0x0400, &i) == NCSYNC_WIN_RESERVED);
+	CHECK(ncsync_csr_decode(0x0FFC, &i) == NCSYNC_WIN_RESERVED);
+	CHECK(ncsync_csr_decode(0x1004, &i) == NCSYNC_WIN_SEM_READ && i == 1);
+	CHECK(ncsync_csr_decode(0x1408, &i) == NCSYNC_WIN_SEM_SET && i == 2);
+	CHECK(ncsync_csr_decode(0x180C, &i) == NCSYNC_WIN_SEM_INC && i == 3);
+	CHECK(ncsync_csr_decode(0x1FFC, &i) == NCSYNC_WIN_SEM_DEC && i == 255);
+}
+
+static void test_csr_access(void)
+{
+	CHECK(ncsync_csr_access_ok(0, 4));
+	CHECK(ncsync_csr_access_ok(0, 0x2000));
+	CHECK(ncsync_csr_access_ok(0x1FFC, 4));
+	CHECK(!ncsync_csr_access_ok(0x1FFC, 8));
+	CHECK(!ncsync_csr_access_ok(0x2000, 4));
+	CHECK(!ncsync_csr_access_ok(2, 4));
+	CHECK(!ncsync_csr_access_ok(0, 3));
+	CHECK(!ncsync_csr_access_ok(0, 0));
+	CHECK(!ncsync_csr_access_ok(~0ULL - 3, 8));
+	CHECK(ncsync_csr_write_ok(0x0000, 0x400));
+	CHECK(ncsync_csr_write_ok(0x1400, 0xC00));
+	CHECK(!ncsync_csr_write_ok(0x03FC, 8));
+	CHECK(!ncsync_csr_write_ok(0x13FC, 4));
+	CHECK(!ncsync_csr_write_ok(0x1000, 0x1000));
+}
+
+static void test_sem_apply(void)
+{
+	bool ovf;
+
+	CHECK(ncsync_sem_apply(NCSYNC_SEM_UPD_SET, 7, (__u32)-5, &ovf) == -5 &&
+	      !ovf);
+	CHECK(ncsync_sem_apply(NCSYNC_SEM_UPD_ADD, 1, 2, &ovf) == 3 && !ovf);
+	CHECK(ncsync_sem_apply(NCSYNC_SEM_UPD_ADD, INT_MAX, 1, &ovf) ==
+	      INT_MIN && ovf);
+	CHECK(ncsync_sem_apply(NCSYNC_SEM_UPD_SUB, INT_MIN, 1, &ovf) ==
+	      INT_MAX && ovf);
+	CHECK(ncsync_sem_apply(NCSYNC_SEM_UPD_SUB, 0, 1, &ovf) == -1 && !ovf);
+	CHECK(ncsync_sem_apply(NCSYNC_SEM_UPD_ADD, 5, 0xFFFFFFFF, &ovf) == 4 &&
+	      !ovf);
+}
+
+static void test_wait_modes(void)
+{
+	CHECK(ncsync_wait_mode_is_sem(NCSYNC_WAIT_SEM_EQ));
+	CHECK(ncsync_wait_mode_is_sem(NCSYNC_WAIT_SEM_GE | NCSYNC_WAIT_REG));
+	CHECK(!ncsync_wait_mode_is_sem(0x00));
+	CHECK(!ncsync_wait_mode_is_sem(0x06));
+	CHECK(!ncsync_wait_mode_is_sem(0x86));
+	CHECK(ncsync_wait_mode_is_event(NCSYNC_WAIT_EVT_CLEAR_THEN_SET));
+	CHECK(!ncsync_wait_mode_is_event(0x08));
+	CHECK(ncsync_sem_test(NCSYNC_WAIT_SEM_LT, -1, 0));
+	CHECK(!ncsync_sem_test(NCSYNC_WAIT_SEM_GT, -1, 0));
+	CHECK(ncsync_sem_test(NCSYNC_WAIT_SEM_LE, 0, 0));
+	CHECK(ncsync_sem_test(NCSYNC_WAIT_SEM_GE, INT_MAX, INT_MIN));
+	CHECK(ncsync_sem_test(NCSYNC_WAIT_SEM_EQ | NCSYNC_WAIT_REG, 4, 4));
+	CHECK(ncsync_event_test(NCSYNC_WAIT_EVT_SET_THEN_CLEAR, true));
+	CHECK(!ncsync_event_after_wait(NCSYNC_WAIT_EVT_SET_THEN_CLEAR, true));
+	CHECK(ncsync_event_after_wait(NCSYNC_WAIT_EVT_CLEAR_THEN_SET, false));
+	CHECK(ncsync_event_test(NCSYNC_WAIT_EVT_CLEAR, false));
+}
+
+static void test_op_check(void)
+{
+	struct ncsync_op op = { .bank = NCSYNC_BANK_SEM, .op = NCSYNC_OP_INC,
+				.index = 255, .value = 3 };
+	bool upd;
+
+	CHECK(ncsync_op_check(&op, &upd) == 0 && upd);
+	op.index = 256;
+	CHECK(ncsync_op_check(&op, &upd) == -EINVAL);
+	op.index = 0;
+	op.op = NCSYNC_OP_CLEAR;
+	CHECK(ncsync_op_check(&op, &upd) == -EINVAL);
+	op.op = NCSYNC_OP_READ;
+	CHECK(ncsync_op_check(&op, &upd) == -EINVAL);	/* value != 0 */
+	op.value = 0;
+	CHECK(ncsync_op_check(&op, &upd) == 0 && !upd);
+	op.pad = 1;
+	CHECK(ncsync_op_check(&op, &upd) == -EINVAL);
+	op.pad = 0;
+	op.bank = NCSYNC_BANK_EVENT;
+	op.op = NCSYNC_OP_INC;
+	CHECK(ncsync_op_check(&op, &upd) == -EINVAL);
+	op.op = NCSYNC_OP_CLEAR;
+	CHECK(ncsync_op_check(&op, &upd) == 0 && upd);
+	op.bank = 2;
+	CHECK(ncsync_op_check(&op, &upd) == -EINVAL);
+}
+
+int main(void)
+{
+	printf("TAP version 13\n");
+	test_csr_decode();
+	test_csr_access();
+	test_sem_apply();
+	test_wait_modes();
+	test_op_check();
+	printf("1..%d\n", planned);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ncsync: the central device header of the module.
+ *
+ * Lock order (outer first):
+ *   ncsync_core.prog_lock -> ncsync_core.lock -> ncsync_core.dma_lock
+ *   -> wait queue locks (taken by wake_up())
+ * No lock is held across a sleep, a copy to or from userspace, or
+ * kthread_stop().
+ */
+#ifndef _NCSYNC_DRV_H
+#define _NCSYNC_DRV_H
+
+#include <linux/cdev.h>
+#include <linux/device.h>
+#include <linux/fs.h>
+#include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/kref.h>
+#include <linux/workqueue.h>
+#include <linux/atomic.h>
+
+#include <linux/ncsync.h>
+#include "ncsync_record.h"
+
+#define NCSYNC_MAX_CORES	64
+#define NCSYNC_MAX_PROGS_PER_FD	256
+#define NCSYNC_MAX_WATCHDOG_MS	(3600 * 1000)
+
+struct ncsync_core;
+struct ncsync_prog;
+
+/**
+ * struct ncsync_equeue - one engine's queue of a program.
+ * @prog: the program.
+ * @engine: the engine id (NCSYNC_ENGINE_*).
+ * @count: the number of records.
+ * @insns: the decoded records; freed when the program ends.
+ * @regs: the engine's register file; only the engine thread touches it.
+ * @dma_outstanding: copies this queue issued that have not landed.
+ * @finished: the engine is done with this queue; under prog_lock.
+ * @st: the engine's status.  The engine thread writes @st.pc and
+ *	@st.executed with WRITE_ONCE(); every other field changes under
+ *	prog_lock.
+ */
+struct ncsync_equeue {
+	struct ncsync_prog *prog;
+	u8 engine;
+	u32 count;
+	struct ncsync_insn *insns;
+	u32 regs[NCSYNC_NUM_REGS];
+	atomic_t dma_outstanding;
+	bool finished;
+	struct ncsync_engine_status st;
+};
+
+/**
+ * struct ncsync_snapshot - the state of a program when it ended, or when
+ *	its watchdog fired.
+ * @engines: each engine's status, with the current value of what it waits
+ *	on.
+ * @nsems: entries of @sems.
+ * @sems: every non-zero semaphore.
+ */
+struct ncsync_snapshot {
+	struct ncsync_engine_status engines[NCSYNC_NUM_ENGINES];
+	u32 nsems;
+	struct ncsync_sem_value sems[NCSYNC_NUM_SEMS];
+};
+
+/**
+ * struct ncsync_prog - a submitted program.
+ * @ref: references: the owner's list, each running engine, each queued DMA.
+ * @core: the core it runs on.
+ * @nfile: the descriptor that submitted it; valid while on its list.
+ * @id: its id within @nfile.
+ * @flags: NCSYNC_SUBMIT_F_*.
+ * @watchdog_ms: time without progress before it times out.
+ * @engine_mask: bit i set when engine i has a queue.
+ * @state: NCSYNC_PROG_*; under prog_lock.
+ * @stop: a NCSYNC_FAULT_* reason once the program must stop, 0 before;
+ *	set under prog_lock, read with READ_ONCE() by engines.
+ * @seen: its end was reported to userspace; under prog_lock.
+ * @snapped: @snap holds the watchdog's snapshot; under prog_lock.
+ * @nrunning: queues not finished; under prog_lock.
+ * @last_progress: jiffies of the last wait passed, change made, copy
+ *	landed or queue finished.
+ * @mem: bytes charged to @nfile.
+ * @insn_mem: the part of @mem the decoded records take.
+ * @core_node: entry in ncsync_core.progs until it ends; under prog_lock.
+ * @file_node: entry in ncsync_file.progs; under prog_lock.
+ * @snap: the snapshot, allocated at submission.
+ * @nq: entries of @q.
+ * @q: the engines' queues, in submission order.
+ */
+struct ncsync_prog {
+	struct kref ref;
+	struct ncsync_core *core;
+	struct ncsync_file *nfile;
+	u32 id;
+	u32 flags;
+	u32 watchdog_ms;
+	u32 engine_mask;
+	u32 state;
+	int stop;
+	bool seen;
+	bool snapped;
+	unsigned int nrunning;
+	unsigned long last_progress;
+	size_t mem;
+	size_t insn_mem;
+	struct list_head core_node;
+	struct list_head file_node;
+	struct ncsync_snapshot *snap;
+	unsigned int nq;
+	struct ncsync_equeue q[];
+};
+
+/**
+ * struct ncsync_engine - one engine's kernel thread.
+ * @core: its core.
+ * @id: NCSYNC_ENGINE_*.
+ * @thread: the thread, which runs queues of programs in order.
+ */
+struct ncsync_engine {
+	struct ncsync_core *core;
+	u8 id;
+	struct task_struct *thread;
+};
+
+/**
+ * struct ncsync_dma_copy - a copy queued on the core's DMA engine.
+ * @node: entry in ncsync_core.dma_list.
+ * @q: the queue that issued it; holds a reference on its program.
+ * @src: source offset in device memory.
+ * @dst: destination offset.
+ * @len: bytes.
+ * @land: when it lands (issue time + latency).
+ * @upd_mode: the update applied when it lands, or NCSYNC_UPD_NONE.
+ * @upd_idx: the semaphore or event it updates.
+ */
+struct ncsync_dma_copy {
+	struct list_head node;
+	struct ncsync_equeue *q;
+	u64 src;
+	u64 dst;
+	u32 len;
+	ktime_t land;
+	u8 upd_mode;
+	u8 upd_idx;
+};
+
+/**
+ * struct ncsync_core - one modeled NeuronCore.
+ * @index: N of /dev/ncsyncN.
+ * @cdev: the character device.
+ * @dev: the device node's struct device.
+ * @event_page: the page behind CSR 0x0000-0x0FFF; events[i] is a u32 0/1
+ *	at offset 4 * i, the rest stays zero.
+ * @sem_page: the page behind CSR 0x1000-0x1FFF; the value of semaphore i is
+ *	stored at 4 * i and mirrored in the set, inc and dec windows, so that
+ *	the mapping reads as pread does.
+ * @events: kernel address of @event_page.
+ * @sems: kernel address of @sem_page.
+ * @lock: protects every write to @events and @sems, @seq, @reset_gen,
+ *	@stats and the waiter lists of the core's files.  Readers of single
+ *	registers use READ_ONCE() without it.
+ * @wq: where waits and poll() sleep; woken after every change.
+ * @seq: change sequence, advanced by every change and reset.
+ * @reset_gen: advanced by every reset; a wait that sees it move ends with
+ *	ECANCELED.
+ * @stats: counters reported by NCSYNC_IOC_STATS.
+ * @prog_lock: protects @progs, the programs' states and lists, the
+ *	descriptors' program lists and accounting.
+ * @progs: programs not yet ended, in submission order.
+ * @prog_wq: where engines wait for work and userspace for programs.
+ * @engines: the datapath engines, in ncsync_engine_ids order.
+ * @dma_lock: protects @dma_list.
+ * @dma_list: copies not yet landed, in issue order.
+ * @dma_wq: where the DMA thread waits for copies.
+ * @dma_thread: the DMA engine (engine 4).
+ * @devmem: the device memory, @devmem_size bytes, mappable at
+ *	NCSYNC_DEVMEM_OFFSET.
+ * @devmem_size: its size.
+ * @watchdog: checks running programs for progress while any runs.
+ */
+struct ncsync_core {
+	unsigned int index;
+	struct cdev cdev;
+	struct device *dev;
+	struct page *event_page;
+	struct page *sem_page;
+	u32 *events;
+	s32 *sems;
+	spinlock_t lock;	/* protects the banks, see above */
+	wait_queue_head_t wq;
+	u64 seq;
+	u64 reset_gen;
+	struct ncsync_stats stats;
+	spinlock_t prog_lock;	/* see above */
+	struct list_head progs;
+	wait_queue_head_t prog_wq;
+	struct ncsync_engine engines[NCSYNC_NUM_ENGINES];
+	spinlock_t dma_lock;	/* see above */
+	struct list_head dma_list;
+	wait_queue_head_t dma_wq;
+	struct task_struct *dma_thread;
+	void *devmem;
+	size_t devmem_size;
+	struct delayed_work watchdog;
+};
+
+/**
+ * struct ncsync_file - an open descriptor of a core.
+ * @core: the core.
+ * @writable: opened for writing; a read-only descriptor changes nothing.
+ * @seen_seq: the change sequence last acknowledged (NCSYNC_IOC_ACK); poll()
+ *	is readable while the core's differs.  Protected by @core->lock.
+ * @waiters: the waits in progress on this descriptor (struct ncsync_waiter),
+ *	protected by @core->lock.
+ * @progs: the programs it submitted and has not released; under
+ *	@core->prog_lock.
+ * @nprogs: entries of @progs.
+ * @mem: kernel memory its programs take, capped by fd_mem_mb.
+ * @next_id: the id of its next program.
+ */
+struct ncsync_file {
+	struct ncsync_core *core;
+	bool writable;
+	u64 seen_seq;
+	struct list_head waiters;
+	struct list_head progs;
+	unsigned int nprogs;
+	size_t mem;
+	u32 next_id;
+};
+
+/**
+ * struct ncsync_waiter - one blocked NCSYNC_IOC_WAIT.
+ * @node: entry in ncsync_file.waiters.
+ * @owner: the files_struct of the waiting task; a close() of the descriptor
+ *	by the same process ends the wait.
+ * @closed: set by ncsync_flush(), under the core lock.
+ */
+struct ncsync_waiter {
+	struct list_head node;
+	fl_owner_t owner;
+	bool closed;
+};
+
+extern unsigned int ncsync_num_cores;
+extern unsigned int ncsync_rt_reserved_sems;
+extern unsigned int ncsync_rt_reserved_events;
+extern unsigned int ncsync_devmem_kb;
+extern unsigned int ncsync_watchdog_ms;
+extern unsigned int ncsync_fd_mem_mb;
+extern const struct file_operations ncsync_fops;
+extern const u8 ncsync_engine_ids[NCSYNC_NUM_ENGINES];
+
+/* ncsync_bank.c */
+int ncsync_core_init(struct ncsync_core *core, unsigned int index);
+void ncsync_core_fini(struct ncsync_core *core);
+void ncsync_csr_read(struct ncsync_core *core, u32 addr, u32 *buf,
+		     unsigned int nregs);
+void ncsync_csr_write_locked(struct ncsync_core *core, u32 addr,
+			     const u32 *buf, unsigned int nregs);
+void ncsync_op_apply_locked(struct ncsync_core *core, struct ncsync_op *op);
+void ncsync_changed_locked(struct ncsync_core *core);
+void ncsync_wake(struct ncsync_core *core);
+void ncsync_core_reset(struct ncsync_core *core);
+s32 ncsync_sem_get(struct ncsync_core *core, unsigned int i);
+bool ncsync_event_get(struct ncsync_core *core, unsigned int i);
+bool ncsync_sem_update_locked(struct ncsync_core *core, unsigned int i,
+			      enum ncsync_sem_upd upd, u32 operand);
+bool ncsync_event_write_locked(struct ncsync_core *core, unsigned int i,
+			       bool set);
+void ncsync_banks_clear(struct ncsync_core *core);
+u32 ncsync_nonzero_sems_locked(struct ncsync_core *core,
+			       struct ncsync_sem_value *out);
+
+/* ncsync_wait.c */
+int ncsync_deadline_get(const struct ncsync_timespec *ts, u32 flags,
+			ktime_t *deadline);
+int ncsync_sleep(struct ncsync_file *nfile, wait_queue_head_t *wq,
+		 const ktime_t *deadline, int (*cond)(void *arg), void *arg);
+int ncsync_wait(struct ncsync_file *nfile, struct ncsync_wait *w,
+		const ktime_t *deadline);
+void ncsync_flush_waiters(struct ncsync_file *nfile, fl_owner_t owner);
+
+/* ncsync_prog.c */
+int ncsync_submit(struct ncsync_file *nfile, struct ncsync_submit *sub);
+int ncsync_prog_status(struct ncsync_file *nfile,
+		       struct ncsync_prog_status *ps);
+int ncsync_prog_wait(struct ncsync_file *nfile, struct ncsync_prog_wait *pw);
+int ncsync_prog_cancel(struct ncsync_file *nfile, u32 id);
+void ncsync_prog_put(struct ncsync_prog *prog);
+void ncsync_prog_progress(struct ncsync_prog *prog);
+void ncsync_prog_stop_locked(struct ncsync_prog *prog, int reason);
+void ncsync_prog_queue_done(struct ncsync_equeue *q);
+void ncsync_progs_stop_core(struct ncsync_core *core, int reason);
+void ncsync_progs_release_file(struct ncsync_file *nfile);
+bool ncsync_file_progs_unseen(struct ncsync_file *nfile);
+void ncsync_snapshot_locked(struct ncsync_prog *prog);
+void ncsync_watchdog_fn(struct work_struct *work);
+
+/* ncsync_engine.c */
+int ncsync_engines_start(struct ncsync_core *core);
+void ncsync_engines_stop(struct ncsync_core *core);
+const char *ncsync_engine_name(u8 id);
+
+/* ncsync_dma.c */
+int ncsync_dma_init(struct ncsync_core *core);
+void ncsync_dma_fini(struct ncsync_core *core);
+int ncsync_dma_issue(struct ncsync_equeue *q, const struct ncsync_insn *insn);
+
+/* ncsync_ioctl.c */
+long ncsync_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+
+#endif /* _NCSYNC_DRV_H */

@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ncsync: the engines.  One kernel thread per datapath engine runs the
+ * queues of programs in order, record by record:
+ *
+ *   1. the waits, in lane order (events block, then extended block), each
+ *      with its then-clear or then-set action; a wait and an update of the
+ *      same lane on the same semaphore are one atomic test-and-modify;
+ *   2. the op's own effect;
+ *   3. the other updates, in lane order.
+ *
+ * Waits sleep on the core's wait queue and re-test after every change.
+ * Before every record the engine checks whether its program must stop and
+ * yields the CPU.
+ */
+#include <linux/kthread.h>
+#include <linux/sched.h>
+
+#include "ncsync_drv.h"
+
+/* Datapath engines, in the order of ncsync_core.engines (SYNC ordinals). */
+const u8 ncsync_engine_ids[NCSYNC_NUM_ENGINES] = {
+	NCSYNC_ENGINE_POOL, NCSYNC_ENGINE_ACT, NCSYNC_ENGINE_PE,
+	NCSYNC_ENGINE_DVE, NCSYNC_ENGINE_SP,
+};
+
+/**
+ * ncsync_engine_name() - the name of an engine.
+ * @id: NCSYNC_ENGINE_*.
+ *
+ * Return: a constant string.
+ */
+const char *ncsync_engine_name(u8 id)
+{
+	static const char * const names[] = {
+		[NCSYNC_ENGINE_POOL] = "Pool", [NCSYNC_ENGINE_ACT] = "Activation",
+		[NCSYNC_ENGINE_PE] = "PE", [NCSYNC_ENGINE_DMA] = "DMA",
+		[NCSYNC_ENGINE_DVE] = "DVE", [NCSYNC_ENGINE_SP] = "SP",
+	};
+
+	return id < ARRAY_SIZE(names) && names[id] ? names[id] : "?";
+}
+
+/* What executing a record leads to. */
+enum ncsync_step {
+	NCSYNC_STEP_NEXT,
+	NCSYNC_STEP_JUMP,
+	NCSYNC_STEP_HALT,
+	NCSYNC_STEP_EXIT,
+	NCSYNC_STEP_FAULT,
+	NCSYNC_STEP_STOP,
+};
+
+/**
+ * struct ncsync_exec - an engine executing a queue.
+ * @core: the core.
+ * @prog: the program.
+ * @q: the queue.
+ * @strict: the program runs in strict mode.
+ * @fault: the fault reason when a step returns NCSYNC_STEP_FAULT.
+ * @changed: the banks changed since the last wake-up of the core.
+ */
+struct ncsync_exec {
+	struct ncsync_core *core;
+	struct ncsync_prog *prog;
+	struct ncsync_equeue *q;
+	bool strict;
+	u8 fault;
+	bool changed;
+};
+
+static bool ncsync_exec_stopping(const struct ncsync_exec *x)
+{
+	return READ_ONCE(x->prog->stop) || kthread_should_stop();
+}
+
+static void ncsync_exec_flush(struct ncsync_exec *x)
+{
+	if (x->changed) {
+		x->changed = false;
+		ncsync_prog_progress(x->prog);
+		ncsync_wake(x->core);
+	}
+}
+
+/* Apply one lane's update; return a strict-mode fault reason or 0. */
+static u8 ncsync_exec_update_locked(struct ncsync_exec *x,
+				    const struct ncsync_lane *l)
+{
+	struct ncsync_core *core = x->core;
+	u32 operand = l->upd_value;
+	enum ncsync_sem_upd upd;
+
+	x->changed = true;
+	if (ncsync_upd_is_event(l->upd_mode)) {
+		bool set = (l->upd_mode & 0x0F) == NCSYNC_UPD_EVT_SET;
+
+		if (!ncsync_event_write_locked(core, l->upd_idx, set))
+			return 0;
+		return set ? NCSYNC_FAULT_EVENT_SET_WHILE_SET :
+			     NCSYNC_FAULT_EVENT_CLEAR_WHILE_CLEAR;
+	}
+	if (l->upd_mode & NCSYNC_UPD_REG)
+		operand = x->q->regs[l->upd_value];
+	upd = ncsync_upd_sem_arith(l->upd_mode, &operand);
+	if (ncsync_sem_update_locked(core, l->upd_idx, upd, operand))
+		return NCSYNC_FAULT_SEM_OVERFLOW;
+	return 0;
+}
+
+/* Test one lane's wait; apply its action, or its paired update, on pass. */
+static bool ncsync_exec_test_locked(struct ncsync_exec *x,
+				    const struct ncsync_lane *l, s32 threshold,
+				    u8 *fault)
+{
+	struct ncsync_core *core = x->core;
+	bool state, after;
+
+	if (ncsync_wait_mode_is_sem(l->wait_mode)) {
+		if (!ncsync_sem_test(l->wait_mode, core->sems[l->wait_idx],
+				     threshold))
+			return false;
+		if (l->paired)
+			*fault = ncsync_exec_update_locked(x, l);
+		return true;
+	}
+	state = core->events[l->wait_idx];
+	if (!ncsync_event_test(l->wait_mode, state))
+		return false;
+	after = ncsync_event_after_wait(l->wait_mode, state);
+	if (after != state) {
+		ncsync_event_write_locked(core, l->wait_idx, after);
+		x->changed = true;
+	}
+	return true;
+}
+
+static void ncsync_exec_set_blocked(struct ncsync_exec *x, u8 kind, u8 mode,
+				    u8 idx, u8 lane, s32 threshold)
+{
+	struct ncsync_engine_status *st = &x->q->st;
+
+	spin_lock(&x->core->prog_lock);
+	st->state = kind ? NCSYNC_ENG_BLOCKED : NCSYNC_ENG_RUNNING;
+	st->wait_kind = kind;
+	st->wait_mode = mode;
+	st->wait_index = idx;
+	st->wait_lane = lane;
+	st->wait_threshold = threshold;
+	spin_unlock(&x->core->prog_lock);
+}
+
+/* Block until one lane's wait passes. */
+static enum ncsync_step ncsync_exec_wait(struct ncsync_exec *x,
+					 const struct ncsync_lane *l, u8 lane)
+{
+	struct ncsync_core *core = x->core;
+	bool reg = l->wait_mode & NCSYNC_WAIT_REG;
+	s32 threshold = reg ? x->q->regs[l->wait_value] : l->wait_value;
+	u8 kind = ncsync_wait_mode_is_sem(l->wait_mode) ? NCSYNC_BLOCK_SEM :
+							  NCSYNC_BLOCK_EVENT;
+	bool blocked = false, passed = false;
+	DEFINE_WAIT(wait);
+	u8 fault = 0;
+
+	for (;;) {
+		prepare_to_wait(&core->wq, &wait, TASK_INTERRUPTIBLE);
+		if (ncsync_exec_stopping(x))
+			break;
+		spin_lock(&core->lock);
+		passed = ncsync_exec_test_locked(x, l, threshold, &fault);
+		spin_unlock(&core->lock);
+		if (passed)
+			break;
+		if (!blocked) {
+			blocked = true;
+			ncsync_exec_set_blocked(x, kind, l->wait_mode,
+						l->wait_idx, lane, threshold);
+		}
+		schedule();
+	}
+	finish_wait(&core->wq, &wait);
+	if (blocked)
+		ncsync_exec_set_blocked(x, NCSYNC_BLOCK_NONE, 0, 0, 0, 0);
+	if (!passed)
+		return NCSYNC_STEP_STOP;
+	ncsync_prog_progress(x->prog);
+	ncsync_exec_flush(x);
+	if (fault && x->strict) {
+		x->fault = fault;
+		return NCSYNC_STEP_FAULT;
+	}
+	return NCSYNC_STEP_NEXT;
+}
+
+/* Drain: block until every copy this queue issued has landed. */
+static enum ncsync_step ncsync_exec_drain(struct ncsync_exec *x)
+{
+	struct ncsync_core *core = x->core;
+	bool blocked = false;
+	DEFINE_WAIT(wait);
+
+	for (;;) {
+		prepare_to_wait(&core->wq, &wait, TASK_INTERRUPTIBLE);
+		if (!atomic_read(&x->q->dma_outstanding) ||
+		    ncsync_exec_stopping(x))
+			break;
+		if (!blocked) {
+			blocked = true;
+			ncsync_exec_set_blocked(x, NCSYNC_BLOCK_DRAIN, 0, 0, 0,
+						0);
+		}
+		schedule();
+	}
+	finish_wait(&core->wq, &wait);
+	if (blocked)
+		ncsync_exec_set_blocked(x, NCSYNC_BLOCK_NONE, 0, 0, 0, 0);
+	if (atomic_read(&x->q->dma_outstanding))
+		return NCSYNC_STEP_STOP;
+	ncsync_prog_progress(x->prog);
+	return NCSYNC_STEP_NEXT;
+}
+
+static void ncsync_exec_group_reset(struct ncsync_exec *x,
+				    const struct ncsync_insn *in)
+{
+	struct ncsync_core *core = x->core;
+	unsigned int i;
+
+	spin_lock(&core->lock);
+	for (i = 0; i < NCSYNC_NUM_SEMS; i++)
+		if (in->gr.mask[i / 32] & (1U << (i % 32)))
+			ncsync_sem_update_locked(core, i, NCSYNC_SEM_UPD_SET, 0);
+	spin_unlock(&core->lock);
+	x->changed = true;
+}
+
+static void ncsync_exec_poll(struct ncsync_exec *x,
+			     const struct ncsync_insn *in)
+{
+	struct ncsync_core *core = x->core;
+	unsigned int i;
+	s32 v, acc;
+
+	acc = ncsync_sem_get(core, in->poll.first);
+	for (i = 1; i < in->poll.count; i++) {
+		v = ncsync_sem_get(core, in->poll.first + i);
+		if (in->poll.op == NCSYNC_POLL_MIN)
+			acc = min(acc, v);
+		else
+			acc = (s32)((u32)acc + (u32)v);
+	}
+	x->q->regs[in->poll.dst] = acc;
+}
+
+static bool ncsync_exec_branch(struct ncsync_exec *x,
+			       const struct ncsync_insn *in)
+{
+	u32 *regs = x->q->regs;
+	u32 rhs = in->br.comp & NCSYNC_BR_REG ? regs[in->br.rhs] : in->br.imm;
+
+	if (in->br.comp == NCSYNC_BR_ALWAYS)
+		return true;
+	return ncsync_br_test(in->br.comp, in->br.dtype, regs[in->br.lhs],
+			      rhs);
+}
+
+/* The op's own effect. */
+static enum ncsync_step ncsync_exec_effect(struct ncsync_exec *x,
+					   const struct ncsync_insn *in)
+{
+	struct ncsync_equeue *q = x->q;
+
+	switch (in->opcode) {
+	case NCSYNC_OPC_HALT:
+		return NCSYNC_STEP_HALT;
+	case NCSYNC_OPC_EXIT:
+		return NCSYNC_STEP_EXIT;
+	case NCSYNC_OPC_DRAIN:
+		return ncsync_exec_drain(x);
+	case NCSYNC_OPC_MOV32:
+		q->regs[in->mov.dst] = ncsync_alu(in->mov.alu,
+						  q->regs[in->mov.dst],
+						  q->regs[in->mov.src],
+						  in->mov.imm);
+		return NCSYNC_STEP_NEXT;
+	case NCSYNC_OPC_BRANCH:
+		return ncsync_exec_branch(x, in) ? NCSYNC_STEP_JUMP :
+						   NCSYNC_STEP_NEXT;
+	case NCSYNC_OPC_GROUP_RESET:
+		ncsync_exec_group_reset(x, in);
+		return NCSYNC_STEP_NEXT;
+	case NCSYNC_OPC_POLL_SEM:
+		ncsync_exec_poll(x, in);
+		return NCSYNC_STEP_NEXT;
+	case NCSYNC_OPC_DMA:
+		if (ncsync_dma_issue(q, in)) {
+			x->fault = NCSYNC_FAULT_NOMEM;
+			return NCSYNC_STEP_FAULT;
+		}
+		return NCSYNC_STEP_NEXT;
+	default:	/* EventSemaphore, NoOp */
+		return NCSYNC_STEP_NEXT;
+	}
+}
+
+/* The updates not paired with their lane's wait, in lane order. */
+static enum ncsync_step ncsync_exec_updates(struct ncsync_exec *x,
+					    const struct ncsync_insn *in)
+{
+	struct ncsync_core *core = x->core;
+	unsigned int i;
+	u8 fault = 0, f;
+
+	spin_lock(&core->lock);
+	for (i = 0; i < in->nlanes; i++) {
+		const struct ncsync_lane *l = &in->lane[i];
+
+		/* A DMA's update is applied when its copy lands. */
+		if (!l->upd_mode || l->paired ||
+		    (in->opcode == NCSYNC_OPC_DMA && i == 0))
+			continue;
+		f = ncsync_exec_update_locked(x, l);
+		fault = fault ?: f;
+	}
+	spin_unlock(&core->lock);
+	ncsync_exec_flush(x);
+	if (fault && x->strict) {
+		x->fault = fault;
+		return NCSYNC_STEP_FAULT;
+	}
+	return NCSYNC_STEP_NEXT;
+}
+
+/* Execute one record. */
+static enum ncsync_step ncsync_exec_insn(struct ncsync_exec *x,
+					 const struct ncsync_insn *in)
+{
+	enum ncsync_step step, upd;
+	unsigned int i;
+
+	for (i = 0; i < in->nlanes; i++) {
+		if (!in->lane[i].wait_mode)
+			continue;
+		step = ncsync_exec_wait(x, &in->lane[i], i);
+		if (step != NCSYNC_STEP_NEXT)
+			return step;
+	}
+	step = ncsync_exec_effect(x, in);
+	if (step == NCSYNC_STEP_FAULT || step == NCSYNC_STEP_STOP)
+		return step;
+	upd = ncsync_exec_updates(x, in);
+	return upd == NCSYNC_STEP_NEXT ? step : upd;
+}
+
+static void ncsync_queue_end(struct ncsync_exec *x, u8 state, u8 fault)
+{
+	struct ncsync_engine_status *st = &x->q->st;
+
+	spin_lock(&x->core->prog_lock);
+	st->state = state;
+	st->fault = fault;
+	st->wait_kind = NCSYNC_BLOCK_NONE;
+	spin_unlock(&x->core->prog_lock);
+}
+
+/* Run one queue to its end. */
+static void ncsync_engine_run(struct ncsync_core *core,
+			      struct ncsync_equeue *q)
+{
+	struct ncsync_exec x = {
+		.core = core, .prog = q->prog, .q = q,
+		.strict = q->prog->flags & NCSYNC_SUBMIT_F_STRICT,
+	};
+	enum ncsync_step step = NCSYNC_STEP_NEXT;
+	u32 pc = 0;
+
+	while (pc < q->count) {
+		const struct ncsync_insn *in = &q->insns[pc];
+
+		cond_resched();
+		WRITE_ONCE(q->st.pc, pc);
+		if (ncsync_exec_stopping(&x)) {
+			step = NCSYNC_STEP_STOP;
+			break;
+		}
+		step = ncsync_exec_insn(&x, in);
+		if (step != NCSYNC_STEP_STOP && step != NCSYNC_STEP_FAULT)
+			WRITE_ONCE(q->st.executed, q->st.executed + 1);
+		if (step == NCSYNC_STEP_JUMP)
+			pc = in->br.target;
+		else if (step == NCSYNC_STEP_NEXT)
+			pc++;
+		else
+			break;
+	}
+	if (pc >= q->count)
+		WRITE_ONCE(q->st.pc, q->count);
+
+	switch (step) {
+	case NCSYNC_STEP_HALT:
+		ncsync_queue_end(&x, NCSYNC_ENG_HALTED, NCSYNC_FAULT_NONE);
+		break;
+	case NCSYNC_STEP_FAULT:
+		ncsync_queue_end(&x, NCSYNC_ENG_FAULTED, x.fault);
+		break;
+	case NCSYNC_STEP_STOP:
+		ncsync_queue_end(&x, NCSYNC_ENG_CANCELLED,
+				 READ_ONCE(q->prog->stop) ?: NCSYNC_FAULT_CANCELLED);
+		break;
+	default:
+		ncsync_queue_end(&x, NCSYNC_ENG_DONE, NCSYNC_FAULT_NONE);
+		break;
+	}
+	ncsync_prog_queue_done(q);
+}
+
+/*
+ * The queue this engine runs next, or NULL.  A program starts when every
+ * earlier program of the core sharing an engine with it has ended.
+ */
+static struct ncsync_equeue *ncsync_engine_pick(struct ncsync_engine *eng)
+{
+	struct ncsync_core *core = eng->core;
+	struct ncsync_equeue *found = NULL;
+	struct ncsync_prog *prog;
+	u32 busy = 0, bit = BIT(eng->id);
+	unsigned int i;
+
+	spin_lock(&core->prog_lock);
+	list_for_each_entry(prog, &core->progs, core_node) {
+		bool mine = prog->engine_mask & bit;
+
+		if (prog->state == NCSYNC_PROG_QUEUED) {
+			if (!(prog->engine_mask & busy) && !prog->stop) {
+				prog->state = NCSYNC_PROG_RUNNING;
+				prog->last_progress = jiffies;
+				schedule_delayed_work(&core->watchdog, 1);
+				wake_up_all(&core->prog_wq);
+			}
+		}
+		if (mine && prog->state == NCSYNC_PROG_RUNNING) {
+			for (i = 0; i < prog->nq; i++) {
+				struct ncsync_equeue *q = &prog->q[i];
+
+				if (q->engine == eng->id && !q->finished &&
+				    q->st.state == NCSYNC_ENG_QUEUED) {
+					q->st.state = NCSYNC_ENG_RUNNING;
+					found = q;
+				}
+			}
+		}
+		busy |= prog->engine_mask;
+		if (found || mine)
+			break;
+	}
+	spin_unlock(&core->prog_lock);
+	return found;
+}
+
+static int ncsync_engine_thread(void *data)
+{
+	struct ncsync_engine *eng = data;
+	struct ncsync_core *core = eng->core;
+	struct ncsync_equeue *q = NULL;
+
+	while (!kthread_should_stop()) {
+		wait_event_interruptible(core->prog_wq,
+					 kthread_should_stop() ||
+					 (q = ncsync_engine_pick(eng)));
+		if (q) {
+			ncsync_engine_run(core, q);
+			q = NULL;
+		}
+	}
+	return 0;
+}
+
+/**
+ * ncsync_engines_start() - start a core's engine threads.
+ * @core: the core.
+ *
+ * Return: 0 or a negative errno; on failure no thread runs.
+ */
+int ncsync_engines_start(struct ncsync_core *core)
+{
+	unsigned int i;
+
+	for (i = 0; i < NCSYNC_NUM_ENGINES; i++) {
+		struct ncsync_engine *eng = &core->engines[i];
+
+		eng->core = core;
+		eng->id = ncsync_engine_ids[i];
+		eng->thread = kthread_run(ncsync_engine_thread, eng,
+					  "ncsync%u-%s", core->index,
+					  ncsync_engine_name(eng->id));
+		if (IS_ERR(eng->thread)) {
+			int ret = PTR_ERR(eng->thread);
+
+			eng->thread = NULL;
+			ncsync_engines_stop(core);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/**
+ * ncsync_engines_stop() - stop a core's engine threads.
+ * @core: the core; it has no programs, and no lock is held.
+ */
+void ncsync_engines_stop(struct ncsync_core *core)
+{
+	unsigned int i;
+
+	for (i = 0; i < NCSYNC_NUM_ENGINES; i++) {
+		if (core->engines[i].thread)
+			kthread_stop(core->engines[i].thread);
+		core->engines[i].thread = NULL;
+	}
+}

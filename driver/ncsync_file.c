@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ncsync: the file operations of /dev/ncsyncN: the CSR window through
+ * pread/pwrite and a read-only mapping, poll() and close.
+ */
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "ncsync_compat.h"
+#include "ncsync_drv.h"
+
+static int ncsync_open(struct inode *inode, struct file *file)
+{
+	struct ncsync_core *core = container_of(inode->i_cdev,
+						struct ncsync_core, cdev);
+	struct ncsync_file *nfile;
+
+	nfile = kzalloc(sizeof(*nfile), GFP_KERNEL);
+	if (!nfile)
+		return -ENOMEM;
+	nfile->core = core;
+	nfile->writable = file->f_mode & FMODE_WRITE;
+	INIT_LIST_HEAD(&nfile->waiters);
+	INIT_LIST_HEAD(&nfile->progs);
+	nfile->next_id = 1;
+	spin_lock(&core->lock);
+	nfile->seen_seq = core->seq;
+	spin_unlock(&core->lock);
+	file->private_data = nfile;
+	return 0;
+}
+
+/* Every close(): end the closing process's waits on this descriptor. */
+static int ncsync_flush(struct file *file, fl_owner_t id)
+{
+	ncsync_flush_waiters(file->private_data, id);
+	return 0;
+}
+
+static int ncsync_release(struct inode *inode, struct file *file)
+{
+	struct ncsync_file *nfile = file->private_data;
+
+	ncsync_progs_release_file(nfile);
+	WARN_ON_ONCE(!list_empty(&nfile->waiters));
+	kfree(nfile);
+	return 0;
+}
+
+/*
+ * read(2)/pread(2): the file offset is the CSR address.
+ * Errors: EINVAL for a misaligned access, a length that is not a multiple of
+ * 4 or an access outside the window; EFAULT when the buffer cannot be
+ * written.
+ */
+static ssize_t ncsync_read(struct file *file, char __user *ubuf, size_t len,
+			   loff_t *ppos)
+{
+	struct ncsync_file *nfile = file->private_data;
+	u32 *kbuf;
+	ssize_t ret = len;
+
+	if (!len)
+		return 0;
+	if (*ppos < 0 || !ncsync_csr_access_ok(*ppos, len))
+		return -EINVAL;
+
+	kbuf = kmalloc(len, GFP_KERNEL);
+	if (!kbuf)
+		return -ENOMEM;
+	ncsync_csr_read(nfile->core, *ppos, kbuf, len / NCSYNC_CSR_REG_SIZE);
+	if (copy_to_user(ubuf, kbuf, len))
+		ret = -EFAULT;
+	else
+		*ppos += len;
+	kfree(kbuf);
+	return ret;
+}
+
+/*
+ * write(2)/pwrite(2): a sequence of register writes in ascending address
+ * order, applied atomically.  A descriptor opened read-only never gets here
+ * (the VFS answers EBADF).
+ * Errors: EINVAL as for read, and when any register of the range is in the
+ * semaphore read window or reserved space; EFAULT when the buffer cannot be
+ * read.  Nothing changes on any error.
+ */
+static ssize_t ncsync_write(struct file *file, const char __user *ubuf,
+			    size_t len, loff_t *ppos)
+{
+	struct ncsync_file *nfile = file->private_data;
+	struct ncsync_core *core = nfile->core;
+	u32 *kbuf;
+
+	if (!len)
+		return 0;
+	if (*ppos < 0 || !ncsync_csr_access_ok(*ppos, len) ||
+	    !ncsync_csr_write_ok(*ppos, len))
+		return -EINVAL;
+
+	kbuf = memdup_user(ubuf, len);
+	if (IS_ERR(kbuf))
+		return PTR_ERR(kbuf);
+
+	spin_lock(&core->lock);
+	ncsync_csr_write_locked(core, *ppos, kbuf, len / NCSYNC_CSR_REG_SIZE);
+	spin_unlock(&core->lock);
+	ncsync_wake(core);
+
+	kfree(kbuf);
+	*ppos += len;
+	return len;
+}
+
+static loff_t ncsync_llseek(struct file *file, loff_t offset, int whence)
+{
+	return fixed_size_llseek(file, offset, whence, NCSYNC_CSR_SIZE);
+}
+
+/*
+ * The device memory at NCSYNC_DEVMEM_OFFSET: shared, readable and, through a
+ * descriptor open for writing, writable.
+ * Errors: EINVAL for a length beyond the device memory.
+ */
+static int ncsync_devmem_mmap(struct ncsync_core *core,
+			      struct vm_area_struct *vma)
+{
+	if (vma->vm_end - vma->vm_start > core->devmem_size)
+		return -EINVAL;
+	ncsync_vm_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP, VM_MAYEXEC);
+	if (vma->vm_flags & VM_EXEC)
+		return -EACCES;
+	return remap_vmalloc_range(vma, core->devmem, 0);
+}
+
+/*
+ * mmap(2) of the CSR window: read-only and shared, a live view of the event
+ * page (0x0000) and the semaphore page (0x1000).  The device memory is
+ * mapped at NCSYNC_DEVMEM_OFFSET instead.
+ * Errors: EINVAL for another offset, a length beyond the window or a
+ * private mapping; EACCES for PROT_WRITE or PROT_EXEC.  mprotect() cannot
+ * add them later (VM_MAYWRITE and VM_MAYEXEC are cleared).
+ */
+static int ncsync_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct ncsync_file *nfile = file->private_data;
+	struct page *pages[] = { nfile->core->event_page,
+				 nfile->core->sem_page };
+	unsigned long n, npages = vma_pages(vma);
+	int ret;
+
+	/* A shared mapping of a read-only file has VM_MAYSHARE only. */
+	if (!(vma->vm_flags & VM_MAYSHARE))
+		return -EINVAL;
+	if (vma->vm_pgoff == NCSYNC_DEVMEM_OFFSET >> PAGE_SHIFT)
+		return ncsync_devmem_mmap(nfile->core, vma);
+	if (vma->vm_pgoff || npages > ARRAY_SIZE(pages))
+		return -EINVAL;
+	if (vma->vm_flags & (VM_WRITE | VM_EXEC))
+		return -EACCES;
+
+	ncsync_vm_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP,
+			    VM_MAYWRITE | VM_MAYEXEC);
+	for (n = 0; n < npages; n++) {
+		ret = vm_insert_page(vma, vma->vm_start + n * PAGE_SIZE,
+				     pages[n]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * EPOLLIN | EPOLLRDNORM while the core changed since this descriptor's
+ * NCSYNC_IOC_ACK; EPOLLPRI while one of its programs has ended and its end
+ * has not been reported by NCSYNC_IOC_PROG_STATUS or NCSYNC_IOC_PROG_WAIT.
+ */
+static __poll_t ncsync_poll(struct file *file, poll_table *wait)
+{
+	struct ncsync_file *nfile = file->private_data;
+	struct ncsync_core *core = nfile->core;
+	__poll_t mask = 0;
+
+	poll_wait(file, &core->wq, wait);
+	poll_wait(file, &core->prog_wq, wait);
+	spin_lock(&core->lock);
+	if (core->seq != nfile->seen_seq)
+		mask = EPOLLIN | EPOLLRDNORM;
+	spin_unlock(&core->lock);
+	if (ncsync_file_progs_unseen(nfile))
+		mask |= EPOLLPRI;
+	return mask;
+}
+
+const struct file_operations ncsync_fops = {
+	.owner		= THIS_MODULE,
+	.open		= ncsync_open,
+	.flush		= ncsync_flush,
+	.release	= ncsync_release,
+	.read		= ncsync_read,
+	.write		= ncsync_write,
+	.llseek		= ncsync_llseek,
+	.mmap		= ncsync_mmap,
+	.poll		= ncsync_poll,
+	.unlocked_ioctl	= ncsync_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+};

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ncsync: a reference model of an AWS Trainium NeuronCore's sync fabric.
+ *
+ * Module set-up: one character device /dev/ncsyncN per modeled core.
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+
+#include "ncsync_compat.h"
+#include "ncsync_drv.h"
+
+unsigned int ncsync_num_cores = 2;
+module_param_named(cores, ncsync_num_cores, uint, 0444);
+MODULE_PARM_DESC(cores, "number of modeled NeuronCores, 1-64 (default 2)");
+
+unsigned int ncsync_rt_reserved_sems = 16;
+module_param_named(rt_reserved_sems, ncsync_rt_reserved_sems, uint, 0444);
+MODULE_PARM_DESC(rt_reserved_sems,
+		 "semaphores at the top of the bank reserved for the runtime, 0-256 (default 16)");
+
+unsigned int ncsync_rt_reserved_events = 16;
+module_param_named(rt_reserved_events, ncsync_rt_reserved_events, uint, 0444);
+MODULE_PARM_DESC(rt_reserved_events,
+		 "events at the top of the bank reserved for the runtime, 0-256 (default 16)");
+
+unsigned int ncsync_devmem_kb = 1024;
+module_param_named(devmem_kb, ncsync_devmem_kb, uint, 0444);
+MODULE_PARM_DESC(devmem_kb,
+		 "device memory per core in KiB, 4-65536 (default 1024)");
+
+unsigned int ncsync_watchdog_ms = 10000;
+module_param_named(watchdog_ms, ncsync_watchdog_ms, uint, 0644);
+MODULE_PARM_DESC(watchdog_ms,
+		 "default program watchdog: time without progress in ms, 1-3600000 (default 10000)");
+
+unsigned int ncsync_fd_mem_mb = 256;
+module_param_named(fd_mem_mb, ncsync_fd_mem_mb, uint, 0644);
+MODULE_PARM_DESC(fd_mem_mb,
+		 "kernel memory the programs of one descriptor may take, in MiB (default 256)");
+
+/**
+ * struct ncsync_device - the module's global state.
+ * @devt: the first device number of the region.
+ * @class: the "ncsync" device class.
+ * @cores: @ncsync_num_cores cores.
+ *
+ * Written only by module init and exit.
+ */
+struct ncsync_device {
+	dev_t devt;
+	struct class *class;
+	struct ncsync_core *cores;
+};
+
+static struct ncsync_device ncsync_dev;
+
+static int ncsync_core_add(struct ncsync_core *core, unsigned int index)
+{
+	dev_t devt = MKDEV(MAJOR(ncsync_dev.devt), index);
+	int ret;
+
+	ret = ncsync_core_init(core, index);
+	if (ret)
+		return ret;
+	ret = ncsync_dma_init(core);
+	if (ret)
+		goto err_fini;
+	ret = ncsync_engines_start(core);
+	if (ret)
+		goto err_dma;
+
+	cdev_init(&core->cdev, &ncsync_fops);
+	core->cdev.owner = THIS_MODULE;
+	ret = cdev_add(&core->cdev, devt, 1);
+	if (ret)
+		goto err_engines;
+
+	core->dev = device_create(ncsync_dev.class, NULL, devt, core,
+				  "ncsync%u", index);
+	if (IS_ERR(core->dev)) {
+		ret = PTR_ERR(core->dev);
+		goto err_cdev;
+	}
+	return 0;
+
+err_cdev:
+	cdev_del(&core->cdev);
+err_engines:
+	ncsync_engines_stop(core);
+err_dma:
+	ncsync_dma_fini(core);
+err_fini:
+	ncsync_core_fini(core);
+	return ret;
+}
+
+static void ncsync_core_remove(struct ncsync_core *core)
+{
+	device_destroy(ncsync_dev.class, core->cdev.dev);
+	cdev_del(&core->cdev);
+	ncsync_engines_stop(core);
+	ncsync_dma_fini(core);
+	ncsync_core_fini(core);
+}
+
+static char *ncsync_devnode(ncsync_devnode_dev_t *dev, umode_t *mode)
+{
+	if (mode)
+		*mode = 0666;
+	return NULL;
+}
+
+static int __init ncsync_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	if (ncsync_num_cores < 1 || ncsync_num_cores > NCSYNC_MAX_CORES ||
+	    ncsync_rt_reserved_sems > NCSYNC_NUM_SEMS ||
+	    ncsync_rt_reserved_events > NCSYNC_NUM_EVENTS ||
+	    ncsync_devmem_kb < 4 || ncsync_devmem_kb > 65536 ||
+	    !ncsync_watchdog_ms || ncsync_watchdog_ms > NCSYNC_MAX_WATCHDOG_MS ||
+	    !ncsync_fd_mem_mb) {
+		pr_err("ncsync: a module parameter is out of range (see modinfo ncsync)\n");
+		return -EINVAL;
+	}
+	BUILD_BUG_ON(PAGE_SIZE != 4096);	/* the CSR window is 2 pages */
+
+	ncsync_dev.cores = kcalloc(ncsync_num_cores, sizeof(*ncsync_dev.cores),
+				   GFP_KERNEL);
+	if (!ncsync_dev.cores)
+		return -ENOMEM;
+
+	ret = alloc_chrdev_region(&ncsync_dev.devt, 0, ncsync_num_cores,
+				  "ncsync");
+	if (ret)
+		goto err_free;
+
+	ncsync_dev.class = ncsync_class_create("ncsync");
+	if (IS_ERR(ncsync_dev.class)) {
+		ret = PTR_ERR(ncsync_dev.class);
+		goto err_region;
+	}
+	ncsync_dev.class->devnode = ncsync_devnode;
+
+	for (i = 0; i < ncsync_num_cores; i++) {
+		ret = ncsync_core_add(&ncsync_dev.cores[i], i);
+		if (ret)
+			goto err_cores;
+	}
+	pr_info("ncsync: %u cores, API version %d\n", ncsync_num_cores,
+		NCSYNC_API_VERSION);
+	return 0;
+
+err_cores:
+	while (i--)
+		ncsync_core_remove(&ncsync_dev.cores[i]);
+	class_destroy(ncsync_dev.class);
+err_region:
+	unregister_chrdev_region(ncsync_dev.devt, ncsync_num_cores);
+err_free:
+	kfree(ncsync_dev.cores);
+	return ret;
+}
+
+static void __exit ncsync_exit(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ncsync_num_cores; i++)
+		ncsync_core_remove(&ncsync_dev.cores[i]);
+	class_destroy(ncsync_dev.class);
+	unregister_chrdev_region(ncsync_dev.devt, ncsync_num_cores);
+	kfree(ncsync_dev.cores);
+}
+
+module_init(ncsync_init);
+module_exit(ncsync_exit);
+
+MODULE_DESCRIPTION("Reference model of the AWS Trainium NeuronCore sync fabric");
+MODULE_AUTHOR("The ncsync developers");
+MODULE_LICENSE("GPL");

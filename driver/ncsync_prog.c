@@ -1,0 +1,807 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ncsync: programs: submission, ordering, completion, cancellation, the
+ * watchdog and snapshots.
+ *
+ * A program holds one queue per engine.  It starts once every earlier
+ * program of the core that shares an engine with it has ended; then all its
+ * queues start together.  Programs on disjoint engines run concurrently.
+ */
+#include <linux/jiffies.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "ncsync_drv.h"
+
+/* Records copied from userspace at a time while decoding. */
+#define NCSYNC_DECODE_CHUNK	64
+/* Period of the watchdog while programs run. */
+#define NCSYNC_WATCHDOG_PERIOD	msecs_to_jiffies(20)
+
+static void ncsync_prog_free(struct kref *ref)
+{
+	struct ncsync_prog *prog = container_of(ref, struct ncsync_prog, ref);
+	unsigned int i;
+
+	for (i = 0; i < prog->nq; i++)
+		kvfree(prog->q[i].insns);
+	kfree(prog->snap);
+	kfree(prog);
+}
+
+/**
+ * ncsync_prog_put() - drop a reference to a program.
+ * @prog: the program; no spinlock held (freeing may sleep).
+ */
+void ncsync_prog_put(struct ncsync_prog *prog)
+{
+	kref_put(&prog->ref, ncsync_prog_free);
+}
+
+/**
+ * ncsync_prog_progress() - note that a program made progress.
+ * @prog: the program.
+ */
+void ncsync_prog_progress(struct ncsync_prog *prog)
+{
+	WRITE_ONCE(prog->last_progress, jiffies);
+}
+
+static bool ncsync_prog_ended(const struct ncsync_prog *prog)
+{
+	return prog->state >= NCSYNC_PROG_DONE;
+}
+
+/* Decode one queue, chunk by chunk, into q->insns. */
+static int ncsync_queue_decode(struct ncsync_core *core,
+			       struct ncsync_equeue *q,
+			       const struct ncsync_queue *uq,
+			       struct ncsync_submit *sub)
+{
+	const u8 __user *urec = u64_to_user_ptr(uq->records);
+	u8 *buf;
+	u32 i, n, base;
+	int ret = 0;
+
+	buf = kmalloc_array(NCSYNC_DECODE_CHUNK, NCSYNC_RECORD_SIZE,
+			    GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+
+	for (base = 0; base < uq->count; base += n) {
+		n = min_t(u32, uq->count - base, NCSYNC_DECODE_CHUNK);
+		if (copy_from_user(buf, urec + (size_t)base * NCSYNC_RECORD_SIZE,
+				   (size_t)n * NCSYNC_RECORD_SIZE)) {
+			ret = -EFAULT;
+			break;
+		}
+		for (i = 0; i < n; i++) {
+			enum ncsync_rec_reason r;
+
+			r = ncsync_record_decode(buf + i * NCSYNC_RECORD_SIZE,
+						 uq->count, core->devmem_size,
+						 &q->insns[base + i]);
+			if (r) {
+				sub->bad_engine = uq->engine;
+				sub->bad_index = base + i;
+				sub->reason = r;
+				ret = -EINVAL;
+				goto out;
+			}
+		}
+		cond_resched();
+	}
+out:
+	kfree(buf);
+	return ret;
+}
+
+/* Check the queue descriptors: engines, counts, pads. */
+static int ncsync_queues_check(const struct ncsync_queue *uqs, u32 nq,
+			       u32 *engine_mask, u64 *records)
+{
+	u32 i;
+
+	*engine_mask = 0;
+	*records = 0;
+	for (i = 0; i < nq; i++) {
+		const struct ncsync_queue *uq = &uqs[i];
+		u32 bit;
+
+		if (uq->pad[0] || uq->pad[1] || uq->pad[2])
+			return -EINVAL;
+		if (uq->engine >= 8 || !(NCSYNC_ENGINE_MASK & BIT(uq->engine)))
+			return -EINVAL;
+		bit = BIT(uq->engine);
+		if (*engine_mask & bit)
+			return -EINVAL;
+		*engine_mask |= bit;
+		if (!uq->count || uq->count > NCSYNC_MAX_RECORDS)
+			return -EINVAL;
+		*records += uq->count;
+	}
+	return 0;
+}
+
+/*
+ * Make room for one more program on a descriptor: forget its oldest ended
+ * program when it has NCSYNC_MAX_PROGS_PER_FD.  Return the program to free,
+ * ERR_PTR(-EAGAIN) when none has ended, or NULL when there is room.
+ */
+static struct ncsync_prog *ncsync_file_evict_locked(struct ncsync_file *nfile)
+{
+	struct ncsync_prog *prog;
+
+	if (nfile->nprogs < NCSYNC_MAX_PROGS_PER_FD)
+		return NULL;
+	list_for_each_entry(prog, &nfile->progs, file_node) {
+		if (ncsync_prog_ended(prog)) {
+			list_del_init(&prog->file_node);
+			nfile->nprogs--;
+			nfile->mem -= prog->mem - prog->insn_mem;
+			return prog;
+		}
+	}
+	return ERR_PTR(-EAGAIN);
+}
+
+static struct ncsync_prog *ncsync_prog_alloc(u32 nq, const u32 *counts)
+{
+	struct ncsync_prog *prog;
+	u32 i;
+
+	prog = kzalloc(struct_size(prog, q, nq), GFP_KERNEL_ACCOUNT);
+	if (!prog)
+		return NULL;
+	kref_init(&prog->ref);
+	prog->nq = nq;
+	prog->snap = kzalloc(sizeof(*prog->snap), GFP_KERNEL_ACCOUNT);
+	if (!prog->snap)
+		goto err;
+	for (i = 0; i < nq; i++) {
+		prog->q[i].insns = kvmalloc_array(counts[i],
+						  sizeof(struct ncsync_insn),
+						  GFP_KERNEL_ACCOUNT);
+		if (!prog->q[i].insns)
+			goto err;
+	}
+	return prog;
+err:
+	ncsync_prog_put(prog);
+	return NULL;
+}
+
+/**
+ * ncsync_submit() - validate a program and queue it on the core.
+ * @nfile: the descriptor, open for writing.
+ * @sub: the request; on success @sub->id is set, and when a record is
+ *	refused, @sub->bad_engine, @sub->bad_index and @sub->reason.
+ *
+ * Return: 0; -EINVAL for bad flags, counts, engines, pads or a refused
+ * record; -EFAULT for unreadable queues or records; -ENOMEM when the
+ * program would take the descriptor past fd_mem_mb, or on allocation
+ * failure; -EAGAIN when the descriptor holds NCSYNC_MAX_PROGS_PER_FD
+ * programs and none has ended.  Nothing is queued on any error.
+ */
+int ncsync_submit(struct ncsync_file *nfile, struct ncsync_submit *sub)
+{
+	struct ncsync_core *core = nfile->core;
+	struct ncsync_queue uqs[NCSYNC_NUM_ENGINES];
+	u32 counts[NCSYNC_NUM_ENGINES];
+	struct ncsync_prog *prog, *evict;
+	u32 i, engine_mask;
+	size_t mem, insn_mem;
+	u64 records;
+	int ret;
+
+	sub->bad_engine = 0;
+	sub->bad_index = 0;
+	sub->reason = NCSYNC_REC_OK;
+	sub->id = 0;
+	if (sub->flags & ~NCSYNC_SUBMIT_F_ALL || sub->reserved ||
+	    !sub->nqueues || sub->nqueues > NCSYNC_NUM_ENGINES ||
+	    sub->watchdog_ms > NCSYNC_MAX_WATCHDOG_MS)
+		return -EINVAL;
+	if (copy_from_user(uqs, u64_to_user_ptr(sub->queues),
+			   sub->nqueues * sizeof(uqs[0])))
+		return -EFAULT;
+	ret = ncsync_queues_check(uqs, sub->nqueues, &engine_mask, &records);
+	if (ret)
+		return ret;
+
+	insn_mem = records * sizeof(struct ncsync_insn);
+	mem = insn_mem + struct_size(prog, q, sub->nqueues) +
+	      sizeof(struct ncsync_snapshot);
+	spin_lock(&core->prog_lock);
+	ret = nfile->mem + mem > (size_t)ncsync_fd_mem_mb << 20 ? -ENOMEM : 0;
+	spin_unlock(&core->prog_lock);
+	if (ret)
+		return ret;
+
+	for (i = 0; i < sub->nqueues; i++)
+		counts[i] = uqs[i].count;
+	prog = ncsync_prog_alloc(sub->nqueues, counts);
+	if (!prog)
+		return -ENOMEM;
+	prog->core = core;
+	prog->nfile = nfile;
+	prog->flags = sub->flags;
+	prog->watchdog_ms = sub->watchdog_ms ?: ncsync_watchdog_ms;
+	prog->engine_mask = engine_mask;
+	prog->mem = mem;
+	prog->insn_mem = insn_mem;
+	prog->state = NCSYNC_PROG_QUEUED;
+	prog->nrunning = sub->nqueues;
+	for (i = 0; i < sub->nqueues; i++) {
+		struct ncsync_equeue *q = &prog->q[i];
+
+		q->prog = prog;
+		q->engine = uqs[i].engine;
+		q->count = uqs[i].count;
+		q->st.engine = q->engine;
+		q->st.state = NCSYNC_ENG_QUEUED;
+		ret = ncsync_queue_decode(core, q, &uqs[i], sub);
+		if (ret)
+			goto err;
+	}
+
+	spin_lock(&core->prog_lock);
+	evict = ncsync_file_evict_locked(nfile);
+	if (IS_ERR(evict) ||
+	    nfile->mem + mem > (size_t)ncsync_fd_mem_mb << 20) {
+		spin_unlock(&core->prog_lock);
+		ret = IS_ERR(evict) ? PTR_ERR(evict) : -ENOMEM;
+		goto err;
+	}
+	prog->id = nfile->next_id++;
+	if (!nfile->next_id)
+		nfile->next_id = 1;
+	nfile->mem += mem;
+	nfile->nprogs++;
+	list_add_tail(&prog->file_node, &nfile->progs);
+	list_add_tail(&prog->core_node, &core->progs);
+	sub->id = prog->id;
+	spin_unlock(&core->prog_lock);
+
+	if (evict)
+		ncsync_prog_put(evict);
+	wake_up_all(&core->prog_wq);
+	return 0;
+err:
+	ncsync_prog_put(prog);
+	return ret;
+}
+
+/* Find a program of a descriptor and take a reference. */
+static struct ncsync_prog *ncsync_prog_get(struct ncsync_file *nfile, u32 id)
+{
+	struct ncsync_core *core = nfile->core;
+	struct ncsync_prog *prog;
+
+	spin_lock(&core->prog_lock);
+	list_for_each_entry(prog, &nfile->progs, file_node) {
+		if (prog->id == id) {
+			kref_get(&prog->ref);
+			spin_unlock(&core->prog_lock);
+			return prog;
+		}
+	}
+	spin_unlock(&core->prog_lock);
+	return NULL;
+}
+
+/* Fill in what a blocked engine's wait looks at now. */
+static void ncsync_status_current_locked(struct ncsync_equeue *q,
+					 struct ncsync_engine_status *st)
+{
+	struct ncsync_core *core = q->prog->core;
+
+	st->pc = READ_ONCE(q->st.pc);
+	st->executed = READ_ONCE(q->st.executed);
+	st->dma_outstanding = atomic_read(&q->dma_outstanding);
+	if (st->state != NCSYNC_ENG_BLOCKED)
+		return;
+	if (st->wait_kind == NCSYNC_BLOCK_SEM)
+		st->wait_current = ncsync_sem_get(core, st->wait_index);
+	else if (st->wait_kind == NCSYNC_BLOCK_EVENT)
+		st->wait_current = ncsync_event_get(core, st->wait_index);
+	else if (st->wait_kind == NCSYNC_BLOCK_DRAIN)
+		st->wait_current = st->dma_outstanding;
+}
+
+/**
+ * ncsync_snapshot_locked() - record a program's state in its snapshot.
+ * @prog: the program; prog_lock held.
+ */
+void ncsync_snapshot_locked(struct ncsync_prog *prog)
+{
+	struct ncsync_core *core = prog->core;
+	struct ncsync_snapshot *snap = prog->snap;
+	unsigned int i;
+
+	lockdep_assert_held(&core->prog_lock);
+	for (i = 0; i < prog->nq; i++) {
+		snap->engines[i] = prog->q[i].st;
+		ncsync_status_current_locked(&prog->q[i], &snap->engines[i]);
+	}
+	spin_lock(&core->lock);
+	snap->nsems = ncsync_nonzero_sems_locked(core, snap->sems);
+	spin_unlock(&core->lock);
+}
+
+/**
+ * ncsync_prog_stop_locked() - make a program's engines stop.
+ * @prog: the program; prog_lock held.
+ * @reason: a NCSYNC_FAULT_* reason.
+ *
+ * A program that has not started ends at once as cancelled.  The caller
+ * wakes the engines (core->wq and prog_wq) after dropping the lock.
+ */
+void ncsync_prog_stop_locked(struct ncsync_prog *prog, int reason)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&prog->core->prog_lock);
+	if (ncsync_prog_ended(prog) || prog->stop)
+		return;
+	WRITE_ONCE(prog->stop, reason);
+	if (prog->state != NCSYNC_PROG_QUEUED)
+		return;
+	for (i = 0; i < prog->nq; i++) {
+		prog->q[i].st.state = NCSYNC_ENG_CANCELLED;
+		prog->q[i].st.fault = reason;
+		prog->q[i].finished = true;
+	}
+	prog->nrunning = 0;
+	ncsync_snapshot_locked(prog);
+	prog->state = NCSYNC_PROG_CANCELLED;
+	list_del(&prog->core_node);
+}
+
+static void ncsync_prog_wake(struct ncsync_core *core)
+{
+	wake_up_all(&core->wq);
+	wake_up_all(&core->prog_wq);
+}
+
+static u32 ncsync_prog_final_state(const struct ncsync_prog *prog)
+{
+	bool halted = false;
+	unsigned int i;
+
+	switch (prog->stop) {
+	case NCSYNC_FAULT_WATCHDOG:
+		return NCSYNC_PROG_TIMED_OUT;
+	case NCSYNC_FAULT_CANCELLED:
+	case NCSYNC_FAULT_RESET:
+	case NCSYNC_FAULT_CLOSED:
+		return NCSYNC_PROG_CANCELLED;
+	}
+	for (i = 0; i < prog->nq; i++) {
+		if (prog->q[i].st.state == NCSYNC_ENG_FAULTED)
+			return NCSYNC_PROG_FAULTED;
+		halted |= prog->q[i].st.state == NCSYNC_ENG_HALTED;
+	}
+	return halted ? NCSYNC_PROG_HALTED : NCSYNC_PROG_DONE;
+}
+
+/**
+ * ncsync_prog_queue_done() - an engine is done with its queue.
+ * @q: the queue; its final state is in @q->st.
+ *
+ * The last queue of a program ends it: its final state is computed, its
+ * snapshot taken (unless the watchdog took one), its decoded records
+ * freed.  Called by the engine thread with no lock held.
+ */
+void ncsync_prog_queue_done(struct ncsync_equeue *q)
+{
+	struct ncsync_prog *prog = q->prog;
+	struct ncsync_core *core = prog->core;
+	struct ncsync_insn *insns[NCSYNC_NUM_ENGINES] = { };
+	bool ended = false;
+	unsigned int i;
+
+	ncsync_prog_progress(prog);
+	spin_lock(&core->prog_lock);
+	q->finished = true;
+	if (q->st.state == NCSYNC_ENG_FAULTED)
+		ncsync_prog_stop_locked(prog, NCSYNC_FAULT_PEER);
+	if (!--prog->nrunning) {
+		if (!prog->snapped)
+			ncsync_snapshot_locked(prog);
+		prog->state = ncsync_prog_final_state(prog);
+		list_del(&prog->core_node);
+		for (i = 0; i < prog->nq; i++) {
+			insns[i] = prog->q[i].insns;
+			prog->q[i].insns = NULL;
+		}
+		prog->nfile->mem -= prog->insn_mem;
+		ended = true;
+	}
+	spin_unlock(&core->prog_lock);
+
+	if (ended)
+		for (i = 0; i < NCSYNC_NUM_ENGINES; i++)
+			kvfree(insns[i]);
+	ncsync_prog_wake(core);
+}
+
+/* Copy a program's status out under the lock; the caller copies to user. */
+static void ncsync_status_fill_locked(struct ncsync_prog *prog,
+				      struct ncsync_prog_status *ps,
+				      struct ncsync_snapshot *tmp)
+{
+	struct ncsync_core *core = prog->core;
+	unsigned int i;
+
+	ps->state = prog->state;
+	ps->nengines = prog->nq;
+	if (ncsync_prog_ended(prog) || prog->snapped) {
+		*tmp = *prog->snap;
+	} else {
+		for (i = 0; i < prog->nq; i++) {
+			tmp->engines[i] = prog->q[i].st;
+			ncsync_status_current_locked(&prog->q[i],
+						     &tmp->engines[i]);
+		}
+		spin_lock(&core->lock);
+		tmp->nsems = ncsync_nonzero_sems_locked(core, tmp->sems);
+		spin_unlock(&core->lock);
+	}
+	memcpy(ps->engines, tmp->engines, sizeof(ps->engines));
+	ps->nsems = tmp->nsems;
+}
+
+/**
+ * ncsync_prog_status() - report a program's state.
+ * @nfile: the descriptor that submitted it.
+ * @ps: the request and the reply.
+ *
+ * Return: 0; -EINVAL for unknown flags or non-zero reserved; -ENOENT for an
+ * unknown or released id; -EBUSY to release a program that has not ended;
+ * -EFAULT when @ps->sems cannot be written.
+ */
+int ncsync_prog_status(struct ncsync_file *nfile,
+		       struct ncsync_prog_status *ps)
+{
+	struct ncsync_core *core = nfile->core;
+	void __user *usems = u64_to_user_ptr(ps->sems);
+	struct ncsync_snapshot *tmp;
+	struct ncsync_prog *prog;
+	bool release;
+	int ret = 0;
+
+	if (ps->flags & ~NCSYNC_STATUS_F_ALL || ps->reserved)
+		return -EINVAL;
+	prog = ncsync_prog_get(nfile, ps->id);
+	if (!prog)
+		return -ENOENT;
+	tmp = kmalloc(sizeof(*tmp), GFP_KERNEL);
+	if (!tmp) {
+		ret = -ENOMEM;
+		goto out;
+	}
+
+	spin_lock(&core->prog_lock);
+	release = ps->flags & NCSYNC_STATUS_F_RELEASE;
+	if (release && !ncsync_prog_ended(prog)) {
+		spin_unlock(&core->prog_lock);
+		ret = -EBUSY;
+		goto out;
+	}
+	ncsync_status_fill_locked(prog, ps, tmp);
+	spin_unlock(&core->prog_lock);
+
+	if (usems && copy_to_user(usems, tmp->sems,
+				  ps->nsems * sizeof(tmp->sems[0]))) {
+		ret = -EFAULT;
+		goto out;
+	}
+	if (!usems)
+		ps->nsems = 0;
+
+	spin_lock(&core->prog_lock);
+	if (ncsync_prog_ended(prog))
+		prog->seen = true;
+	if (release && !list_empty(&prog->file_node)) {
+		list_del_init(&prog->file_node);
+		nfile->nprogs--;
+		nfile->mem -= prog->mem - prog->insn_mem;
+		spin_unlock(&core->prog_lock);
+		ncsync_prog_put(prog);	/* the descriptor's reference */
+	} else {
+		spin_unlock(&core->prog_lock);
+	}
+out:
+	kfree(tmp);
+	ncsync_prog_put(prog);
+	return ret;
+}
+
+/**
+ * struct ncsync_prog_waiter - the state of one NCSYNC_IOC_PROG_WAIT.
+ * @prog: the program.
+ * @state: out: its final state.
+ */
+struct ncsync_prog_waiter {
+	struct ncsync_prog *prog;
+	u32 state;
+};
+
+static int ncsync_prog_wait_cond(void *arg)
+{
+	struct ncsync_prog_waiter *pw = arg;
+	struct ncsync_core *core = pw->prog->core;
+	int ret = 0;
+
+	spin_lock(&core->prog_lock);
+	if (ncsync_prog_ended(pw->prog)) {
+		pw->state = pw->prog->state;
+		pw->prog->seen = true;
+		ret = 1;
+	}
+	spin_unlock(&core->prog_lock);
+	return ret;
+}
+
+/**
+ * ncsync_prog_wait() - wait for a program to end.
+ * @nfile: the descriptor that submitted it.
+ * @pw: the request; @pw->state is set on success.
+ *
+ * Return: 0; -EINVAL for bad flags, reserved or deadline; -ENOENT for an
+ * unknown id; -ETIMEDOUT, -ERESTARTSYS or -EBADF from ncsync_sleep().
+ */
+int ncsync_prog_wait(struct ncsync_file *nfile, struct ncsync_prog_wait *pw)
+{
+	struct ncsync_prog_waiter waiter = { };
+	ktime_t deadline;
+	int ret;
+
+	if (pw->flags & ~NCSYNC_WAIT_F_ALL || pw->reserved)
+		return -EINVAL;
+	ret = ncsync_deadline_get(&pw->deadline, pw->flags, &deadline);
+	if (ret)
+		return ret;
+	waiter.prog = ncsync_prog_get(nfile, pw->id);
+	if (!waiter.prog)
+		return -ENOENT;
+	ret = ncsync_sleep(nfile, &nfile->core->prog_wq, &deadline,
+			   ncsync_prog_wait_cond, &waiter);
+	if (!ret)
+		pw->state = waiter.state;
+	ncsync_prog_put(waiter.prog);
+	return ret;
+}
+
+/**
+ * ncsync_prog_cancel() - stop a program; it ends as cancelled.
+ * @nfile: the descriptor that submitted it.
+ * @id: the program.
+ *
+ * Cancelling a program that has ended does nothing.
+ *
+ * Return: 0 or -ENOENT.
+ */
+int ncsync_prog_cancel(struct ncsync_file *nfile, u32 id)
+{
+	struct ncsync_core *core = nfile->core;
+	struct ncsync_prog *prog = ncsync_prog_get(nfile, id);
+
+	if (!prog)
+		return -ENOENT;
+	spin_lock(&core->prog_lock);
+	ncsync_prog_stop_locked(prog, NCSYNC_FAULT_CANCELLED);
+	spin_unlock(&core->prog_lock);
+	ncsync_prog_wake(core);
+	ncsync_prog_put(prog);
+	return 0;
+}
+
+/*
+ * Whether a stopped program of the core (of @nfile only, when given: any of
+ * its programs) still runs.
+ */
+static bool ncsync_core_stopping(struct ncsync_core *core,
+				 struct ncsync_file *nfile)
+{
+	struct ncsync_prog *prog;
+	bool busy = false;
+
+	spin_lock(&core->prog_lock);
+	list_for_each_entry(prog, &core->progs, core_node)
+		if (nfile ? prog->nfile == nfile : prog->stop)
+			busy = true;
+	spin_unlock(&core->prog_lock);
+	return busy;
+}
+
+/*
+ * Stop the programs of a core (or of one descriptor) and wait until their
+ * engines have left them.  Engines check for a stop before every record and
+ * in every wait, so this takes at most one record's time.
+ */
+static void ncsync_progs_stop(struct ncsync_core *core, int reason,
+			      struct ncsync_file *nfile)
+{
+	struct ncsync_prog *prog, *tmp;
+
+	spin_lock(&core->prog_lock);
+	list_for_each_entry_safe(prog, tmp, &core->progs, core_node)
+		if (!nfile || prog->nfile == nfile)
+			ncsync_prog_stop_locked(prog, reason);
+	spin_unlock(&core->prog_lock);
+	ncsync_prog_wake(core);
+	wait_event(core->prog_wq, !ncsync_core_stopping(core, nfile));
+}
+
+/**
+ * ncsync_progs_stop_core() - stop every program of a core and wait.
+ * @core: the core; no lock held.
+ * @reason: NCSYNC_FAULT_RESET.
+ */
+void ncsync_progs_stop_core(struct ncsync_core *core, int reason)
+{
+	ncsync_progs_stop(core, reason, NULL);
+}
+
+/**
+ * ncsync_progs_release_file() - a descriptor closes: cancel and forget its
+ *	programs.
+ * @nfile: the descriptor; no lock held.
+ */
+void ncsync_progs_release_file(struct ncsync_file *nfile)
+{
+	struct ncsync_core *core = nfile->core;
+	struct ncsync_prog *prog, *tmp;
+	LIST_HEAD(gone);
+
+	ncsync_progs_stop(core, NCSYNC_FAULT_CLOSED, nfile);
+	spin_lock(&core->prog_lock);
+	list_splice_init(&nfile->progs, &gone);
+	nfile->nprogs = 0;
+	spin_unlock(&core->prog_lock);
+	list_for_each_entry_safe(prog, tmp, &gone, file_node) {
+		list_del_init(&prog->file_node);
+		ncsync_prog_put(prog);
+	}
+}
+
+/**
+ * ncsync_file_progs_unseen() - whether a descriptor has a program whose end
+ *	was not reported yet.
+ * @nfile: the descriptor.
+ *
+ * Return: true if so.
+ */
+bool ncsync_file_progs_unseen(struct ncsync_file *nfile)
+{
+	struct ncsync_core *core = nfile->core;
+	struct ncsync_prog *prog;
+	bool unseen = false;
+
+	spin_lock(&core->prog_lock);
+	list_for_each_entry(prog, &nfile->progs, file_node)
+		if (ncsync_prog_ended(prog) && !prog->seen)
+			unseen = true;
+	spin_unlock(&core->prog_lock);
+	return unseen;
+}
+
+static const char *ncsync_eng_state_name(u8 state)
+{
+	static const char * const names[] = {
+		[NCSYNC_ENG_QUEUED] = "queued", [NCSYNC_ENG_RUNNING] = "running",
+		[NCSYNC_ENG_BLOCKED] = "blocked", [NCSYNC_ENG_DONE] = "done",
+		[NCSYNC_ENG_HALTED] = "halted", [NCSYNC_ENG_FAULTED] = "faulted",
+		[NCSYNC_ENG_CANCELLED] = "cancelled",
+	};
+
+	return state < ARRAY_SIZE(names) ? names[state] : "?";
+}
+
+static const char *ncsync_wait_mode_name(u8 mode)
+{
+	static const char * const names[16] = {
+		[NCSYNC_WAIT_SEM_EQ] = "==", [NCSYNC_WAIT_SEM_LT] = "<",
+		[NCSYNC_WAIT_SEM_LE] = "<=", [NCSYNC_WAIT_SEM_GT] = ">",
+		[NCSYNC_WAIT_SEM_GE] = ">=", [NCSYNC_WAIT_EVT_SET] = "set",
+		[NCSYNC_WAIT_EVT_SET_THEN_CLEAR] = "set-then-clear",
+		[NCSYNC_WAIT_EVT_CLEAR] = "clear",
+		[NCSYNC_WAIT_EVT_CLEAR_THEN_SET] = "clear-then-set",
+	};
+	const char *name = names[mode & 0x0F];
+
+	return name ? name : "?";
+}
+
+/* Write a program's snapshot to the kernel log, in one block. */
+static void ncsync_snapshot_log(struct ncsync_prog *prog)
+{
+	const struct ncsync_snapshot *snap = prog->snap;
+	size_t size = 4096, len = 0;
+	unsigned int i;
+	char *buf;
+
+	buf = kmalloc(size, GFP_KERNEL);
+	if (!buf)
+		return;
+	len += scnprintf(buf + len, size - len,
+			 "ncsync: core %u program %u timed out: no progress for %u ms\n",
+			 prog->core->index, prog->id, prog->watchdog_ms);
+	for (i = 0; i < prog->nq; i++) {
+		const struct ncsync_engine_status *st = &snap->engines[i];
+
+		len += scnprintf(buf + len, size - len,
+				 "ncsync:   engine %u %-10s record %u: ",
+				 st->engine, ncsync_engine_name(st->engine),
+				 st->pc);
+		if (st->state != NCSYNC_ENG_BLOCKED)
+			len += scnprintf(buf + len, size - len, "%s\n",
+					 ncsync_eng_state_name(st->state));
+		else if (st->wait_kind == NCSYNC_BLOCK_DRAIN)
+			len += scnprintf(buf + len, size - len,
+					 "waits in Drain, %d copies in flight\n",
+					 st->wait_current);
+		else
+			len += scnprintf(buf + len, size - len,
+					 "waits for %s[%u] %s%s%d (lane %u), now %d\n",
+					 st->wait_kind == NCSYNC_BLOCK_SEM ?
+					 "sem" : "event", st->wait_index,
+					 ncsync_wait_mode_name(st->wait_mode),
+					 st->wait_kind == NCSYNC_BLOCK_SEM ?
+					 " " : "", st->wait_kind ==
+					 NCSYNC_BLOCK_SEM ? st->wait_threshold : 0,
+					 st->wait_lane, st->wait_current);
+	}
+	len += scnprintf(buf + len, size - len, "ncsync:   %u non-zero semaphores:",
+			 snap->nsems);
+	for (i = 0; i < snap->nsems && len < size - 32; i++)
+		len += scnprintf(buf + len, size - len, " [%u]=%d",
+				 snap->sems[i].index, snap->sems[i].value);
+	pr_info("%s\n", buf);
+	kfree(buf);
+}
+
+/**
+ * ncsync_watchdog_fn() - time out the programs that stopped making progress.
+ * @work: ncsync_core.watchdog.
+ *
+ * Runs every few milliseconds while the core has programs.
+ */
+void ncsync_watchdog_fn(struct work_struct *work)
+{
+	struct ncsync_core *core = container_of(to_delayed_work(work),
+						struct ncsync_core, watchdog);
+	struct ncsync_prog *prog, *fired[8];
+	unsigned int i, nfired = 0;
+	bool again;
+
+	spin_lock(&core->prog_lock);
+	list_for_each_entry(prog, &core->progs, core_node) {
+		unsigned long limit = READ_ONCE(prog->last_progress) +
+				      msecs_to_jiffies(prog->watchdog_ms);
+
+		if (prog->state != NCSYNC_PROG_RUNNING || prog->stop ||
+		    !time_after(jiffies, limit) || nfired == ARRAY_SIZE(fired))
+			continue;
+		ncsync_snapshot_locked(prog);
+		prog->snapped = true;
+		ncsync_prog_stop_locked(prog, NCSYNC_FAULT_WATCHDOG);
+		kref_get(&prog->ref);
+		fired[nfired++] = prog;
+	}
+	again = !list_empty(&core->progs);
+	spin_unlock(&core->prog_lock);
+
+	if (nfired)
+		ncsync_prog_wake(core);
+	for (i = 0; i < nfired; i++) {
+		ncsync_snapshot_log(fired[i]);
+		ncsync_prog_put(fired[i]);
+	}
+	if (again)
+		schedule_delayed_work(&core->watchdog, NCSYNC_WATCHDOG_PERIOD);
+}

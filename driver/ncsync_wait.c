@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ncsync: blocking waits for a semaphore condition or an event state.
+ *
+ * A wait sleeps on the core's wait queue and re-tests its condition under
+ * the core lock after every wake-up.  It ends when the condition holds, at
+ * its absolute CLOCK_MONOTONIC deadline (ETIMEDOUT), on a signal
+ * (ERESTARTSYS: the deadline is absolute, so a restart is exact), when the
+ * core is reset (ECANCELED) or when the waiting process closes the
+ * descriptor (EBADF).
+ */
+#include <linux/hrtimer.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/time64.h>
+
+#include "ncsync_drv.h"
+
+/* Timer slack of a wait deadline: waits are for people, not for hardware. */
+#define NCSYNC_WAIT_SLACK_NS	(50 * NSEC_PER_USEC)
+
+/**
+ * ncsync_deadline_get() - check and convert a deadline from userspace.
+ * @ts: absolute CLOCK_MONOTONIC time.
+ * @flags: NCSYNC_WAIT_F_* of the request.
+ * @deadline: out: the deadline, or KTIME_MAX with NCSYNC_WAIT_F_NO_DEADLINE.
+ *
+ * Return: 0, or -EINVAL for a negative or unnormalised time, or a non-zero
+ * time together with NCSYNC_WAIT_F_NO_DEADLINE.
+ */
+int ncsync_deadline_get(const struct ncsync_timespec *ts, u32 flags,
+			ktime_t *deadline)
+{
+	if (flags & NCSYNC_WAIT_F_NO_DEADLINE) {
+		if (ts->tv_sec || ts->tv_nsec)
+			return -EINVAL;
+		*deadline = KTIME_MAX;
+		return 0;
+	}
+	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= NSEC_PER_SEC)
+		return -EINVAL;
+	*deadline = ktime_set(ts->tv_sec, ts->tv_nsec);
+	return 0;
+}
+
+/*
+ * Test a wait and, when it passes, apply its then-clear or then-set action.
+ * Return true when the wait is over, with *result set.
+ */
+static bool ncsync_wait_test_locked(struct ncsync_core *core,
+				    const struct ncsync_wait *w, s32 *result)
+{
+	bool state, after;
+	s32 val;
+
+	lockdep_assert_held(&core->lock);
+	if (w->bank == NCSYNC_BANK_SEM) {
+		val = core->sems[w->index];
+		if (!ncsync_sem_test(w->mode, val, w->value))
+			return false;
+		*result = val;
+		return true;
+	}
+
+	state = core->events[w->index];
+	if (!ncsync_event_test(w->mode, state))
+		return false;
+	after = ncsync_event_after_wait(w->mode, state);
+	if (after != state)
+		ncsync_event_write_locked(core, w->index, after);
+	*result = state;
+	return true;
+}
+
+/**
+ * ncsync_sleep() - sleep until a condition holds, interruptibly.
+ * @nfile: the descriptor the wait is made through.
+ * @wq: the wait queue @cond's changes are signalled on.
+ * @deadline: absolute CLOCK_MONOTONIC deadline, KTIME_MAX for none.
+ * @cond: called after every wake-up; returns 1 when the wait is over, a
+ *	negative errno to end it with that error, 0 to sleep again.
+ * @arg: its argument.
+ *
+ * The wait also ends when the calling process closes @nfile.
+ *
+ * Return: 0, the error of @cond, -ETIMEDOUT, -ERESTARTSYS or -EBADF.
+ */
+int ncsync_sleep(struct ncsync_file *nfile, wait_queue_head_t *wq,
+		 const ktime_t *deadline, int (*cond)(void *arg), void *arg)
+{
+	struct ncsync_core *core = nfile->core;
+	struct ncsync_waiter waiter = { .owner = current->files };
+	DEFINE_WAIT(wq_entry);
+	ktime_t expires = *deadline;
+	int ret;
+
+	spin_lock(&core->lock);
+	list_add(&waiter.node, &nfile->waiters);
+	spin_unlock(&core->lock);
+
+	for (;;) {
+		prepare_to_wait(wq, &wq_entry, TASK_INTERRUPTIBLE);
+		if (READ_ONCE(waiter.closed)) {
+			ret = -EBADF;
+			break;
+		}
+		ret = cond(arg);
+		if (ret)
+			break;
+		if (signal_pending(current)) {
+			ret = -ERESTARTSYS;
+			break;
+		}
+		if (ktime_compare(ktime_get(), expires) >= 0) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+		if (expires == KTIME_MAX)
+			schedule();
+		else
+			schedule_hrtimeout_range(&expires, NCSYNC_WAIT_SLACK_NS,
+						 HRTIMER_MODE_ABS);
+	}
+	finish_wait(wq, &wq_entry);
+
+	spin_lock(&core->lock);
+	list_del(&waiter.node);
+	spin_unlock(&core->lock);
+	return ret < 0 ? ret : 0;
+}
+
+/**
+ * struct ncsync_bank_wait - the state of one NCSYNC_IOC_WAIT.
+ * @core: the core.
+ * @w: the request.
+ * @gen: the core's reset generation when the wait began.
+ * @changed: the wait's then-clear or then-set action changed the bank.
+ */
+struct ncsync_bank_wait {
+	struct ncsync_core *core;
+	struct ncsync_wait *w;
+	u64 gen;
+	bool changed;
+};
+
+static int ncsync_bank_wait_cond(void *arg)
+{
+	struct ncsync_bank_wait *bw = arg;
+	struct ncsync_core *core = bw->core;
+	u64 seq;
+	int ret = 0;
+
+	spin_lock(&core->lock);
+	seq = core->seq;
+	if (core->reset_gen != bw->gen)
+		ret = -ECANCELED;
+	else if (ncsync_wait_test_locked(core, bw->w, &bw->w->result))
+		ret = 1;
+	bw->changed = core->seq != seq;
+	spin_unlock(&core->lock);
+	return ret;
+}
+
+/**
+ * ncsync_wait() - block until a wait request is satisfied.
+ * @nfile: the descriptor; its permissions were checked by the caller.
+ * @w: the request, validated by the caller; @w->result is set on success.
+ * @deadline: absolute CLOCK_MONOTONIC deadline, KTIME_MAX for none.
+ *
+ * Return: 0, -ETIMEDOUT, -ERESTARTSYS, -ECANCELED or -EBADF.
+ */
+int ncsync_wait(struct ncsync_file *nfile, struct ncsync_wait *w,
+		const ktime_t *deadline)
+{
+	struct ncsync_core *core = nfile->core;
+	struct ncsync_bank_wait bw = { .core = core, .w = w };
+	int ret;
+
+	spin_lock(&core->lock);
+	bw.gen = core->reset_gen;
+	spin_unlock(&core->lock);
+
+	ret = ncsync_sleep(nfile, &core->wq, deadline, ncsync_bank_wait_cond,
+			   &bw);
+	if (bw.changed)
+		ncsync_wake(core);
+	return ret;
+}
+
+/**
+ * ncsync_flush_waiters() - end the waits a process has on a descriptor.
+ * @nfile: the descriptor being closed.
+ * @owner: the files_struct of the closing process.
+ *
+ * Called from the flush method, that is on every close(); waits of other
+ * processes sharing the open file (after fork()) go on.
+ */
+void ncsync_flush_waiters(struct ncsync_file *nfile, fl_owner_t owner)
+{
+	struct ncsync_core *core = nfile->core;
+	struct ncsync_waiter *waiter;
+	bool any = false;
+
+	spin_lock(&core->lock);
+	list_for_each_entry(waiter, &nfile->waiters, node) {
+		if (waiter->owner == owner) {
+			waiter->closed = true;
+			any = true;
+		}
+	}
+	spin_unlock(&core->lock);
+	if (any)
+		wake_up_all(&core->wq);
+}

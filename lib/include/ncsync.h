@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
+/*
+ * libncsync: the userspace runtime of ncsync.
+ *
+ * Functions return 0 (or a value) on success and a negative errno on
+ * failure, as liburing does; they never set errno.
+ */
+#ifndef NCSYNC_H
+#define NCSYNC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include <linux/ncsync.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** struct ncsync_dev - an open core: its descriptor and its mapping. */
+struct ncsync_dev;
+
+int ncsync_open(unsigned int core, bool writable, struct ncsync_dev **devp);
+void ncsync_close(struct ncsync_dev *dev);
+int ncsync_fd(const struct ncsync_dev *dev);
+const struct ncsync_info *ncsync_get_info(const struct ncsync_dev *dev);
+
+/* Reads through the mapping: no system call. */
+int32_t ncsync_sem_read(const struct ncsync_dev *dev, unsigned int idx);
+bool ncsync_event_read(const struct ncsync_dev *dev, unsigned int idx);
+
+/* Raw CSR access: pread/pwrite at CSR addresses (MODEL.md). */
+int ncsync_csr_read(struct ncsync_dev *dev, uint32_t addr, uint32_t *vals,
+		    unsigned int n);
+int ncsync_csr_write(struct ncsync_dev *dev, uint32_t addr,
+		     const uint32_t *vals, unsigned int n);
+
+/* Updates by ioctl; *after (may be NULL) receives the new value. */
+int ncsync_sem_set(struct ncsync_dev *dev, unsigned int idx, int32_t value,
+		   int32_t *after);
+int ncsync_sem_inc(struct ncsync_dev *dev, unsigned int idx, uint32_t n,
+		   int32_t *after);
+int ncsync_sem_dec(struct ncsync_dev *dev, unsigned int idx, uint32_t n,
+		   int32_t *after);
+int ncsync_event_set(struct ncsync_dev *dev, unsigned int idx);
+int ncsync_event_clear(struct ncsync_dev *dev, unsigned int idx);
+int ncsync_batch(struct ncsync_dev *dev, struct ncsync_op *ops,
+		 unsigned int count);
+
+/*
+ * Waits.  @deadline is an absolute CLOCK_MONOTONIC time, NULL for none.
+ * Return 0, -ETIMEDOUT, -EINTR, -ECANCELED (core reset) or -EBADF.
+ */
+int ncsync_wait_sem(struct ncsync_dev *dev, unsigned int idx, uint8_t mode,
+		    int32_t threshold, const struct timespec *deadline,
+		    int32_t *seen);
+int ncsync_wait_event(struct ncsync_dev *dev, unsigned int idx, uint8_t mode,
+		      const struct timespec *deadline);
+void ncsync_deadline_after(struct timespec *ts, int64_t ns);
+
+/*
+ * Programs: one growable record stream per engine.  Builders append one
+ * record (or a few) and return the index of the first, or a negative errno.
+ * Builders that can carry the events block take @ev (NULL for none): the
+ * runtime's optional events argument.
+ */
+
+/**
+ * struct ncsync_events - the 8-byte events block at +0x04 (lane 0).
+ * @wait_mode: NCSYNC_WAIT_* or 0.
+ * @wait_idx: the semaphore or event waited on.
+ * @upd_mode: NCSYNC_UPD_* or 0.
+ * @upd_idx: the semaphore or event updated.
+ * @value: the threshold and the operand (one shared field).
+ */
+struct ncsync_events {
+	uint8_t wait_mode;
+	uint8_t wait_idx;
+	uint8_t upd_mode;
+	uint8_t upd_idx;
+	uint32_t value;
+};
+
+struct ncsync_program;
+struct ncsync_stream;
+
+/* How ncsync_program_lower() rewrites AllEngineBarrier (0xD5). */
+enum ncsync_barrier_lowering {
+	/* One shared counter, +1 on arrival, wait >= N * pass (default). */
+	NCSYNC_LOWER_COUNTER,
+	/* One event bit per engine per pass parity (BARRIER 4-5). */
+	NCSYNC_LOWER_EVENTS,
+};
+
+int ncsync_program_new(struct ncsync_program **progp);
+void ncsync_program_free(struct ncsync_program *prog);
+int ncsync_program_stream(struct ncsync_program *prog, uint8_t engine,
+			  struct ncsync_stream **streamp);
+struct ncsync_stream *ncsync_program_find_stream(struct ncsync_program *prog,
+						 uint8_t engine);
+unsigned int ncsync_program_engines(const struct ncsync_program *prog);
+int ncsync_program_set_reserved(struct ncsync_program *prog,
+				unsigned int sem_first, unsigned int nsems,
+				unsigned int event_first,
+				unsigned int nevents);
+int ncsync_program_lower(struct ncsync_program *prog,
+			 enum ncsync_barrier_lowering how);
+int ncsync_program_finalize(struct ncsync_program *prog);
+
+uint8_t ncsync_stream_engine(const struct ncsync_stream *s);
+uint32_t ncsync_stream_count(const struct ncsync_stream *s);
+uint8_t *ncsync_stream_record(struct ncsync_stream *s, uint32_t index);
+
+/* Labels: branch targets, resolved by ncsync_program_finalize(). */
+int ncsync_label_new(struct ncsync_program *prog);
+int ncsync_label_bind(struct ncsync_stream *s, int label);
+
+/* Semaphore and event allocation (below the runtime's reserved slice). */
+int ncsync_sem_alloc(struct ncsync_program *prog, unsigned int n);
+int ncsync_sem_free(struct ncsync_program *prog, unsigned int first,
+		    unsigned int n);
+int ncsync_event_alloc(struct ncsync_program *prog, unsigned int n);
+int ncsync_event_free(struct ncsync_program *prog, unsigned int first,
+		      unsigned int n);
+
+/* Builders (SYNC, ENC: the runtime's add_* with the ncsync_ prefix). */
+int ncsync_add_evsem(struct ncsync_stream *s, const struct ncsync_events *ev,
+		     uint8_t wait_mode, uint8_t wait_idx, uint32_t wait_value,
+		     uint8_t upd_mode, uint8_t upd_idx, uint32_t upd_value);
+int ncsync_add_semaphore_wait(struct ncsync_stream *s, uint8_t sem);
+int ncsync_add_semaphore_wait_eq_and_inc(struct ncsync_stream *s,
+					 uint8_t sem, uint32_t value);
+int ncsync_add_semaphore_wait_cmp(struct ncsync_stream *s, uint8_t sem,
+				  uint8_t mode, int32_t value);
+int ncsync_add_semaphore_wait_eq(struct ncsync_stream *s, uint8_t sem,
+				 int32_t value);
+int ncsync_add_semaphore_wait_lt(struct ncsync_stream *s, uint8_t sem,
+				 int32_t value);
+int ncsync_add_semaphore_wait_le(struct ncsync_stream *s, uint8_t sem,
+				 int32_t value);
+int ncsync_add_semaphore_wait_gt(struct ncsync_stream *s, uint8_t sem,
+				 int32_t value);
+int ncsync_add_semaphore_wait_ge(struct ncsync_stream *s, uint8_t sem,
+				 int32_t value);
+int ncsync_add_semaphore_wait_reg(struct ncsync_stream *s, uint8_t sem,
+				  uint8_t mode, uint8_t reg);
+int ncsync_add_semaphore_inc(struct ncsync_stream *s, uint8_t sem);
+int ncsync_add_semaphore_dec(struct ncsync_stream *s, uint8_t sem);
+int ncsync_add_semaphore_add(struct ncsync_stream *s, uint8_t sem,
+			     uint32_t value);
+int ncsync_add_semaphore_sub(struct ncsync_stream *s, uint8_t sem,
+			     uint32_t value);
+int ncsync_add_semaphore_set(struct ncsync_stream *s, uint8_t sem,
+			     uint32_t value);
+int ncsync_add_event_set(struct ncsync_stream *s, uint8_t event);
+int ncsync_add_event_clear(struct ncsync_stream *s, uint8_t event);
+int ncsync_add_event_wait(struct ncsync_stream *s, uint8_t event,
+			  uint8_t mode);
+int ncsync_add_drain(struct ncsync_stream *s, const struct ncsync_events *ev);
+int ncsync_add_halt(struct ncsync_stream *s, const struct ncsync_events *ev);
+int ncsync_add_nop(struct ncsync_stream *s, const struct ncsync_events *ev);
+int ncsync_add_exit(struct ncsync_stream *s, const struct ncsync_events *ev);
+int ncsync_add_sema_clear(struct ncsync_stream *s, uint8_t first,
+			  uint8_t last, const struct ncsync_events *ev);
+int ncsync_add_sema_clear_mask(struct ncsync_stream *s,
+			       const uint32_t mask[8],
+			       const struct ncsync_events *ev);
+int ncsync_add_poll_sem(struct ncsync_stream *s, uint8_t op, uint8_t dst,
+			uint8_t first, uint8_t count,
+			const struct ncsync_events *ev);
+int ncsync_add_mov32_imm(struct ncsync_stream *s, uint8_t dst, uint32_t imm,
+			 const struct ncsync_events *ev);
+int ncsync_add_mov32(struct ncsync_stream *s, uint8_t alu, uint8_t dst,
+		     uint8_t src, uint32_t imm, const struct ncsync_events *ev);
+int ncsync_add_branch(struct ncsync_stream *s, int label,
+		      const struct ncsync_events *ev);
+int ncsync_add_branch_imm(struct ncsync_stream *s, uint8_t comp,
+			  uint8_t dtype, uint8_t lhs, uint32_t imm, int label,
+			  const struct ncsync_events *ev);
+int ncsync_add_branch_reg(struct ncsync_stream *s, uint8_t comp,
+			  uint8_t dtype, uint8_t lhs, uint8_t rhs, int label,
+			  const struct ncsync_events *ev);
+int ncsync_add_dma(struct ncsync_stream *s, uint64_t src, uint64_t dst,
+		   uint32_t len, uint32_t latency_us, uint8_t upd_mode,
+		   uint8_t upd_idx, const struct ncsync_events *ev);
+int ncsync_insert_events(struct ncsync_stream *s, uint32_t index,
+			 const struct ncsync_events *ev);
+
+/* Barriers and fences over every engine of a program. */
+int ncsync_add_sync_barrier(struct ncsync_program *prog);
+int ncsync_add_all_engine_barrier(struct ncsync_program *prog,
+				  const struct ncsync_events *ev);
+int ncsync_add_lower_control_fence(struct ncsync_program *prog);
+
+/* Text form (Documentation/ncsync/asm.rst). */
+
+/**
+ * struct ncsync_asm_error - where and why ncsync_asm() refused its input.
+ * @line: 1-based line.
+ * @col: 1-based column.
+ * @msg: what is wrong.
+ */
+struct ncsync_asm_error {
+	unsigned int line;
+	unsigned int col;
+	char msg[128];
+};
+
+int ncsync_disasm(const uint8_t *rec, char *buf, size_t len);
+int ncsync_disasm_program(const struct ncsync_program *prog, FILE *out);
+int ncsync_asm(const char *text, struct ncsync_program **progp,
+	       struct ncsync_asm_error *err);
+const char *ncsync_reason_name(unsigned int reason);
+const char *ncsync_engine_name(uint8_t engine);
+
+/* Running programs on a device. */
+
+/**
+ * struct ncsync_submit_error - a record the kernel refused.
+ * @engine: its engine.
+ * @index: its index in the engine's queue.
+ * @reason: enum ncsync_rec_reason.
+ */
+struct ncsync_submit_error {
+	uint8_t engine;
+	uint32_t index;
+	uint32_t reason;
+};
+
+int ncsync_program_submit(struct ncsync_dev *dev, struct ncsync_program *prog,
+			  uint32_t flags, uint32_t watchdog_ms, uint32_t *id,
+			  struct ncsync_submit_error *err);
+int ncsync_program_wait(struct ncsync_dev *dev, uint32_t id,
+			const struct timespec *deadline, uint32_t *state);
+int ncsync_program_status(struct ncsync_dev *dev, uint32_t id, bool release,
+			  struct ncsync_prog_status *status,
+			  struct ncsync_sem_value *sems);
+int ncsync_program_cancel(struct ncsync_dev *dev, uint32_t id);
+
+int ncsync_reset(struct ncsync_dev *dev);
+int ncsync_ack(struct ncsync_dev *dev, uint64_t *seq);
+int ncsync_stats(struct ncsync_dev *dev, struct ncsync_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NCSYNC_H */

@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run every ncsync selftest binary in turn (each prints TAP) and exit non-zero
+# if any of them failed.  A binary that is missing, or that fails without
+# reporting a failed test (crash, bail out), gets a "not ok" line of its own,
+# so that every failure shows up as a TAP result.
+#
+# Usage: selftests/run.sh [DIR]   (default: $BUILD/selftests, or the build/
+# directory next to this script).  Meant to run in the VM: tools/vm-run.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+dir=${1:-${BUILD:-$here/../build}/selftests}
+tests="ncsync_test ncsync_raw_test"
+rc=0
+
+for t in $tests; do
+	bin=$dir/$t
+	echo "# selftest: $bin"
+	if [ ! -x "$bin" ]; then
+		echo "not ok 1 selftests: $t # missing $bin"
+		rc=1
+		continue
+	fi
+	# The exit status travels through the pipe as a marker line.
+	{ "$bin" 2>&1; printf '\n__ncsync_rc=%d\n' $?; } |
+		awk -v name="$t" '
+			/__ncsync_rc=/ {
+				sub(/.*__ncsync_rc=/, "")
+				status = $0 + 0
+				seen = 1
+				next
+			}
+			/^not ok [0-9]/ { fails++ }
+			/^ok [0-9]/ { oks++ }
+			/^$/ { next }
+			{ print; fflush() }
+			END {
+				if (!seen)
+					status = 255
+				if (status != 0 && fails == 0) {
+					printf "not ok %d selftests: %s # exited with status %d\n", oks + 1, name, status
+					fails = 1
+				} else if (oks + fails == 0) {
+					printf "not ok 1 selftests: %s # no results\n", name
+					fails = 1
+				}
+				exit fails ? 1 : 0
+			}' || rc=1
+done
+exit $rc
