@@ -6,6 +6,7 @@
 #include <linux/mm.h>
 
 #include "ncsync_drv.h"
+#include "ncsync_trace.h"
 
 /* Offsets of the semaphore windows within the semaphore page. */
 static const u32 ncsync_sem_mirrors[] = {
@@ -31,6 +32,9 @@ int ncsync_core_init(struct ncsync_core *core, unsigned int index)
 	INIT_LIST_HEAD(&core->progs);
 	init_waitqueue_head(&core->prog_wq);
 	INIT_DELAYED_WORK(&core->watchdog, ncsync_watchdog_fn);
+	ncsync_nl_core_init(core);
+	init_llist_head(&core->reap);
+	INIT_WORK(&core->reap_work, ncsync_reap_fn);
 
 	core->event_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
 	core->sem_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
@@ -52,6 +56,7 @@ int ncsync_core_init(struct ncsync_core *core, unsigned int index)
 void ncsync_core_fini(struct ncsync_core *core)
 {
 	cancel_delayed_work_sync(&core->watchdog);
+	flush_work(&core->reap_work);
 	if (core->event_page)
 		__free_page(core->event_page);
 	if (core->sem_page)
@@ -113,6 +118,7 @@ void ncsync_changed_locked(struct ncsync_core *core)
  */
 void ncsync_wake(struct ncsync_core *core)
 {
+	trace_ncsync_wake(core->index, READ_ONCE(core->seq));
 	if (wq_has_sleeper(&core->wq))
 		wake_up_all(&core->wq);
 }
@@ -164,6 +170,7 @@ bool ncsync_event_write_locked(struct ncsync_core *core, unsigned int i,
 		core->stats.event_clear_while_clear++;
 	WRITE_ONCE(core->events[i], set);
 	ncsync_changed_locked(core);
+	ncsync_nl_event_locked(core, i, set);
 	return same;
 }
 

@@ -38,6 +38,7 @@ int ncsync_dma_issue(struct ncsync_equeue *q, const struct ncsync_insn *insn)
 	c->land = ktime_add_us(ktime_get(), insn->dma.latency_us);
 	c->upd_mode = insn->lane[0].upd_mode;
 	c->upd_idx = insn->lane[0].upd_idx;
+	c->reset_gen = READ_ONCE(core->reset_gen);
 
 	kref_get(&q->prog->ref);
 	atomic_inc(&q->dma_outstanding);
@@ -61,13 +62,22 @@ static struct ncsync_dma_copy *ncsync_dma_next(struct ncsync_core *core)
 	return c;
 }
 
+/* Whether a copy is void: its program stopped or the core was reset. */
+static bool ncsync_dma_void(struct ncsync_core *core,
+			    struct ncsync_dma_copy *c)
+{
+	return READ_ONCE(c->q->prog->stop) ||
+	       READ_ONCE(core->reset_gen) != c->reset_gen;
+}
+
 /* Sleep until a copy's landing time; false when it is to be dropped. */
-static bool ncsync_dma_delay(struct ncsync_dma_copy *c)
+static bool ncsync_dma_delay(struct ncsync_core *core,
+			     struct ncsync_dma_copy *c)
 {
 	ktime_t land = c->land;
 
 	while (ktime_before(ktime_get(), land)) {
-		if (kthread_should_stop() || READ_ONCE(c->q->prog->stop))
+		if (kthread_should_stop() || ncsync_dma_void(core, c))
 			return false;
 		set_current_state(TASK_INTERRUPTIBLE);
 		schedule_hrtimeout(&land, HRTIMER_MODE_ABS);
@@ -75,18 +85,21 @@ static bool ncsync_dma_delay(struct ncsync_dma_copy *c)
 	return !kthread_should_stop();
 }
 
-/* Land a copy: the bytes, then its update, unless its program stopped. */
+/*
+ * Land a copy: the bytes, then its update, unless it is void.  A program
+ * stopped between the two checks gets its bytes but not its update.
+ */
 static void ncsync_dma_land(struct ncsync_core *core,
 			    struct ncsync_dma_copy *c)
 {
 	struct ncsync_prog *prog = c->q->prog;
 	bool update = c->upd_mode != NCSYNC_UPD_NONE;
 
-	if (ncsync_dma_delay(c) && !READ_ONCE(prog->stop)) {
+	if (ncsync_dma_delay(core, c) && !ncsync_dma_void(core, c)) {
 		memmove(core->devmem + c->dst, core->devmem + c->src, c->len);
 		spin_lock(&core->lock);
-		/* The stop check under the lock orders it with a reset. */
-		if (update && !READ_ONCE(prog->stop)) {
+		/* Checked again under the lock: ordered with a reset's clear. */
+		if (update && !ncsync_dma_void(core, c)) {
 			if (ncsync_upd_is_event(c->upd_mode))
 				ncsync_event_write_locked(core, c->upd_idx, true);
 			else

@@ -3,8 +3,8 @@
  * ncsync: the central device header of the module.
  *
  * Lock order (outer first):
- *   ncsync_core.prog_lock -> ncsync_core.lock -> ncsync_core.dma_lock
- *   -> wait queue locks (taken by wake_up())
+ *   ncsync_core.prog_lock -> ncsync_core.lock -> ncsync_core.ntf_lock
+ *   -> ncsync_core.dma_lock -> wait queue and workqueue locks
  * No lock is held across a sleep, a copy to or from userspace, or
  * kthread_stop().
  */
@@ -22,6 +22,8 @@
 #include <linux/kref.h>
 #include <linux/workqueue.h>
 #include <linux/atomic.h>
+#include <linux/kfifo.h>
+#include <linux/llist.h>
 
 #include <linux/ncsync.h>
 #include "ncsync_record.h"
@@ -93,6 +95,8 @@ struct ncsync_snapshot {
  * @core_node: entry in ncsync_core.progs until it ends; under prog_lock.
  * @file_node: entry in ncsync_file.progs; under prog_lock.
  * @snap: the snapshot, allocated at submission.
+ * @pid: the thread group of the process that submitted it.
+ * @ntf_node: entry in ncsync_core.ntf_progs; under ntf_lock.
  * @nq: entries of @q.
  * @q: the engines' queues, in submission order.
  */
@@ -115,9 +119,25 @@ struct ncsync_prog {
 	struct list_head core_node;
 	struct list_head file_node;
 	struct ncsync_snapshot *snap;
+	u32 pid;
+	struct list_head ntf_node;
 	unsigned int nq;
 	struct ncsync_equeue q[];
 };
+
+/**
+ * struct ncsync_event_ntf - an event write waiting to be notified.
+ * @index: the event.
+ * @state: its state after the write.
+ * @seq: the core's change sequence after the write.
+ */
+struct ncsync_event_ntf {
+	u32 index;
+	u32 state;
+	u64 seq;
+};
+
+#define NCSYNC_NTF_FIFO		256	/* event notifications queued per core */
 
 /**
  * struct ncsync_engine - one engine's kernel thread.
@@ -141,6 +161,7 @@ struct ncsync_engine {
  * @land: when it lands (issue time + latency).
  * @upd_mode: the update applied when it lands, or NCSYNC_UPD_NONE.
  * @upd_idx: the semaphore or event it updates.
+ * @reset_gen: the core's reset generation at issue; a reset voids it.
  */
 struct ncsync_dma_copy {
 	struct list_head node;
@@ -151,6 +172,7 @@ struct ncsync_dma_copy {
 	ktime_t land;
 	u8 upd_mode;
 	u8 upd_idx;
+	u64 reset_gen;
 };
 
 /**
@@ -186,6 +208,14 @@ struct ncsync_dma_copy {
  *	NCSYNC_DEVMEM_OFFSET.
  * @devmem_size: its size.
  * @watchdog: checks running programs for progress while any runs.
+ * @notify: event notifications are enabled (NCSYNC_CMD_SET_NOTIFY).
+ * @ntf_fifo: event writes to notify; filled under @lock, emptied by
+ *	@ntf_work alone.
+ * @ntf_lock: protects @ntf_progs.
+ * @ntf_progs: ended programs to notify (ncsync_prog.ntf_node).
+ * @ntf_work: sends the notifications.
+ * @reap: decoded records to free (the arrays hold the llist nodes).
+ * @reap_work: frees them.
  */
 struct ncsync_core {
 	unsigned int index;
@@ -211,6 +241,13 @@ struct ncsync_core {
 	void *devmem;
 	size_t devmem_size;
 	struct delayed_work watchdog;
+	bool notify;
+	DECLARE_KFIFO(ntf_fifo, struct ncsync_event_ntf, NCSYNC_NTF_FIFO);
+	spinlock_t ntf_lock;	/* see above */
+	struct list_head ntf_progs;
+	struct work_struct ntf_work;
+	struct llist_head reap;
+	struct work_struct reap_work;
 };
 
 /**
@@ -304,12 +341,31 @@ void ncsync_progs_stop_core(struct ncsync_core *core, int reason);
 void ncsync_progs_release_file(struct ncsync_file *nfile);
 bool ncsync_file_progs_unseen(struct ncsync_file *nfile);
 void ncsync_snapshot_locked(struct ncsync_prog *prog);
+void ncsync_status_read_locked(struct ncsync_equeue *q,
+			       struct ncsync_engine_status *st);
 void ncsync_watchdog_fn(struct work_struct *work);
+void ncsync_reap_fn(struct work_struct *work);
 
 /* ncsync_engine.c */
 int ncsync_engines_start(struct ncsync_core *core);
 void ncsync_engines_stop(struct ncsync_core *core);
 const char *ncsync_engine_name(u8 id);
+
+/* ncsync_main.c */
+struct ncsync_core *ncsync_core_by_index(u32 index);
+
+/* ncsync_debugfs.c */
+void ncsync_debugfs_init(void);
+void ncsync_debugfs_fini(void);
+
+/* ncsync_netlink.c */
+int ncsync_nl_register(void);
+void ncsync_nl_unregister(void);
+void ncsync_nl_core_init(struct ncsync_core *core);
+void ncsync_nl_core_fini(struct ncsync_core *core);
+void ncsync_nl_event_locked(struct ncsync_core *core, unsigned int index,
+			    bool state);
+void ncsync_nl_prog_ended(struct ncsync_prog *prog);
 
 /* ncsync_dma.c */
 int ncsync_dma_init(struct ncsync_core *core);

@@ -17,6 +17,7 @@
 #include <linux/sched.h>
 
 #include "ncsync_drv.h"
+#include "ncsync_trace.h"
 
 /* Datapath engines, in the order of ncsync_core.engines (SYNC ordinals). */
 const u8 ncsync_engine_ids[NCSYNC_NUM_ENGINES] = {
@@ -59,6 +60,7 @@ enum ncsync_step {
  * @strict: the program runs in strict mode.
  * @fault: the fault reason when a step returns NCSYNC_STEP_FAULT.
  * @changed: the banks changed since the last wake-up of the core.
+ * @pc: the index of the record being executed.
  */
 struct ncsync_exec {
 	struct ncsync_core *core;
@@ -67,6 +69,7 @@ struct ncsync_exec {
 	bool strict;
 	u8 fault;
 	bool changed;
+	u32 pc;
 };
 
 static bool ncsync_exec_stopping(const struct ncsync_exec *x)
@@ -176,12 +179,22 @@ static enum ncsync_step ncsync_exec_wait(struct ncsync_exec *x,
 			blocked = true;
 			ncsync_exec_set_blocked(x, kind, l->wait_mode,
 						l->wait_idx, lane, threshold);
+			trace_ncsync_wait_begin(core->index, x->q->engine,
+						x->prog->id, x->pc, kind,
+						l->wait_mode, l->wait_idx,
+						threshold,
+						kind == NCSYNC_BLOCK_SEM ?
+						ncsync_sem_get(core, l->wait_idx) :
+						ncsync_event_get(core, l->wait_idx));
 		}
 		schedule();
 	}
 	finish_wait(&core->wq, &wait);
-	if (blocked)
+	if (blocked) {
 		ncsync_exec_set_blocked(x, NCSYNC_BLOCK_NONE, 0, 0, 0, 0);
+		trace_ncsync_wait_end(core->index, x->q->engine, x->prog->id,
+				      x->pc, passed);
+	}
 	if (!passed)
 		return NCSYNC_STEP_STOP;
 	ncsync_prog_progress(x->prog);
@@ -209,12 +222,19 @@ static enum ncsync_step ncsync_exec_drain(struct ncsync_exec *x)
 			blocked = true;
 			ncsync_exec_set_blocked(x, NCSYNC_BLOCK_DRAIN, 0, 0, 0,
 						0);
+			trace_ncsync_wait_begin(core->index, x->q->engine,
+						x->prog->id, x->pc,
+						NCSYNC_BLOCK_DRAIN, 0, 0, 0,
+						atomic_read(&x->q->dma_outstanding));
 		}
 		schedule();
 	}
 	finish_wait(&core->wq, &wait);
-	if (blocked)
+	if (blocked) {
 		ncsync_exec_set_blocked(x, NCSYNC_BLOCK_NONE, 0, 0, 0, 0);
+		trace_ncsync_wait_end(core->index, x->q->engine, x->prog->id,
+				      x->pc, !atomic_read(&x->q->dma_outstanding));
+	}
 	if (atomic_read(&x->q->dma_outstanding))
 		return NCSYNC_STEP_STOP;
 	ncsync_prog_progress(x->prog);
@@ -380,10 +400,13 @@ static void ncsync_engine_run(struct ncsync_core *core,
 
 		cond_resched();
 		WRITE_ONCE(q->st.pc, pc);
+		x.pc = pc;
 		if (ncsync_exec_stopping(&x)) {
 			step = NCSYNC_STEP_STOP;
 			break;
 		}
+		trace_ncsync_exec(core->index, q->engine, q->prog->id, pc,
+				  in->opcode);
 		step = ncsync_exec_insn(&x, in);
 		if (step != NCSYNC_STEP_STOP && step != NCSYNC_STEP_FAULT)
 			WRITE_ONCE(q->st.executed, q->st.executed + 1);

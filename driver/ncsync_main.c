@@ -29,15 +29,15 @@ MODULE_PARM_DESC(rt_reserved_events,
 unsigned int ncsync_devmem_kb = 1024;
 module_param_named(devmem_kb, ncsync_devmem_kb, uint, 0444);
 MODULE_PARM_DESC(devmem_kb,
-		 "device memory per core in KiB, 4-65536 (default 1024)");
+		 "device memory per core in KiB, a multiple of 4 in 4-65536 (default 1024)");
 
 unsigned int ncsync_watchdog_ms = 10000;
-module_param_named(watchdog_ms, ncsync_watchdog_ms, uint, 0644);
+module_param_named(watchdog_ms, ncsync_watchdog_ms, uint, 0444);
 MODULE_PARM_DESC(watchdog_ms,
 		 "default program watchdog: time without progress in ms, 1-3600000 (default 10000)");
 
 unsigned int ncsync_fd_mem_mb = 256;
-module_param_named(fd_mem_mb, ncsync_fd_mem_mb, uint, 0644);
+module_param_named(fd_mem_mb, ncsync_fd_mem_mb, uint, 0444);
 MODULE_PARM_DESC(fd_mem_mb,
 		 "kernel memory the programs of one descriptor may take, in MiB (default 256)");
 
@@ -103,7 +103,22 @@ static void ncsync_core_remove(struct ncsync_core *core)
 	cdev_del(&core->cdev);
 	ncsync_engines_stop(core);
 	ncsync_dma_fini(core);
+	ncsync_nl_core_fini(core);
 	ncsync_core_fini(core);
+}
+
+/**
+ * ncsync_core_by_index() - find a core for netlink.
+ * @index: N of /dev/ncsyncN.
+ *
+ * Return: the core, or NULL.  Cores live as long as the netlink family is
+ * registered.
+ */
+struct ncsync_core *ncsync_core_by_index(u32 index)
+{
+	if (index >= ncsync_num_cores)
+		return NULL;
+	return &ncsync_dev.cores[index];
 }
 
 static char *ncsync_devnode(ncsync_devnode_dev_t *dev, umode_t *mode)
@@ -122,6 +137,7 @@ static int __init ncsync_init(void)
 	    ncsync_rt_reserved_sems > NCSYNC_NUM_SEMS ||
 	    ncsync_rt_reserved_events > NCSYNC_NUM_EVENTS ||
 	    ncsync_devmem_kb < 4 || ncsync_devmem_kb > 65536 ||
+	    ncsync_devmem_kb % 4 ||
 	    !ncsync_watchdog_ms || ncsync_watchdog_ms > NCSYNC_MAX_WATCHDOG_MS ||
 	    !ncsync_fd_mem_mb) {
 		pr_err("ncsync: a module parameter is out of range (see modinfo ncsync)\n");
@@ -151,6 +167,10 @@ static int __init ncsync_init(void)
 		if (ret)
 			goto err_cores;
 	}
+	ret = ncsync_nl_register();
+	if (ret)
+		goto err_cores;
+	ncsync_debugfs_init();
 	pr_info("ncsync: %u cores, API version %d\n", ncsync_num_cores,
 		NCSYNC_API_VERSION);
 	return 0;
@@ -170,6 +190,9 @@ static void __exit ncsync_exit(void)
 {
 	unsigned int i;
 
+	/* No descriptor is open: nothing writes events or ends programs. */
+	ncsync_debugfs_fini();
+	ncsync_nl_unregister();
 	for (i = 0; i < ncsync_num_cores; i++)
 		ncsync_core_remove(&ncsync_dev.cores[i]);
 	class_destroy(ncsync_dev.class);

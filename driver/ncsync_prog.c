@@ -9,6 +9,7 @@
  */
 #include <linux/jiffies.h>
 #include <linux/overflow.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -47,6 +48,34 @@ void ncsync_prog_put(struct ncsync_prog *prog)
 void ncsync_prog_progress(struct ncsync_prog *prog)
 {
 	WRITE_ONCE(prog->last_progress, jiffies);
+}
+
+/*
+ * Free decoded records from under a spinlock: kvfree() may sleep, so the
+ * array (dead memory now) carries an llist node to the core's reaper.
+ */
+static void ncsync_insns_free_locked(struct ncsync_core *core,
+				     struct ncsync_insn *insns)
+{
+	BUILD_BUG_ON(sizeof(*insns) < sizeof(struct llist_node));
+	if (!insns)
+		return;
+	llist_add((struct llist_node *)insns, &core->reap);
+	schedule_work(&core->reap_work);
+}
+
+/**
+ * ncsync_reap_fn() - free the decoded records handed over under a lock.
+ * @work: ncsync_core.reap_work.
+ */
+void ncsync_reap_fn(struct work_struct *work)
+{
+	struct ncsync_core *core = container_of(work, struct ncsync_core,
+						reap_work);
+	struct llist_node *n, *next;
+
+	llist_for_each_safe(n, next, llist_del_all(&core->reap))
+		kvfree(n);
 }
 
 static bool ncsync_prog_ended(const struct ncsync_prog *prog)
@@ -230,6 +259,7 @@ int ncsync_submit(struct ncsync_file *nfile, struct ncsync_submit *sub)
 	prog->flags = sub->flags;
 	prog->watchdog_ms = sub->watchdog_ms ?: ncsync_watchdog_ms;
 	prog->engine_mask = engine_mask;
+	prog->pid = task_tgid_nr(current);
 	prog->mem = mem;
 	prog->insn_mem = insn_mem;
 	prog->state = NCSYNC_PROG_QUEUED;
@@ -248,11 +278,15 @@ int ncsync_submit(struct ncsync_file *nfile, struct ncsync_submit *sub)
 	}
 
 	spin_lock(&core->prog_lock);
-	evict = ncsync_file_evict_locked(nfile);
-	if (IS_ERR(evict) ||
-	    nfile->mem + mem > (size_t)ncsync_fd_mem_mb << 20) {
+	if (nfile->mem + mem > (size_t)ncsync_fd_mem_mb << 20) {
 		spin_unlock(&core->prog_lock);
-		ret = IS_ERR(evict) ? PTR_ERR(evict) : -ENOMEM;
+		ret = -ENOMEM;
+		goto err;
+	}
+	evict = ncsync_file_evict_locked(nfile);
+	if (IS_ERR(evict)) {
+		spin_unlock(&core->prog_lock);
+		ret = PTR_ERR(evict);
 		goto err;
 	}
 	prog->id = nfile->next_id++;
@@ -292,12 +326,18 @@ static struct ncsync_prog *ncsync_prog_get(struct ncsync_file *nfile, u32 id)
 	return NULL;
 }
 
-/* Fill in what a blocked engine's wait looks at now. */
-static void ncsync_status_current_locked(struct ncsync_equeue *q,
-					 struct ncsync_engine_status *st)
+/**
+ * ncsync_status_read_locked() - an engine's status, with the current value
+ *	of what it waits on.
+ * @q: the engine's queue; prog_lock held.
+ * @st: out: the status.
+ */
+void ncsync_status_read_locked(struct ncsync_equeue *q,
+			       struct ncsync_engine_status *st)
 {
 	struct ncsync_core *core = q->prog->core;
 
+	*st = q->st;
 	st->pc = READ_ONCE(q->st.pc);
 	st->executed = READ_ONCE(q->st.executed);
 	st->dma_outstanding = atomic_read(&q->dma_outstanding);
@@ -322,10 +362,8 @@ void ncsync_snapshot_locked(struct ncsync_prog *prog)
 	unsigned int i;
 
 	lockdep_assert_held(&core->prog_lock);
-	for (i = 0; i < prog->nq; i++) {
-		snap->engines[i] = prog->q[i].st;
-		ncsync_status_current_locked(&prog->q[i], &snap->engines[i]);
-	}
+	for (i = 0; i < prog->nq; i++)
+		ncsync_status_read_locked(&prog->q[i], &snap->engines[i]);
 	spin_lock(&core->lock);
 	snap->nsems = ncsync_nonzero_sems_locked(core, snap->sems);
 	spin_unlock(&core->lock);
@@ -353,11 +391,15 @@ void ncsync_prog_stop_locked(struct ncsync_prog *prog, int reason)
 		prog->q[i].st.state = NCSYNC_ENG_CANCELLED;
 		prog->q[i].st.fault = reason;
 		prog->q[i].finished = true;
+		ncsync_insns_free_locked(prog->core, prog->q[i].insns);
+		prog->q[i].insns = NULL;
 	}
+	prog->nfile->mem -= prog->insn_mem;
 	prog->nrunning = 0;
 	ncsync_snapshot_locked(prog);
 	prog->state = NCSYNC_PROG_CANCELLED;
 	list_del(&prog->core_node);
+	ncsync_nl_prog_ended(prog);
 }
 
 static void ncsync_prog_wake(struct ncsync_core *core)
@@ -419,6 +461,7 @@ void ncsync_prog_queue_done(struct ncsync_equeue *q)
 		}
 		prog->nfile->mem -= prog->insn_mem;
 		ended = true;
+		ncsync_nl_prog_ended(prog);
 	}
 	spin_unlock(&core->prog_lock);
 
@@ -441,11 +484,9 @@ static void ncsync_status_fill_locked(struct ncsync_prog *prog,
 	if (ncsync_prog_ended(prog) || prog->snapped) {
 		*tmp = *prog->snap;
 	} else {
-		for (i = 0; i < prog->nq; i++) {
-			tmp->engines[i] = prog->q[i].st;
-			ncsync_status_current_locked(&prog->q[i],
-						     &tmp->engines[i]);
-		}
+		for (i = 0; i < prog->nq; i++)
+			ncsync_status_read_locked(&prog->q[i],
+						  &tmp->engines[i]);
 		spin_lock(&core->lock);
 		tmp->nsems = ncsync_nonzero_sems_locked(core, tmp->sems);
 		spin_unlock(&core->lock);
@@ -745,15 +786,18 @@ static void ncsync_snapshot_log(struct ncsync_prog *prog)
 			len += scnprintf(buf + len, size - len,
 					 "waits in Drain, %d copies in flight\n",
 					 st->wait_current);
+		else if (st->wait_kind == NCSYNC_BLOCK_SEM)
+			len += scnprintf(buf + len, size - len,
+					 "waits for sem[%u] %s %d (lane %u), now %d\n",
+					 st->wait_index,
+					 ncsync_wait_mode_name(st->wait_mode),
+					 st->wait_threshold, st->wait_lane,
+					 st->wait_current);
 		else
 			len += scnprintf(buf + len, size - len,
-					 "waits for %s[%u] %s%s%d (lane %u), now %d\n",
-					 st->wait_kind == NCSYNC_BLOCK_SEM ?
-					 "sem" : "event", st->wait_index,
+					 "waits for event[%u] %s (lane %u), now %d\n",
+					 st->wait_index,
 					 ncsync_wait_mode_name(st->wait_mode),
-					 st->wait_kind == NCSYNC_BLOCK_SEM ?
-					 " " : "", st->wait_kind ==
-					 NCSYNC_BLOCK_SEM ? st->wait_threshold : 0,
 					 st->wait_lane, st->wait_current);
 	}
 	len += scnprintf(buf + len, size - len, "ncsync:   %u non-zero semaphores:",

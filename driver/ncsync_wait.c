@@ -209,6 +209,8 @@ void ncsync_flush_waiters(struct ncsync_file *nfile, fl_owner_t owner)
 		}
 	}
 	spin_unlock(&core->lock);
-	if (any)
+	if (any) {
 		wake_up_all(&core->wq);
+		wake_up_all(&core->prog_wq);
+	}
 }

@@ -216,6 +216,7 @@ struct ncsync_seq {
  * @event_set_while_set: sets of an event that was already set.
  * @event_clear_while_clear: clears of an event that was already clear.
  * @sem_overflows: semaphore updates that overflowed a signed 32-bit value.
+ * @notify_drops: netlink notifications of this core that were dropped.
  * @reserved: zero.
  *
  * The reference simulator treats the two event cases as errors; ncsync
@@ -227,7 +228,8 @@ struct ncsync_stats {
 	__u64 event_set_while_set;
 	__u64 event_clear_while_clear;
 	__u64 sem_overflows;
-	__u64 reserved[3];
+	__u64 notify_drops;
+	__u64 reserved[2];
 };
 
 /*
@@ -393,7 +395,8 @@ enum ncsync_rec_reason {
 	NCSYNC_REC_BAD_EXIT_FLAGS,
 	NCSYNC_REC_BAD_ALU_OP,
 	NCSYNC_REC_BAD_POLL,		/* op, count or range */
-	NCSYNC_REC_BAD_DMA,		/* range outside device memory, len 0 */
+	/* DMA range outside device memory, length 0, latency above 1 s */
+	NCSYNC_REC_BAD_DMA,
 	NCSYNC_REC_BAD_DMA_UPDATE,	/* completion update not +1 or set */
 	NCSYNC_REC_REASON_COUNT,
 };
@@ -489,7 +492,8 @@ struct ncsync_submit {
  * @wait_index: the semaphore or event index.
  * @wait_lane: 0 for the events block, 1 for the extended block.
  * @pad: zero.
- * @pc: index of the record being executed, or the count when done.
+ * @pc: index of the record being executed (or that halted, exited or
+ *	faulted); the record count after running past the last record.
  * @wait_threshold: the threshold the wait compares with (register forms:
  *	the register's value).
  * @wait_current: the current value of the semaphore or event.
@@ -590,5 +594,57 @@ struct ncsync_prog_cancel {
 #define NCSYNC_IOC_PROG_STATUS	_IOWR(NCSYNC_IOC_MAGIC, 0x11, struct ncsync_prog_status)
 #define NCSYNC_IOC_PROG_WAIT	_IOWR(NCSYNC_IOC_MAGIC, 0x12, struct ncsync_prog_wait)
 #define NCSYNC_IOC_PROG_CANCEL	_IOW(NCSYNC_IOC_MAGIC, 0x13, struct ncsync_prog_cancel)
+
+/*
+ * Generic netlink family "ncsync" (Documentation/netlink/ncsync.yaml).
+ * Attributes start at 1.  Notifications have command ids of their own and
+ * go to the multicast group "notify".
+ */
+#define NCSYNC_GENL_NAME		"ncsync"
+#define NCSYNC_GENL_VERSION		1
+#define NCSYNC_GENL_MCGRP_NOTIFY	"notify"
+
+enum ncsync_genl_cmd {
+	NCSYNC_CMD_UNSPEC,
+	NCSYNC_CMD_GET_CORE,		/* do: a core's state; anyone */
+	/* do: event notifications on or off; needs CAP_NET_ADMIN */
+	NCSYNC_CMD_SET_NOTIFY,
+	NCSYNC_CMD_EVENT_NTF,		/* notification: an event was written */
+	NCSYNC_CMD_PROG_NTF,		/* notification: a program ended */
+	NCSYNC_CMD_FAULT_NTF,		/* notification: fault or watchdog */
+	__NCSYNC_CMD_MAX,
+};
+
+#define NCSYNC_CMD_MAX			(__NCSYNC_CMD_MAX - 1)
+
+enum ncsync_genl_attr {
+	NCSYNC_A_UNSPEC,
+	NCSYNC_A_CORE,			/* u32 */
+	NCSYNC_A_NOTIFY,		/* u8: event notifications enabled */
+	NCSYNC_A_EVENT,			/* u32: event index */
+	NCSYNC_A_EVENT_STATE,		/* u8: 0 or 1 after the write */
+	NCSYNC_A_SEQ,			/* u64: the core's change sequence */
+	NCSYNC_A_SEMS,			/* binary: s32[256] values */
+	NCSYNC_A_EVENTS,		/* binary: u8[32] bitmap, bit i = event i */
+	NCSYNC_A_DROPS,			/* u64: dropped notifications */
+	NCSYNC_A_PROG,			/* nest: NCSYNC_A_PROG_* */
+	NCSYNC_A_PROG_ID,		/* u32: id within its descriptor */
+	NCSYNC_A_PROG_STATE,		/* u32: NCSYNC_PROG_* */
+	NCSYNC_A_PROG_PID,		/* u32: tgid of the submitter */
+	NCSYNC_A_ENGINE,		/* nest, repeated: NCSYNC_A_ENG_* */
+	NCSYNC_A_ENG_ID,		/* u8 */
+	NCSYNC_A_ENG_STATE,		/* u8: NCSYNC_ENG_* */
+	NCSYNC_A_ENG_FAULT,		/* u8: NCSYNC_FAULT_* */
+	NCSYNC_A_ENG_PC,		/* u32 */
+	NCSYNC_A_ENG_WAIT_KIND,		/* u8: NCSYNC_BLOCK_* */
+	NCSYNC_A_ENG_WAIT_MODE,		/* u8 */
+	NCSYNC_A_ENG_WAIT_INDEX,	/* u8 */
+	NCSYNC_A_ENG_WAIT_THRESHOLD,	/* s32 */
+	NCSYNC_A_ENG_WAIT_CURRENT,	/* s32 */
+	NCSYNC_A_PAD,
+	__NCSYNC_A_MAX,
+};
+
+#define NCSYNC_A_MAX			(__NCSYNC_A_MAX - 1)
 
 #endif /* _UAPI_LINUX_NCSYNC_H */
