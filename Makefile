@@ -15,7 +15,7 @@ WFLAGS	:= -Wall -Wextra -Werror -Wno-unused-parameter
 export TOP BUILD KVER KDIR CC CFLAGS WFLAGS
 
 .PHONY: all deps module module-check lib tools selftests host check run \
-	clean checkpatch
+	clean checkpatch install install-dkms
 
 all: module lib tools selftests host
 
@@ -55,6 +55,26 @@ check: deps
 
 run: deps all
 	$(TOP)/tools/vm-run $(TOP)/build/tools/ncsync-demo
+
+# make install [PREFIX=/usr/local] [DESTDIR=] [UDEVDIR=/etc/udev/rules.d]
+PREFIX	?= /usr/local
+UDEVDIR	?= /etc/udev/rules.d
+DKMSVER	:= $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+
+install: all
+	$(MAKE) -C $(KDIR) M=$(TOP) INSTALL_MOD_PATH=$(DESTDIR) \
+		INSTALL_MOD_DIR=extra CONFIG_MODULE_SIG_ALL= \
+		$(if $(DESTDIR),DEPMOD=true) modules_install
+	$(MAKE) -C lib install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	$(MAKE) -C tools install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	install -D -m 644 packaging/60-ncsync.rules \
+		$(DESTDIR)$(UDEVDIR)/60-ncsync.rules
+
+# The module's sources for dkms, in /usr/src/ncsync-VERSION.
+install-dkms:
+	install -d $(DESTDIR)/usr/src/ncsync-$(DKMSVER)
+	cp -r Kbuild dkms.conf driver common uapi \
+		$(DESTDIR)/usr/src/ncsync-$(DKMSVER)/
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(TOP) clean 2>/dev/null || true

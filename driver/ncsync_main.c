@@ -121,10 +121,14 @@ struct ncsync_core *ncsync_core_by_index(u32 index)
 	return &ncsync_dev.cores[index];
 }
 
+/*
+ * devtmpfs creates the nodes root-only; packaging/60-ncsync.rules gives
+ * them to the group "ncsync".
+ */
 static char *ncsync_devnode(ncsync_devnode_dev_t *dev, umode_t *mode)
 {
 	if (mode)
-		*mode = 0666;
+		*mode = 0600;
 	return NULL;
 }
 
