@@ -89,9 +89,9 @@ struct ncsync_stream;
 
 /* How ncsync_program_lower() rewrites AllEngineBarrier (0xD5). */
 enum ncsync_barrier_lowering {
-	/* One shared counter, +1 on arrival, wait >= N * pass (default). */
+	/* One shared counter, +8 a pass, wait >= base + 8 * pass (default). */
 	NCSYNC_LOWER_COUNTER,
-	/* One event bit per engine per pass parity (BARRIER 4-5). */
+	/* One event bit per engine per pass phase, mod 3 (BARRIER 4-5). */
 	NCSYNC_LOWER_EVENTS,
 };
 
@@ -188,6 +188,8 @@ int ncsync_add_dma(struct ncsync_stream *s, uint64_t src, uint64_t dst,
 		   uint8_t upd_idx, const struct ncsync_events *ev);
 int ncsync_insert_events(struct ncsync_stream *s, uint32_t index,
 			 const struct ncsync_events *ev);
+/* Append 64 bytes as they are, unchecked: the text form's .raw. */
+int ncsync_add_raw(struct ncsync_stream *s, const uint8_t *rec);
 
 /* Barriers and fences over every engine of a program. */
 int ncsync_add_sync_barrier(struct ncsync_program *prog);
@@ -208,6 +210,9 @@ struct ncsync_asm_error {
 	unsigned int col;
 	char msg[128];
 };
+
+/* A buffer of this size holds any line ncsync_disasm() prints. */
+#define NCSYNC_DISASM_LINE_MAX	256
 
 int ncsync_disasm(const uint8_t *rec, char *buf, size_t len);
 int ncsync_disasm_program(const struct ncsync_program *prog, FILE *out);

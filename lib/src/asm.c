@@ -1,0 +1,1479 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
+/*
+ * libncsync: the assembler, the text form (Documentation/ncsync/asm.rst) to
+ * a program.
+ *
+ * One pass over the text, one statement per line.  Each instruction is
+ * first encoded here and checked with ncsync_record_decode(), the validator
+ * the driver runs at submission, so that a refusal names its reason; then
+ * it is appended with the program builders of <ncsync.h>, and the record
+ * the builder wrote must be the same bytes.  Labels are the builders'
+ * labels, resolved by ncsync_program_finalize().  The first error stops
+ * the assembly and is reported with its line and column.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ncsync.h"
+#include "ncsync_record.h"
+#include "text.h"
+
+/* A label: its name is unique within its engine's stream. */
+struct asm_sym {
+	const char *name;
+	size_t len;
+	uint8_t engine;
+	bool bound;
+	bool used;
+	int label;
+	uint32_t index;		/* where it is bound */
+	unsigned int line;	/* where it was defined, or first used */
+	unsigned int col;
+};
+
+struct asm_ctx {
+	struct ncsync_asm_error *err;
+	struct ncsync_program *prog;
+	struct ncsync_stream *cur;	/* the current engine's stream */
+	uint8_t engine;
+	const char *line;		/* first character of the line */
+	const char *end;		/* its end: the '\n' or the NUL */
+	const char *p;			/* the cursor */
+	unsigned int lineno;
+	struct asm_sym *syms;
+	size_t nsyms;
+	size_t cap;
+	uint32_t *hash;			/* 1 + index into @syms, or 0 */
+	size_t hash_size;		/* a power of 2, > 2 * @nsyms */
+	bool barrier;			/* a barrier was added */
+};
+
+struct asm_tok {
+	const char *s;
+	size_t len;
+};
+
+/* One value field of a record, and whether a clause has filled it. */
+struct asm_field {
+	bool set;
+	bool shared;	/* lane 0: the wait's and the update's */
+	uint32_t v;
+};
+
+/* A lane as written; lane 0 keeps its one value field in @wval. */
+struct asm_lane {
+	uint8_t wait_mode;
+	uint8_t wait_idx;
+	uint8_t upd_mode;
+	uint8_t upd_idx;
+	struct asm_field wval;
+	struct asm_field uval;
+};
+
+static int __attribute__((format(printf, 4, 5)))
+asm_fail(struct asm_ctx *c, const char *at, int ret, const char *fmt, ...)
+{
+	struct ncsync_asm_error *e = c->err;
+	va_list ap;
+
+	if (!e)
+		return ret;
+	e->line = c->lineno;
+	e->col = at ? (unsigned int)(at - c->line) + 1 : 1;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+#define asm_err(c, at, ...) asm_fail(c, at, -EINVAL, __VA_ARGS__)
+
+/* Lexing */
+
+static bool is_space(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\v' ||
+	       ch == '\f';
+}
+
+static bool is_digit(char ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+
+static bool is_alpha(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+}
+
+static bool is_ident0(char ch)
+{
+	return is_alpha(ch) || ch == '_' || ch == '.';
+}
+
+static bool is_ident(char ch)
+{
+	return is_ident0(ch) || is_digit(ch);
+}
+
+static unsigned int hex_val(char ch)
+{
+	if (is_digit(ch))
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return 16;
+}
+
+static void skip_ws(struct asm_ctx *c)
+{
+	while (c->p < c->end && is_space(*c->p))
+		c->p++;
+}
+
+static bool at_eol(struct asm_ctx *c)
+{
+	skip_ws(c);
+	return c->p == c->end || *c->p == '#' || *c->p == ';';
+}
+
+static char peek(struct asm_ctx *c)
+{
+	skip_ws(c);
+	return c->p < c->end ? *c->p : '\0';
+}
+
+static bool read_ident(struct asm_ctx *c, struct asm_tok *t)
+{
+	skip_ws(c);
+	t->s = c->p;
+	while (c->p < c->end && (c->p == t->s ? is_ident0(*c->p) :
+						 is_ident(*c->p)))
+		c->p++;
+	t->len = c->p - t->s;
+	return t->len;
+}
+
+static bool tok_is(const struct asm_tok *t, const char *w)
+{
+	return strlen(w) == t->len && !memcmp(t->s, w, t->len);
+}
+
+/* Consume the identifier @w if it comes next. */
+static bool accept_word(struct asm_ctx *c, const char *w)
+{
+	const char *save = c->p;
+	struct asm_tok t;
+
+	if (read_ident(c, &t) && tok_is(&t, w))
+		return true;
+	c->p = save;
+	return false;
+}
+
+/* Consume the punctuation @s if it comes next. */
+static bool accept(struct asm_ctx *c, const char *s)
+{
+	size_t n = strlen(s);
+
+	skip_ws(c);
+	if ((size_t)(c->end - c->p) < n || memcmp(c->p, s, n))
+		return false;
+	c->p += n;
+	return true;
+}
+
+static int expect(struct asm_ctx *c, const char *s)
+{
+	if (accept(c, s))
+		return 0;
+	return asm_err(c, c->p, "expected '%s'", s);
+}
+
+/* The next token, for messages: a word, or a run of other characters. */
+static struct asm_tok next_tok(struct asm_ctx *c)
+{
+	struct asm_tok t;
+	const char *save = c->p;
+
+	if (!read_ident(c, &t)) {
+		while (c->p < c->end && !is_space(*c->p) && *c->p != '#' &&
+		       *c->p != ';' && c->p - t.s < 16)
+			c->p++;
+		t.len = c->p - t.s;
+	}
+	c->p = save;
+	if (t.len > 32)
+		t.len = 32;
+	return t;
+}
+
+static int err_unexpected(struct asm_ctx *c)
+{
+	struct asm_tok t;
+
+	skip_ws(c);
+	if (c->p == c->end)
+		return asm_err(c, c->p, "unexpected end of line");
+	t = next_tok(c);
+	return asm_err(c, t.s, "unexpected '%.*s'", (int)t.len, t.s);
+}
+
+static int expect_eol(struct asm_ctx *c)
+{
+	struct asm_tok t;
+
+	if (at_eol(c))
+		return 0;
+	t = next_tok(c);
+	if (tok_is(&t, "wait") || tok_is(&t, "then") || tok_is(&t, "on_land"))
+		return asm_err(c, t.s, "only one wait and one update per lane");
+	return err_unexpected(c);
+}
+
+/* Numbers */
+
+struct asm_num {
+	const char *at;
+	bool neg;
+	uint64_t mag;
+};
+
+/* [-]decimal or [-]0xhex, up to 64 bits of magnitude. */
+static int parse_num(struct asm_ctx *c, struct asm_num *n)
+{
+	const char *q, *digits;
+	unsigned int base = 10, d;
+
+	skip_ws(c);
+	n->at = c->p;
+	n->neg = false;
+	n->mag = 0;
+	q = c->p;
+	if (q < c->end && *q == '-') {
+		n->neg = true;
+		q++;
+	}
+	if (c->end - q >= 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) {
+		base = 16;
+		q += 2;
+	}
+	for (digits = q; q < c->end && (d = hex_val(*q)) < base; q++) {
+		if (n->mag > (UINT64_MAX - d) / base)
+			return asm_err(c, n->at, "number too large");
+		n->mag = n->mag * base + d;
+	}
+	if (q == digits)
+		return asm_err(c, n->at, "expected a number");
+	if (q < c->end && (is_alpha(*q) || is_digit(*q) || *q == '_'))
+		return asm_err(c, n->at, "invalid number");
+	c->p = q;
+	return 0;
+}
+
+static int num_u8(struct asm_ctx *c, const struct asm_num *n, uint8_t *v,
+		  const char *what)
+{
+	if (n->neg || n->mag > 255)
+		return asm_err(c, n->at, "%s out of range (0-255)", what);
+	*v = (uint8_t)n->mag;
+	return 0;
+}
+
+/* A 32-bit field: -2^31 .. 2^32 - 1, negative numbers in two's complement. */
+static int num_32(struct asm_ctx *c, const struct asm_num *n, uint32_t *v)
+{
+	if (n->neg ? n->mag > 0x80000000ULL : n->mag > 0xFFFFFFFFULL)
+		return asm_err(c, n->at, "number out of 32-bit range");
+	*v = n->neg ? (uint32_t)-(int64_t)n->mag : (uint32_t)n->mag;
+	return 0;
+}
+
+static int num_u32(struct asm_ctx *c, const struct asm_num *n, uint32_t *v)
+{
+	if (n->neg || n->mag > 0xFFFFFFFFULL)
+		return asm_err(c, n->at, "number out of range (0-4294967295)");
+	*v = (uint32_t)n->mag;
+	return 0;
+}
+
+static int parse_u8(struct asm_ctx *c, uint8_t *v, const char *what)
+{
+	struct asm_num n;
+
+	return parse_num(c, &n) ?: num_u8(c, &n, v, what);
+}
+
+static int parse_32(struct asm_ctx *c, uint32_t *v)
+{
+	struct asm_num n;
+
+	return parse_num(c, &n) ?: num_32(c, &n, v);
+}
+
+static int parse_u32(struct asm_ctx *c, uint32_t *v)
+{
+	struct asm_num n;
+
+	return parse_num(c, &n) ?: num_u32(c, &n, v);
+}
+
+static int parse_u64(struct asm_ctx *c, uint64_t *v)
+{
+	struct asm_num n;
+	int ret = parse_num(c, &n);
+
+	if (ret)
+		return ret;
+	if (n.neg)
+		return asm_err(c, n.at, "negative number");
+	*v = n.mag;
+	return 0;
+}
+
+/* Operands */
+
+static bool peek_reg(struct asm_ctx *c)
+{
+	skip_ws(c);
+	return c->end - c->p >= 2 && c->p[0] == 'r' && is_digit(c->p[1]);
+}
+
+static int parse_reg(struct asm_ctx *c, uint8_t *r)
+{
+	const char *at;
+	struct asm_tok t;
+	unsigned int v = 0;
+	size_t i;
+
+	skip_ws(c);
+	at = c->p;
+	if (!peek_reg(c))
+		return asm_err(c, at, "expected a register (r0-r%u)",
+			       NCSYNC_NUM_REGS - 1);
+	read_ident(c, &t);
+	for (i = 1; i < t.len; i++) {
+		if (!is_digit(t.s[i]))
+			return asm_err(c, at, "invalid register '%.*s'",
+				       (int)(t.len > 32 ? 32 : t.len), t.s);
+		if (v < NCSYNC_NUM_REGS)
+			v = v * 10 + (t.s[i] - '0');
+	}
+	if (v >= NCSYNC_NUM_REGS)
+		return asm_err(c, at, "register out of range (r0-r%u)",
+			       NCSYNC_NUM_REGS - 1);
+	*r = (uint8_t)v;
+	return 0;
+}
+
+/* A 32-bit operand that may be a register: *is_reg tells which. */
+static int parse_reg_or_32(struct asm_ctx *c, bool *is_reg, uint32_t *v)
+{
+	uint8_t r;
+	int ret;
+
+	*is_reg = peek_reg(c);
+	if (!*is_reg && is_alpha(peek(c)))
+		return asm_err(c, c->p, "expected a number or a register");
+	if (!*is_reg)
+		return parse_32(c, v);
+	ret = parse_reg(c, &r);
+	*v = r;
+	return ret;
+}
+
+/* sem[N] or ev[N] */
+static int parse_slot(struct asm_ctx *c, bool *is_ev, uint8_t *idx)
+{
+	struct asm_tok t;
+	const char *at;
+	int ret;
+
+	skip_ws(c);
+	at = c->p;
+	if (!read_ident(c, &t) || !(tok_is(&t, "sem") || tok_is(&t, "ev")))
+		return asm_err(c, at, "expected sem[N] or ev[N]");
+	*is_ev = tok_is(&t, "ev");
+	ret = expect(c, "[");
+	if (!ret)
+		ret = parse_u8(c, idx, *is_ev ? "event index" :
+						"semaphore index");
+	return ret ?: expect(c, "]");
+}
+
+static int parse_sem(struct asm_ctx *c, uint8_t *idx)
+{
+	const char *at;
+	bool is_ev;
+	int ret;
+
+	skip_ws(c);
+	at = c->p;
+	ret = parse_slot(c, &is_ev, idx);
+	if (!ret && is_ev)
+		return asm_err(c, at, "expected sem[N]");
+	return ret;
+}
+
+/* Sync clauses */
+
+static int field_set(struct asm_ctx *c, struct asm_field *f, uint32_t v,
+		     const char *at)
+{
+	if (f->set && f->v != v)
+		return asm_err(c, at, f->shared ?
+			       "%d conflicts with %d: lane 0 has one value field" :
+			       "%d conflicts with %d in the same value field",
+			       (int32_t)v, (int32_t)f->v);
+	f->set = true;
+	f->v = v;
+	return 0;
+}
+
+/* [value=N]: the value field of a wait or update that does not use it. */
+static int parse_value_opt(struct asm_ctx *c, struct asm_field *f)
+{
+	struct asm_num n;
+	uint32_t v = 0;
+	int ret;
+
+	if (!accept_word(c, "value"))
+		return 0;
+	ret = expect(c, "=");
+	if (!ret)
+		ret = parse_num(c, &n);
+	if (!ret)
+		ret = num_32(c, &n, &v);
+	return ret ?: field_set(c, f, v, n.at);
+}
+
+static int parse_wait(struct asm_ctx *c, struct asm_lane *l,
+		      struct asm_field *f)
+{
+	static const char * const cmps[] = { "==", "<=", ">=", "<", ">" };
+	const struct ncsync_text *e = NULL;
+	struct asm_tok t;
+	const char *at;
+	uint32_t v = 0;
+	unsigned int i;
+	bool is_ev, reg;
+	int ret;
+
+	ret = parse_slot(c, &is_ev, &l->wait_idx);
+	if (ret)
+		return ret;
+	skip_ws(c);
+	at = c->p;
+	if (is_ev) {
+		if (read_ident(c, &t))
+			e = ncsync_text_find(ncsync_text_wait_ev, t.s, t.len);
+		if (!e)
+			return asm_err(c, at, "expected set, set_then_clear, clear or clear_then_set");
+		l->wait_mode = e->val;
+	} else {
+		for (i = 0; i < ARRAY_SIZE(cmps); i++)
+			if (accept(c, cmps[i]))
+				break;
+		if (i == ARRAY_SIZE(cmps))
+			return asm_err(c, at, "expected ==, <, <=, > or >=");
+		e = ncsync_text_find(ncsync_text_wait_sem, cmps[i],
+				     strlen(cmps[i]));
+		skip_ws(c);
+		at = c->p;
+		ret = parse_reg_or_32(c, &reg, &v);
+		if (!ret)
+			ret = field_set(c, f, v, at);
+		if (ret)
+			return ret;
+		l->wait_mode = e->val | (reg ? NCSYNC_WAIT_REG : 0);
+	}
+	return parse_value_opt(c, f);
+}
+
+static int parse_update(struct asm_ctx *c, struct asm_lane *l,
+			struct asm_field *f)
+{
+	static const char * const ops[] = { "++", "--", "+=", "-=", "=" };
+	const struct ncsync_text *e = NULL;
+	struct asm_tok t;
+	const char *at;
+	unsigned int i;
+	uint8_t mode;
+	uint32_t v = 0;
+	bool is_ev, reg;
+	int ret;
+
+	ret = parse_slot(c, &is_ev, &l->upd_idx);
+	if (ret)
+		return ret;
+	skip_ws(c);
+	at = c->p;
+	if (is_ev) {
+		if (read_ident(c, &t))
+			e = ncsync_text_find(ncsync_text_upd_ev, t.s, t.len);
+		if (!e)
+			return asm_err(c, at, "expected set or clear");
+		mode = e->val;
+	} else {
+		for (i = 0; i < ARRAY_SIZE(ops); i++)
+			if (accept(c, ops[i]))
+				break;
+		if (i == ARRAY_SIZE(ops))
+			return asm_err(c, at, "expected ++, --, +=, -= or =");
+		e = ncsync_text_find(ncsync_text_upd_sem, ops[i],
+				     strlen(ops[i]));
+		mode = e->val;
+		if (e->arg) {
+			skip_ws(c);
+			at = c->p;
+			ret = parse_reg_or_32(c, &reg, &v);
+			if (!ret)
+				ret = field_set(c, f, v, at);
+			if (ret)
+				return ret;
+			if (reg)
+				mode |= NCSYNC_UPD_REG;
+		}
+	}
+	if (!accept_word(c, NCSYNC_TEXT_READ))
+		mode |= NCSYNC_UPD_COMPLETE;
+	l->upd_mode = mode;
+	return parse_value_opt(c, f);
+}
+
+/* [wait ...] [then|on_land ...]; lane 0 has one value field for both. */
+static int parse_lane(struct asm_ctx *c, struct asm_lane *l, bool shared,
+		      bool dma)
+{
+	const char *at;
+	int ret;
+
+	l->wval.shared = shared;
+	if (accept_word(c, "wait")) {
+		ret = parse_wait(c, l, &l->wval);
+		if (ret)
+			return ret;
+	}
+	skip_ws(c);
+	at = c->p;
+	if (accept_word(c, "on_land")) {
+		if (!dma)
+			return asm_err(c, at, "on_land is only for dma");
+	} else if (!accept_word(c, "then")) {
+		return 0;
+	}
+	return parse_update(c, l, shared ? &l->wval : &l->uval);
+}
+
+/* The sync clauses that end every instruction, and the end of the line. */
+static int parse_sync(struct asm_ctx *c, struct asm_lane lane[2],
+		      bool two_lanes, bool dma)
+{
+	const char *at;
+	uint8_t base;
+	int ret;
+
+	memset(lane, 0, 2 * sizeof(*lane));
+	accept_word(c, "lane0");
+	ret = parse_lane(c, &lane[0], true, dma);
+	if (ret)
+		return ret;
+	skip_ws(c);
+	at = c->p;
+	if (accept_word(c, "lane1")) {
+		if (!two_lanes)
+			return asm_err(c, at, "lane1 is only for evsem");
+		ret = parse_lane(c, &lane[1], false, false);
+		if (ret)
+			return ret;
+		/* ++ and -- hold 1 in lane 1, as the runtime writes them */
+		base = lane[1].upd_mode & 0x0F;
+		if (lane[1].upd_mode && !lane[1].uval.set &&
+		    (base == NCSYNC_UPD_SEM_INC || base == NCSYNC_UPD_SEM_DEC))
+			lane[1].uval.v = 1;
+	}
+	return expect_eol(c);
+}
+
+/* Labels */
+
+/* FNV-1a of a label's engine and name. */
+static size_t sym_hash(uint8_t engine, const char *s, size_t len)
+{
+	uint32_t h = 2166136261U ^ engine;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (uint8_t)s[i]) * 16777619U;
+	return h;
+}
+
+/* The hash slot of a label: its own, or the free one it would take. */
+static uint32_t *sym_slot(struct asm_ctx *c, uint8_t engine, const char *s,
+			  size_t len)
+{
+	size_t i = sym_hash(engine, s, len) & (c->hash_size - 1);
+
+	for (;; i = (i + 1) & (c->hash_size - 1)) {
+		const struct asm_sym *sym;
+
+		if (!c->hash[i])
+			return &c->hash[i];
+		sym = &c->syms[c->hash[i] - 1];
+		if (sym->engine == engine && sym->len == len &&
+		    !memcmp(sym->name, s, len))
+			return &c->hash[i];
+	}
+}
+
+/* Room for one more label in @syms and in the hash. */
+static int sym_grow(struct asm_ctx *c)
+{
+	size_t i, size = c->hash_size ? 2 * c->hash_size : 64;
+	struct asm_sym *syms;
+	uint32_t *hash;
+
+	if (c->nsyms == c->cap) {
+		syms = realloc(c->syms, 2 * (c->cap + 16) * sizeof(*syms));
+		if (!syms)
+			return -ENOMEM;
+		c->syms = syms;
+		c->cap = 2 * (c->cap + 16);
+	}
+	if (2 * (c->nsyms + 1) < c->hash_size)
+		return 0;
+	if (c->nsyms >= UINT32_MAX / 4)
+		return -ENOMEM;
+	hash = calloc(size, sizeof(*hash));
+	if (!hash)
+		return -ENOMEM;
+	free(c->hash);
+	c->hash = hash;
+	c->hash_size = size;
+	for (i = 0; i < c->nsyms; i++)
+		*sym_slot(c, c->syms[i].engine, c->syms[i].name,
+			  c->syms[i].len) = i + 1;
+	return 0;
+}
+
+/* The label @t of the current engine, created on first sight. */
+static struct asm_sym *sym_get(struct asm_ctx *c, const struct asm_tok *t,
+			       const char *at, int *ret)
+{
+	struct asm_sym *sym;
+	uint32_t *slot;
+	int label;
+
+	if (c->hash_size) {
+		slot = sym_slot(c, c->engine, t->s, t->len);
+		if (*slot)
+			return &c->syms[*slot - 1];
+	}
+	if (sym_grow(c)) {
+		*ret = asm_fail(c, at, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	slot = sym_slot(c, c->engine, t->s, t->len);
+	label = ncsync_label_new(c->prog);
+	if (label < 0) {
+		*ret = asm_fail(c, at, label, "cannot create label: %s",
+				strerror(-label));
+		return NULL;
+	}
+	sym = &c->syms[c->nsyms++];
+	*slot = c->nsyms;
+	sym->name = t->s;
+	sym->len = t->len;
+	sym->engine = c->engine;
+	sym->bound = false;
+	sym->used = false;
+	sym->label = label;
+	sym->line = c->lineno;
+	sym->col = (unsigned int)(at - c->line) + 1;
+	return sym;
+}
+
+static int sym_define(struct asm_ctx *c, const struct asm_tok *t)
+{
+	struct asm_sym *sym;
+	int ret = 0;
+
+	if (!c->cur)
+		return asm_err(c, t->s, "label outside an engine section");
+	sym = sym_get(c, t, t->s, &ret);
+	if (!sym)
+		return ret;
+	if (sym->bound)
+		return asm_err(c, t->s, "label '%.*s' already defined on line %u",
+			       (int)(t->len > 32 ? 32 : t->len), t->s,
+			       sym->line);
+	ret = ncsync_label_bind(c->cur, sym->label);
+	if (ret < 0)
+		return asm_fail(c, t->s, ret, "cannot bind label: %s",
+				strerror(-ret));
+	sym->bound = true;
+	sym->index = (uint32_t)ret;
+	sym->line = c->lineno;
+	sym->col = (unsigned int)(t->s - c->line) + 1;
+	return 0;
+}
+
+/*
+ * Every label a branch uses must be defined in the branch's stream, before
+ * one of its records.
+ */
+static int syms_check(struct asm_ctx *c)
+{
+	struct ncsync_stream *s;
+	const char *fmt;
+	size_t i;
+
+	for (i = 0; i < c->nsyms; i++) {
+		struct asm_sym *sym = &c->syms[i];
+
+		if (!sym->bound) {
+			fmt = "undefined label '%.*s'";
+		} else {
+			s = ncsync_program_find_stream(c->prog, sym->engine);
+			if (!sym->used || sym->index < ncsync_stream_count(s))
+				continue;
+			fmt = "label '%.*s' is past the last record of its stream";
+		}
+		if (c->err) {
+			c->err->line = sym->line;
+			c->err->col = sym->col;
+			snprintf(c->err->msg, sizeof(c->err->msg), fmt,
+				 (int)(sym->len > 32 ? 32 : sym->len), sym->name);
+		}
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Emitting records */
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+static void put_u64(uint8_t *p, uint64_t v)
+{
+	put_u32(p, (uint32_t)v);
+	put_u32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* The header and the events block (lane 0) of a record. */
+static void rec_init(uint8_t *rec, uint8_t opcode, const struct asm_lane *l0)
+{
+	memset(rec, 0, NCSYNC_RECORD_SIZE);
+	rec[0] = opcode;
+	rec[1] = NCSYNC_RECORD_WORDLEN;
+	rec[NCSYNC_REC_EV_WAIT_MODE] = l0->wait_mode;
+	rec[NCSYNC_REC_EV_WAIT_IDX] = l0->wait_idx;
+	rec[NCSYNC_REC_EV_UPD_MODE] = l0->upd_mode;
+	rec[NCSYNC_REC_EV_UPD_IDX] = l0->upd_idx;
+	put_u32(rec + NCSYNC_REC_EV_VALUE, l0->wval.v);
+}
+
+static void lane_events(const struct asm_lane *l, struct ncsync_events *ev)
+{
+	ev->wait_mode = l->wait_mode;
+	ev->wait_idx = l->wait_idx;
+	ev->upd_mode = l->upd_mode;
+	ev->upd_idx = l->upd_idx;
+	ev->value = l->wval.v;
+}
+
+/*
+ * Refuse the record the line describes when the validator the driver runs
+ * would, with its reason.  @label: the target is a label, not yet known.
+ */
+static int asm_check(struct asm_ctx *c, const struct asm_tok *mn,
+		     const uint8_t *rec, bool label)
+{
+	uint8_t tmp[NCSYNC_RECORD_SIZE];
+	enum ncsync_rec_reason r;
+	struct ncsync_insn in;
+
+	memcpy(tmp, rec, sizeof(tmp));
+	if (label)
+		memset(tmp + NCSYNC_REC_BR_TARGET, 0, 8);
+	r = ncsync_record_decode(tmp, UINT32_MAX, UINT64_MAX, &in);
+	if (r)
+		return asm_err(c, mn->s, "invalid %.*s: %s",
+			       (int)(mn->len > 32 ? 32 : mn->len), mn->s,
+			       ncsync_rec_reason_name(r));
+	return 0;
+}
+
+/*
+ * A builder's result @idx: the index of the record it appended, which
+ * must be @rec byte for byte (but for a label's target), or an errno.
+ */
+static int asm_built(struct asm_ctx *c, const struct asm_tok *mn,
+		     const uint8_t *rec, int idx, bool label)
+{
+	const uint8_t *p;
+
+	if (idx == -ENOMEM)
+		return asm_fail(c, mn->s, idx, "out of memory");
+	if (idx < 0)
+		return asm_fail(c, mn->s, idx, "%.*s: %s",
+				(int)(mn->len > 32 ? 32 : mn->len), mn->s,
+				strerror(-idx));
+	p = ncsync_stream_record(c->cur, idx);
+	if (!p || memcmp(p, rec, label ? NCSYNC_REC_BR_TARGET :
+					 NCSYNC_RECORD_SIZE) ||
+	    (label && memcmp(p + NCSYNC_REC_BR_TARGET + 8,
+			     rec + NCSYNC_REC_BR_TARGET + 8,
+			     NCSYNC_RECORD_SIZE - NCSYNC_REC_BR_TARGET - 8)))
+		return asm_fail(c, mn->s, -EPROTO,
+				"internal error: %.*s built a different record",
+				(int)(mn->len > 32 ? 32 : mn->len), mn->s);
+	return 0;
+}
+
+/**
+ * ncsync_add_raw() - append a record as it is.
+ * @s: the stream.
+ * @rec: NCSYNC_RECORD_SIZE bytes.
+ *
+ * The escape of the text form's .raw directive: the bytes are appended
+ * unchecked (ncsync_program_finalize() and the driver check them), and
+ * a branch's target is not relocated by the lowering.
+ *
+ * Return: the index of the record, or -EINVAL, -EBUSY (the program is
+ * lowered or finalized), -E2BIG or -ENOMEM.
+ */
+int ncsync_add_raw(struct ncsync_stream *s, const uint8_t *rec)
+{
+	uint8_t *p;
+	int idx;
+
+	if (!s || !rec)
+		return -EINVAL;
+	idx = ncsync_add_nop(s, NULL);
+	if (idx < 0)
+		return idx;
+	p = ncsync_stream_record(s, idx);
+	if (!p)
+		return -EINVAL;
+	memcpy(p, rec, NCSYNC_RECORD_SIZE);
+	return idx;
+}
+
+static int need_stream(struct asm_ctx *c, const char *at)
+{
+	if (c->cur)
+		return 0;
+	return asm_err(c, at, "no engine: write 'engine <name>' first");
+}
+
+/* Statements */
+
+static int asm_engine(struct asm_ctx *c)
+{
+	const struct ncsync_text *e;
+	struct ncsync_stream *s;
+	struct asm_tok t;
+	const char *at, *end;
+	uint8_t engine = 0;
+	int ret;
+
+	skip_ws(c);
+	at = c->p;
+	if (read_ident(c, &t)) {
+		e = ncsync_text_find(ncsync_text_engines, t.s, t.len);
+		if (!e)
+			return asm_err(c, at, "unknown engine '%.*s'",
+				       (int)(t.len > 32 ? 32 : t.len), t.s);
+		engine = e->val;
+	} else {
+		ret = parse_u8(c, &engine, "engine");
+		if (ret)
+			return ret;
+	}
+	end = c->p;
+	ret = expect_eol(c);
+	if (ret)
+		return ret;
+	if (c->barrier && !ncsync_program_find_stream(c->prog, engine))
+		return asm_err(c, at, "engine %.*s first appears after a barrier; declare every engine before the first barrier",
+			       (int)(end - at), at);
+	ret = ncsync_program_stream(c->prog, engine, &s);
+	if (ret == -EINVAL)
+		return asm_err(c, at, "engine %u is not a datapath engine",
+			       engine);
+	if (ret < 0)
+		return asm_fail(c, at, ret, "engine %u: %s", engine,
+				strerror(-ret));
+	c->cur = s;
+	c->engine = engine;
+	return 0;
+}
+
+/* .raw: 64 bytes in hex, in record order; spaces anywhere between bytes. */
+static int asm_raw(struct asm_ctx *c, const struct asm_tok *mn)
+{
+	uint8_t rec[NCSYNC_RECORD_SIZE];
+	unsigned int n = 0;
+	const char *tok;
+
+	while (!at_eol(c)) {
+		tok = c->p;
+		while (c->p < c->end && !is_space(*c->p) && *c->p != '#' &&
+		       *c->p != ';') {
+			if (hex_val(*c->p) > 15)
+				return asm_err(c, c->p, "expected hex digits");
+			c->p++;
+		}
+		if ((c->p - tok) % 2)
+			return asm_err(c, tok, "odd number of hex digits");
+		for (; tok < c->p; tok += 2) {
+			if (n == NCSYNC_RECORD_SIZE)
+				return asm_err(c, tok, "more than %u bytes",
+					       NCSYNC_RECORD_SIZE);
+			rec[n++] = hex_val(tok[0]) << 4 | hex_val(tok[1]);
+		}
+	}
+	if (n != NCSYNC_RECORD_SIZE)
+		return asm_err(c, c->p, "expected %u bytes, got %u",
+			       NCSYNC_RECORD_SIZE, n);
+	return asm_built(c, mn, rec, ncsync_add_raw(c->cur, rec), false);
+}
+
+static int asm_alu(struct asm_ctx *c, const struct asm_tok *mn,
+		   const struct ncsync_text *alu)
+{
+	uint8_t dst, src = 0, rec[NCSYNC_RECORD_SIZE];
+	struct asm_lane lane[2];
+	struct ncsync_events ev;
+	uint32_t imm = 0;
+	int ret;
+
+	ret = parse_reg(c, &dst);
+	if (!ret)
+		ret = expect(c, ",");
+	if (!ret && alu->arg != NCSYNC_ALU_SHAPE_IMM) {
+		ret = parse_reg(c, &src);
+		if (!ret && alu->arg == NCSYNC_ALU_SHAPE_REG_IMM)
+			ret = expect(c, ",");
+	}
+	if (!ret && alu->arg != NCSYNC_ALU_SHAPE_REG)
+		ret = parse_32(c, &imm);
+	if (!ret)
+		ret = parse_sync(c, lane, false, false);
+	if (ret)
+		return ret;
+
+	rec_init(rec, NCSYNC_OPC_MOV32, &lane[0]);
+	rec[NCSYNC_REC_MOV_ALU] = alu->val;
+	rec[NCSYNC_REC_MOV_DST] = dst;
+	rec[NCSYNC_REC_MOV_SRC] = src;
+	put_u32(rec + NCSYNC_REC_MOV_IMM, imm);
+	ret = asm_check(c, mn, rec, false);
+	if (ret)
+		return ret;
+	lane_events(&lane[0], &ev);
+	return asm_built(c, mn, rec, ncsync_add_mov32(c->cur, alu->val, dst,
+						      src, imm, &ev), false);
+}
+
+/* br TARGET | br.<comp>.<dtype> rL, imm|rR, TARGET; TARGET: label | @N */
+static int asm_branch(struct asm_ctx *c, const struct asm_tok *mn)
+{
+	const struct ncsync_text *cmp = NULL, *dt = NULL;
+	const char *dot, *end = mn->s + mn->len, *at;
+	uint8_t lhs = 0, rhs = 0, rec[NCSYNC_RECORD_SIZE];
+	struct asm_sym *sym = NULL;
+	struct asm_lane lane[2];
+	struct ncsync_events ev;
+	uint32_t imm = 0, v = 0;
+	uint64_t index = 0;
+	struct asm_tok t;
+	bool reg = false;
+	int ret = 0, idx;
+
+	if (mn->len > 2) {
+		dot = memchr(mn->s + 3, '.', mn->len - 3);
+		cmp = ncsync_text_find(ncsync_text_br_comp, mn->s + 3,
+				       (dot ? dot : end) - (mn->s + 3));
+		if (!cmp)
+			return asm_err(c, mn->s + 3,
+				       "expected a comparison: lt, le, eq, ne, ge or gt");
+		if (dot)
+			dt = ncsync_text_find(ncsync_text_dtype, dot + 1,
+					      end - (dot + 1));
+		if (!dt)
+			return asm_err(c, dot ? dot + 1 : end,
+				       "expected a dtype: .u32 or .s32");
+		ret = parse_reg(c, &lhs);
+		if (!ret)
+			ret = expect(c, ",");
+		if (!ret)
+			ret = parse_reg_or_32(c, &reg, &v);
+		if (!ret)
+			ret = expect(c, ",");
+		if (ret)
+			return ret;
+		if (reg)
+			rhs = v;
+		else
+			imm = v;
+	}
+
+	skip_ws(c);
+	at = c->p;
+	if (accept(c, "@"))
+		ret = parse_u64(c, &index);
+	else if (read_ident(c, &t))
+		sym = sym_get(c, &t, at, &ret);
+	else
+		return asm_err(c, at, "expected a label or @index");
+	if (!ret)
+		ret = parse_sync(c, lane, false, false);
+	if (ret)
+		return ret;
+	if (sym)
+		sym->used = true;
+
+	rec_init(rec, NCSYNC_OPC_BRANCH, &lane[0]);
+	if (cmp) {
+		rec[NCSYNC_REC_BR_COMP_OP] = cmp->val |
+					     (reg ? NCSYNC_BR_REG : 0);
+		rec[NCSYNC_REC_BR_DTYPE] = dt->val;
+		rec[NCSYNC_REC_BR_OPERAND_KIND] = NCSYNC_BR_OPERANDS;
+		put_u32(rec + NCSYNC_REC_BR_IMM, imm);
+		rec[NCSYNC_REC_BR_LHS_REG] = lhs;
+		rec[NCSYNC_REC_BR_RHS_REG] = rhs;
+	}
+	put_u64(rec + NCSYNC_REC_BR_TARGET, index);
+	ret = asm_check(c, mn, rec, sym);
+	if (ret)
+		return ret;
+	if (!sym)	/* a record index: stored as it is */
+		return asm_built(c, mn, rec, ncsync_add_raw(c->cur, rec),
+				 false);
+
+	lane_events(&lane[0], &ev);
+	if (!cmp)
+		idx = ncsync_add_branch(c->cur, sym->label, &ev);
+	else if (reg)
+		idx = ncsync_add_branch_reg(c->cur, cmp->val, dt->val, lhs, rhs,
+					    sym->label, &ev);
+	else
+		idx = ncsync_add_branch_imm(c->cur, cmp->val, dt->val, lhs, imm,
+					    sym->label, &ev);
+	return asm_built(c, mn, rec, idx, true);
+}
+
+/* A .. B, or A alone, of semaphore indices */
+static int parse_sem_range(struct asm_ctx *c, uint8_t *first, uint8_t *last)
+{
+	struct asm_num n;
+	int ret;
+
+	ret = parse_u8(c, first, "semaphore index");
+	if (ret)
+		return ret;
+	*last = *first;
+	if (!accept(c, ".."))
+		return 0;
+	ret = parse_num(c, &n) ?: num_u8(c, &n, last, "semaphore index");
+	if (!ret && *first > *last)
+		return asm_err(c, n.at, "range first > last");
+	return ret;
+}
+
+/* 0x<up to 64 hex digits>: bit i is semaphore i. */
+static int parse_mask_hex(struct asm_ctx *c, uint32_t mask[8])
+{
+	const char *at;
+	unsigned int i, d, n = 0;
+
+	skip_ws(c);
+	at = c->p;
+	if (!accept(c, "0x") && !accept(c, "0X"))
+		return asm_err(c, at, "expected '{' or a 0x mask");
+	for (; c->p < c->end && (d = hex_val(*c->p)) < 16; c->p++, n++) {
+		if (mask[7] >> 28)
+			return asm_err(c, at, "mask wider than 256 bits");
+		for (i = 7; i > 0; i--)
+			mask[i] = mask[i] << 4 | mask[i - 1] >> 28;
+		mask[0] = mask[0] << 4 | d;
+	}
+	if (!n || (c->p < c->end && is_ident(*c->p)))
+		return asm_err(c, at, "invalid mask");
+	return 0;
+}
+
+/* sema_clear A..B | sema_clear mask {A, B..C} | sema_clear mask 0xHEX */
+static int asm_sema_clear(struct asm_ctx *c, const struct asm_tok *mn)
+{
+	uint8_t first = 0, last = 0, rec[NCSYNC_RECORD_SIZE];
+	uint32_t mask[8] = { 0 };
+	struct asm_lane lane[2];
+	struct ncsync_events ev;
+	unsigned int i;
+	bool is_mask;
+	int ret;
+
+	is_mask = accept_word(c, "mask");
+	if (!is_mask) {
+		ret = parse_sem_range(c, &first, &last);
+	} else if (accept(c, "{")) {
+		for (ret = 0; !ret && !accept(c, "}");) {
+			ret = parse_sem_range(c, &first, &last);
+			if (ret)
+				break;
+			for (i = first; i <= last; i++)
+				mask[i / 32] |= 1U << (i % 32);
+			if (peek(c) != '}')
+				ret = expect(c, ",");
+		}
+		first = last = 0;
+	} else {
+		ret = parse_mask_hex(c, mask);
+	}
+	if (!ret)
+		ret = parse_sync(c, lane, false, false);
+	if (ret)
+		return ret;
+
+	rec_init(rec, NCSYNC_OPC_GROUP_RESET, &lane[0]);
+	rec[NCSYNC_REC_GR_CLEAR_MODE] = is_mask ? NCSYNC_CLEAR_MASK :
+						  NCSYNC_CLEAR_RANGE;
+	rec[NCSYNC_REC_GR_FIRST] = first;
+	rec[NCSYNC_REC_GR_LAST] = last;
+	for (i = 0; i < 8; i++)
+		put_u32(rec + NCSYNC_REC_GR_MASK + 4 * i, mask[i]);
+	ret = asm_check(c, mn, rec, false);
+	if (ret)
+		return ret;
+	lane_events(&lane[0], &ev);
+	if (is_mask)
+		return asm_built(c, mn, rec,
+				 ncsync_add_sema_clear_mask(c->cur, mask, &ev),
+				 false);
+	return asm_built(c, mn, rec,
+			 ncsync_add_sema_clear(c->cur, first, last, &ev),
+			 false);
+}
+
+/* poll min|sum rD, sem[A]..sem[B] */
+static int asm_poll(struct asm_ctx *c, const struct asm_tok *mn)
+{
+	const struct ncsync_text *op = NULL;
+	uint8_t dst, first, last, rec[NCSYNC_RECORD_SIZE];
+	struct asm_lane lane[2];
+	struct ncsync_events ev;
+	struct asm_tok t;
+	const char *at;
+	int ret;
+
+	skip_ws(c);
+	at = c->p;
+	if (read_ident(c, &t))
+		op = ncsync_text_find(ncsync_text_poll, t.s, t.len);
+	if (!op)
+		return asm_err(c, at, "expected min or sum");
+	ret = parse_reg(c, &dst);
+	if (!ret)
+		ret = expect(c, ",");
+	if (!ret)
+		ret = parse_sem(c, &first);
+	if (ret)
+		return ret;
+	last = first;
+	if (accept(c, "..")) {
+		skip_ws(c);
+		at = c->p;
+		ret = parse_sem(c, &last);
+		if (ret)
+			return ret;
+		if (last < first)
+			return asm_err(c, at, "range first > last");
+		if (last - first >= NCSYNC_POLL_MAX_COUNT)
+			return asm_err(c, at, "more than %u semaphores",
+				       NCSYNC_POLL_MAX_COUNT);
+	}
+	ret = parse_sync(c, lane, false, false);
+	if (ret)
+		return ret;
+
+	rec_init(rec, NCSYNC_OPC_POLL_SEM, &lane[0]);
+	rec[NCSYNC_REC_POLL_OP] = op->val;
+	rec[NCSYNC_REC_POLL_DST] = dst;
+	rec[NCSYNC_REC_POLL_FIRST] = first;
+	rec[NCSYNC_REC_POLL_COUNT] = last - first + 1;
+	ret = asm_check(c, mn, rec, false);
+	if (ret)
+		return ret;
+	lane_events(&lane[0], &ev);
+	return asm_built(c, mn, rec,
+			 ncsync_add_poll_sem(c->cur, op->val, dst, first,
+					     last - first + 1, &ev), false);
+}
+
+/* dma SRC, DST, LEN [, latency=US]; on_land is the events block update */
+static int asm_dma(struct asm_ctx *c, const struct asm_tok *mn)
+{
+	uint8_t rec[NCSYNC_RECORD_SIZE];
+	struct asm_lane lane[2];
+	struct ncsync_events ev;
+	uint32_t len = 0, latency = 0;
+	uint64_t src = 0, dst = 0;
+	int ret;
+
+	ret = parse_u64(c, &src);
+	if (!ret)
+		ret = expect(c, ",");
+	if (!ret)
+		ret = parse_u64(c, &dst);
+	if (!ret)
+		ret = expect(c, ",");
+	if (!ret)
+		ret = parse_u32(c, &len);
+	if (!ret && accept(c, ",")) {
+		skip_ws(c);
+		if (!accept_word(c, "latency"))
+			return asm_err(c, c->p, "expected 'latency'");
+		ret = expect(c, "=");
+		if (!ret)
+			ret = parse_u32(c, &latency);
+	}
+	if (!ret)
+		ret = parse_sync(c, lane, false, true);
+	if (ret)
+		return ret;
+
+	rec_init(rec, NCSYNC_OPC_DMA, &lane[0]);
+	put_u64(rec + NCSYNC_REC_DMA_SRC, src);
+	put_u64(rec + NCSYNC_REC_DMA_DST, dst);
+	put_u32(rec + NCSYNC_REC_DMA_LEN, len);
+	put_u32(rec + NCSYNC_REC_DMA_LATENCY_US, latency);
+	ret = asm_check(c, mn, rec, false);
+	if (ret)
+		return ret;
+	/* The builder takes the completion update apart from @ev. */
+	lane_events(&lane[0], &ev);
+	ev.upd_mode = 0;
+	ev.upd_idx = 0;
+	return asm_built(c, mn, rec,
+			 ncsync_add_dma(c->cur, src, dst, len, latency,
+					lane[0].upd_mode, lane[0].upd_idx, &ev),
+			 false);
+}
+
+/* Instructions that have only the sync clauses. */
+static int asm_plain(struct asm_ctx *c, const struct asm_tok *mn,
+		     uint8_t opcode)
+{
+	bool evsem = opcode == NCSYNC_OPC_EVENT_SEMAPHORE;
+	uint8_t rec[NCSYNC_RECORD_SIZE];
+	struct asm_lane lane[2];
+	struct ncsync_events ev;
+	int idx, ret;
+
+	ret = parse_sync(c, lane, evsem, false);
+	if (ret)
+		return ret;
+
+	rec_init(rec, opcode, &lane[0]);
+	if (evsem) {
+		rec[NCSYNC_REC_EX_WAIT_MODE] = lane[1].wait_mode;
+		rec[NCSYNC_REC_EX_WAIT_IDX] = lane[1].wait_idx;
+		rec[NCSYNC_REC_EX_UPD_MODE] = lane[1].upd_mode;
+		rec[NCSYNC_REC_EX_UPD_IDX] = lane[1].upd_idx;
+		put_u32(rec + NCSYNC_REC_EX_WAIT_VALUE, lane[1].wval.v);
+		put_u32(rec + NCSYNC_REC_EX_UPD_VALUE, lane[1].uval.v);
+	}
+	if (opcode == NCSYNC_OPC_DRAIN)
+		rec[NCSYNC_REC_DRAIN_COUNT] = 1;
+	ret = asm_check(c, mn, rec, false);
+	if (ret)
+		return ret;
+
+	lane_events(&lane[0], &ev);
+	switch (opcode) {
+	case NCSYNC_OPC_EVENT_SEMAPHORE:
+		idx = ncsync_add_evsem(c->cur, &ev, lane[1].wait_mode,
+				       lane[1].wait_idx, lane[1].wval.v,
+				       lane[1].upd_mode, lane[1].upd_idx,
+				       lane[1].uval.v);
+		break;
+	case NCSYNC_OPC_HALT:
+		idx = ncsync_add_halt(c->cur, &ev);
+		break;
+	case NCSYNC_OPC_DRAIN:
+		idx = ncsync_add_drain(c->cur, &ev);
+		break;
+	case NCSYNC_OPC_NOOP:
+		idx = ncsync_add_nop(c->cur, &ev);
+		break;
+	default:
+		idx = ncsync_add_exit(c->cur, &ev);
+		break;
+	}
+	return asm_built(c, mn, rec, idx, false);
+}
+
+/* barrier: one pseudo-op in every engine's stream, at once */
+static int asm_barrier(struct asm_ctx *c, const struct asm_tok *mn)
+{
+	uint8_t rec[NCSYNC_RECORD_SIZE];
+	struct asm_lane lane[2];
+	struct ncsync_events ev;
+	int ret;
+
+	if (!c->cur)
+		return asm_err(c, mn->s, "barrier before any engine");
+	ret = parse_sync(c, lane, false, false);
+	if (ret)
+		return ret;
+	/* The events block must be valid on its own (on a NoOp). */
+	rec_init(rec, NCSYNC_OPC_NOOP, &lane[0]);
+	ret = asm_check(c, mn, rec, false);
+	if (ret)
+		return ret;
+	lane_events(&lane[0], &ev);
+	ret = ncsync_add_all_engine_barrier(c->prog, &ev);
+	if (ret == -ENOMEM)
+		return asm_fail(c, mn->s, ret, "out of memory");
+	if (ret < 0)
+		return asm_fail(c, mn->s, ret, "barrier: %s", strerror(-ret));
+	c->barrier = true;
+	return 0;
+}
+
+static int asm_stmt(struct asm_ctx *c)
+{
+	const struct ncsync_text *e;
+	struct asm_tok mn;
+	int ret;
+
+	if (!read_ident(c, &mn))
+		return asm_err(c, c->p, "expected an instruction or a label");
+	if (tok_is(&mn, "engine"))
+		return asm_engine(c);
+	if (tok_is(&mn, "barrier"))
+		return asm_barrier(c, &mn);
+
+	ret = need_stream(c, mn.s);
+	if (ret)
+		return ret;
+	if (tok_is(&mn, ".raw"))
+		return asm_raw(c, &mn);
+	if (mn.len >= 2 && !memcmp(mn.s, "br", 2) &&
+	    (mn.len == 2 || mn.s[2] == '.'))
+		return asm_branch(c, &mn);
+	e = ncsync_text_find(ncsync_text_alu, mn.s, mn.len);
+	if (e)
+		return asm_alu(c, &mn, e);
+	e = ncsync_text_find(ncsync_text_opcodes, mn.s, mn.len);
+	if (!e)
+		return asm_err(c, mn.s, "unknown instruction '%.*s'",
+			       (int)(mn.len > 32 ? 32 : mn.len), mn.s);
+	switch (e->val) {
+	case NCSYNC_OPC_GROUP_RESET:
+		return asm_sema_clear(c, &mn);
+	case NCSYNC_OPC_POLL_SEM:
+		return asm_poll(c, &mn);
+	case NCSYNC_OPC_DMA:
+		return asm_dma(c, &mn);
+	default:
+		return asm_plain(c, &mn, e->val);
+	}
+}
+
+/* [label:]... [statement] [# comment] */
+static int asm_line(struct asm_ctx *c)
+{
+	const char *save;
+	struct asm_tok t;
+	int ret;
+
+	for (;;) {
+		if (at_eol(c))
+			return 0;
+		save = c->p;
+		if (!read_ident(c, &t) || peek(c) != ':') {
+			c->p = save;
+			return asm_stmt(c);
+		}
+		c->p++;
+		ret = sym_define(c, &t);
+		if (ret)
+			return ret;
+	}
+}
+
+/**
+ * ncsync_asm() - build a program from its text form.
+ * @text: the program, NUL-terminated (Documentation/ncsync/asm.rst).
+ * @progp: out: the new program, to free with ncsync_program_free().
+ * @err: out, may be NULL: where and why the text was refused.
+ *
+ * The program is neither lowered nor finalized: ncsync_program_finalize()
+ * lowers its barriers and resolves its labels.  Every label is checked here.
+ *
+ * Return: 0, -EINVAL for text it refuses (@err says where), -ENOMEM, or
+ * the error of a builder (@err says where).
+ */
+int ncsync_asm(const char *text, struct ncsync_program **progp,
+	       struct ncsync_asm_error *err)
+{
+	struct asm_ctx c = { .err = err };
+	int saved_errno = errno;
+	const char *line;
+	int ret;
+
+	if (err)
+		memset(err, 0, sizeof(*err));
+	if (!progp || !text) {
+		if (err)
+			snprintf(err->msg, sizeof(err->msg), "invalid argument");
+		return -EINVAL;
+	}
+	*progp = NULL;
+	ret = ncsync_program_new(&c.prog);
+	if (ret < 0) {
+		if (err)
+			snprintf(err->msg, sizeof(err->msg), "%s",
+				 strerror(-ret));
+		goto out;
+	}
+	for (line = text;; line = c.end + 1) {
+		c.lineno++;
+		c.line = line;
+		c.p = line;
+		for (c.end = line; *c.end && *c.end != '\n'; c.end++)
+			;
+		ret = asm_line(&c);
+		if (ret || !*c.end)
+			break;
+	}
+	if (!ret)
+		ret = syms_check(&c);
+	if (ret) {
+		ncsync_program_free(c.prog);
+	} else {
+		*progp = c.prog;
+		if (err)
+			err->line = err->col = 0;
+	}
+	free(c.syms);
+	free(c.hash);
+out:
+	errno = saved_errno;
+	return ret;
+}

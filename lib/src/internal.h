@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
+/*
+ * libncsync: private structures of programs, streams, labels and the
+ * allocators, shared by program.c, builders.c, lower.c, alloc.c and
+ * submit.c.  Not installed.
+ */
+#ifndef NCSYNC_INTERNAL_H
+#define NCSYNC_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ncsync.h"
+#include "ncsync_record.h"
+
+/* Engine ids are below 8; the datapath ones are in NCSYNC_ENGINE_MASK. */
+#define NCSYNC_MAX_ENGINE_ID		8
+
+/*
+ * Registers the barrier lowerings own (see lower.c).  A program that uses
+ * barriers must not write them.
+ */
+#define NCSYNC_REG_BARRIER_COUNT	31	/* counter form: threshold */
+#define NCSYNC_REG_BARRIER_PHASE	30	/* event form: pass phase */
+
+/* Counter form: every pass adds exactly this much to the counter. */
+#define NCSYNC_BARRIER_PASS_WEIGHT	8
+/* Event form: one event per engine per phase. */
+#define NCSYNC_BARRIER_PHASES		3
+
+/* Default reserved slices: the module's default rt_reserved_* (16 each). */
+#define NCSYNC_DEFAULT_RESERVED		16
+
+/**
+ * struct ncsync_stream - the records of one engine.
+ * @prog: the program it belongs to.
+ * @engine: its engine (NCSYNC_ENGINE_*).
+ * @count: records in @recs.
+ * @cap: records @recs has room for.
+ * @recs: @count records of NCSYNC_RECORD_SIZE bytes.
+ */
+struct ncsync_stream {
+	struct ncsync_program *prog;
+	uint8_t engine;
+	uint32_t count;
+	uint32_t cap;
+	uint8_t *recs;
+};
+
+/**
+ * struct ncsync_label - a branch target.
+ * @bound: whether ncsync_label_bind() gave it a place.
+ * @engine: the engine of the stream it is bound in.
+ * @index: the record index it stands for in that stream.
+ */
+struct ncsync_label {
+	bool bound;
+	uint8_t engine;
+	uint32_t index;
+};
+
+/**
+ * struct ncsync_fixup - a branch record whose target is a label.
+ * @engine: the engine of the stream holding the branch.
+ * @index: the branch record's index in that stream.
+ * @label: the label.
+ */
+struct ncsync_fixup {
+	uint8_t engine;
+	uint32_t index;
+	int label;
+};
+
+/**
+ * struct ncsync_bank_alloc - an allocator over one bank of 256 ids.
+ * @len: for the first id of each allocated chunk, its length; else 0.
+ * @used: whether each id is allocated (or not allocatable).
+ */
+struct ncsync_bank_alloc {
+	uint16_t len[NCSYNC_NUM_SEMS];
+	bool used[NCSYNC_NUM_SEMS];
+};
+
+/**
+ * struct ncsync_program - a program: streams, labels and allocations.
+ * @streams: the stream of each engine, or NULL.
+ * @labels: @nlabels labels; the id of a label is its index.
+ * @nlabels: labels in use.
+ * @labels_cap: room in @labels.
+ * @fixups: @nfixups pending branch targets.
+ * @nfixups: fixups in use.
+ * @fixups_cap: room in @fixups.
+ * @sems: the user's semaphore allocator (ncsync_sem_alloc()).
+ * @events: the user's event allocator (ncsync_event_alloc()).
+ * @res_sem_first: first semaphore of the reserved slice.
+ * @res_sem_count: semaphores in the reserved slice.
+ * @res_event_first: first event of the reserved slice.
+ * @res_event_count: events in the reserved slice.
+ * @res_sems: semaphores of the reserved slice the lowerings took.
+ * @res_events: events of the reserved slice the lowerings took.
+ * @ctr_used: a counter-form barrier was emitted or lowered.
+ * @ctr_mask: the engines of the program when it was.
+ * @ctr_sem: the counter semaphore, or -1.
+ * @ctr_prologue: the counter prologue was inserted.
+ * @ev_used: an event-form barrier was lowered.
+ * @ev_prologue: the event prologue and epilogues were inserted.
+ * @frozen: lowered or finalized: no more records may be added.
+ * @finalized: ncsync_program_finalize() succeeded.
+ * @bad_engine: the engine of the record finalization refused.
+ * @bad_index: its index.
+ * @bad_reason: its enum ncsync_rec_reason, or 0.
+ */
+struct ncsync_program {
+	struct ncsync_stream *streams[NCSYNC_MAX_ENGINE_ID];
+	struct ncsync_label *labels;
+	unsigned int nlabels;
+	unsigned int labels_cap;
+	struct ncsync_fixup *fixups;
+	unsigned int nfixups;
+	unsigned int fixups_cap;
+	struct ncsync_bank_alloc sems;
+	struct ncsync_bank_alloc events;
+	unsigned int res_sem_first;
+	unsigned int res_sem_count;
+	unsigned int res_event_first;
+	unsigned int res_event_count;
+	bool res_sems[NCSYNC_NUM_SEMS];
+	bool res_events[NCSYNC_NUM_EVENTS];
+	bool ctr_used;
+	unsigned int ctr_mask;
+	int ctr_sem;
+	bool ctr_prologue;
+	bool ev_used;
+	bool ev_prologue;
+	bool frozen;
+	bool finalized;
+	uint8_t bad_engine;
+	uint32_t bad_index;
+	uint32_t bad_reason;
+};
+
+/* program.c */
+bool ncsync_engine_valid(unsigned int engine);
+unsigned int ncsync_engine_slot(uint8_t engine);
+unsigned int ncsync_program_nstreams(const struct ncsync_program *prog);
+uint8_t *ncsync_stream_append(struct ncsync_stream *s);
+int ncsync_stream_put(struct ncsync_stream *s, const uint8_t *rec);
+int ncsync_fixup_add(struct ncsync_program *prog, uint8_t engine,
+		     uint32_t index, int label);
+bool ncsync_is_pseudo(uint8_t opcode);
+
+/* builders.c */
+void ncsync_rec_init(uint8_t *rec, uint8_t opcode,
+		     const struct ncsync_events *ev);
+void ncsync_put_u32(uint8_t *p, uint32_t v);
+void ncsync_put_u64(uint8_t *p, uint64_t v);
+uint32_t ncsync_get_u32(const uint8_t *p);
+int ncsync_check_isolated(const uint8_t *rec);
+int ncsync_add_branch_rec(struct ncsync_stream *s, uint8_t comp,
+			  uint8_t dtype, uint8_t lhs, uint8_t rhs,
+			  uint32_t imm, int label,
+			  const struct ncsync_events *ev);
+
+/* alloc.c */
+void ncsync_alloc_init(struct ncsync_program *prog);
+int ncsync_res_sem_take(struct ncsync_program *prog, unsigned int idx);
+int ncsync_res_event_take(struct ncsync_program *prog, unsigned int idx);
+void ncsync_alloc_sem_mask(const struct ncsync_program *prog,
+			   uint32_t mask[8]);
+
+/* lower.c */
+int ncsync_lower_pending(const struct ncsync_program *prog);
+
+#endif /* NCSYNC_INTERNAL_H */

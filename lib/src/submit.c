@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
+/*
+ * libncsync: submitting a program to a core (NCSYNC_IOC_SUBMIT).
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "internal.h"
+
+static void ncsync_submit_error_set(struct ncsync_submit_error *err,
+				    uint8_t engine, uint32_t index,
+				    uint32_t reason)
+{
+	if (!err)
+		return;
+	err->engine = engine;
+	err->index = index;
+	err->reason = reason;
+}
+
+/*
+ * Finalize @prog if needed and run it on @dev: one queue per non-empty
+ * stream, in engine order.  On -EINVAL for a record (refused by
+ * finalization or by the kernel) @err says which and why; otherwise its
+ * reason is NCSYNC_REC_OK.
+ */
+int ncsync_program_submit(struct ncsync_dev *dev, struct ncsync_program *prog,
+			  uint32_t flags, uint32_t watchdog_ms, uint32_t *id,
+			  struct ncsync_submit_error *err)
+{
+	struct ncsync_queue qs[NCSYNC_NUM_ENGINES];
+	struct ncsync_submit sub;
+	unsigned int e, nq = 0;
+	int ret;
+
+	ncsync_submit_error_set(err, 0, 0, NCSYNC_REC_OK);
+	if (!dev || !prog)
+		return -EINVAL;
+	ret = ncsync_program_finalize(prog);
+	if (ret) {
+		if (ret == -EINVAL && prog->bad_reason)
+			ncsync_submit_error_set(err, prog->bad_engine,
+						prog->bad_index,
+						prog->bad_reason);
+		return ret;
+	}
+
+	memset(qs, 0, sizeof(qs));
+	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++) {
+		const struct ncsync_stream *s = prog->streams[e];
+
+		if (!s || !s->count)
+			continue;
+		qs[nq].records = (uintptr_t)s->recs;
+		qs[nq].count = s->count;
+		qs[nq].engine = s->engine;
+		nq++;
+	}
+	if (!nq)
+		return -ENODATA;
+
+	memset(&sub, 0, sizeof(sub));
+	sub.queues = (uintptr_t)qs;
+	sub.nqueues = nq;
+	sub.flags = flags;
+	sub.watchdog_ms = watchdog_ms;
+	do {
+		ret = ioctl(ncsync_fd(dev), NCSYNC_IOC_SUBMIT, &sub);
+	} while (ret < 0 && errno == EINTR);
+	if (ret < 0) {
+		ret = -errno;
+		if (ret == -EINVAL && sub.reason)
+			ncsync_submit_error_set(err, sub.bad_engine,
+						sub.bad_index, sub.reason);
+		return ret;
+	}
+	if (id)
+		*id = sub.id;
+	return 0;
+}

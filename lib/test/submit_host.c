@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
+/*
+ * ncsync_program_submit() without the module: this test defines open(),
+ * close(), mmap(), munmap() and ioctl() itself (the static library's calls
+ * bind to them), fakes a core, and checks the struct ncsync_submit the
+ * library hands to NCSYNC_IOC_SUBMIT and how it reports refusals.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "ncsync.h"
+#include "tap.h"
+
+#define FAKE_FD 1000
+
+static struct ncsync_submit last;
+static struct ncsync_queue last_q[NCSYNC_NUM_ENGINES];
+static uint8_t last_rec0[NCSYNC_NUM_ENGINES][NCSYNC_RECORD_SIZE];
+static int submits, reject_reason;
+
+int open(const char *path, int flags, ...)
+{
+	if (strcmp(path, "/dev/ncsync0")) {
+		errno = ENOENT;
+		return -1;
+	}
+	return FAKE_FD;
+}
+
+int close(int fd)
+{
+	if (fd == FAKE_FD)
+		return 0;
+	return (int)syscall(SYS_close, fd);
+}
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	static uint32_t csr[NCSYNC_CSR_SIZE / 4];
+
+	return csr;
+}
+
+int munmap(void *addr, size_t len)
+{
+	return 0;
+}
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	struct ncsync_submit *sub;
+	struct ncsync_info *info;
+	const struct ncsync_queue *q;
+	unsigned int i;
+	va_list ap;
+	void *arg;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (fd != FAKE_FD) {
+		errno = ENOTTY;
+		return -1;
+	}
+	switch (req) {
+	case NCSYNC_IOC_INFO:
+		info = arg;
+		memset(info, 0, sizeof(*info));
+		info->api_version = NCSYNC_API_VERSION;
+		info->num_sems = 256;
+		return 0;
+	case NCSYNC_IOC_SUBMIT:
+		sub = arg;
+		submits++;
+		last = *sub;
+		q = (const struct ncsync_queue *)(uintptr_t)sub->queues;
+		for (i = 0; i < sub->nqueues && i < NCSYNC_NUM_ENGINES; i++) {
+			last_q[i] = q[i];
+			memcpy(last_rec0[i],
+			       (const void *)(uintptr_t)q[i].records,
+			       NCSYNC_RECORD_SIZE);
+		}
+		if (reject_reason) {
+			sub->bad_engine = q[sub->nqueues - 1].engine;
+			sub->bad_index = q[sub->nqueues - 1].count - 1;
+			sub->reason = reject_reason;
+			errno = EINVAL;
+			return -1;
+		}
+		if (sub->flags & ~NCSYNC_SUBMIT_F_ALL) {
+			errno = EINVAL;
+			return -1;
+		}
+		sub->id = 77;
+		return 0;
+	default:
+		errno = ENOTTY;
+		return -1;
+	}
+}
+
+int main(void)
+{
+	struct ncsync_submit_error err;
+	struct ncsync_stream *s, *t, *u;
+	struct ncsync_program *p;
+	struct ncsync_dev *dev;
+	uint32_t id = 0;
+	int ret;
+
+	ret = ncsync_open(0, true, &dev);
+	TAP_CHECK(ret == 0, "open the fake core (%d)", ret);
+	if (ret)
+		return tap_done();
+
+	ncsync_program_new(&p);
+	ncsync_program_stream(p, NCSYNC_ENGINE_SP, &s);
+	ncsync_program_stream(p, NCSYNC_ENGINE_POOL, &t);
+	ncsync_program_stream(p, NCSYNC_ENGINE_DVE, &u);	/* empty */
+	ncsync_add_semaphore_inc(s, 1);
+	ncsync_add_exit(s, NULL);
+	ncsync_add_semaphore_wait_ge(t, 1, 1);
+	ret = ncsync_program_submit(dev, p, NCSYNC_SUBMIT_F_STRICT, 250, &id,
+				    &err);
+	TAP_CHECK(ret == 0 && id == 77 && submits == 1,
+		  "submit returns the kernel's id");
+	TAP_CHECK(last.nqueues == 2 && last.flags == NCSYNC_SUBMIT_F_STRICT &&
+		  last.watchdog_ms == 250 && !last.reserved,
+		  "two queues (the empty stream left out), flags, watchdog");
+	TAP_CHECK(last_q[0].engine == NCSYNC_ENGINE_POOL &&
+		  last_q[0].count == 1 &&
+		  last_q[1].engine == NCSYNC_ENGINE_SP &&
+		  last_q[1].count == 2 && !last_q[0].pad[0] &&
+		  !last_q[1].pad[2], "queues in engine order with counts");
+	TAP_CHECK(!memcmp(last_rec0[1], ncsync_stream_record(s, 0),
+			  NCSYNC_RECORD_SIZE) &&
+		  !memcmp(last_rec0[0], ncsync_stream_record(t, 0),
+			  NCSYNC_RECORD_SIZE), "records are the streams'");
+	TAP_CHECK(err.reason == NCSYNC_REC_OK, "no error reported");
+
+	reject_reason = NCSYNC_REC_BAD_DMA;
+	ret = ncsync_program_submit(dev, p, 0, 0, &id, &err);
+	TAP_CHECK(ret == -EINVAL && err.engine == NCSYNC_ENGINE_SP &&
+		  err.index == 1 && err.reason == NCSYNC_REC_BAD_DMA,
+		  "the kernel's refusal: engine, index, reason");
+	reject_reason = 0;
+	ret = ncsync_program_submit(dev, p, 0x80, 0, &id, &err);
+	TAP_CHECK(ret == -EINVAL && err.reason == NCSYNC_REC_OK,
+		  "EINVAL not about a record: reason stays OK");
+
+	/* finalization refuses before the kernel sees anything */
+	ncsync_stream_record(t, 0)[0x30] = 1;
+	submits = 0;
+	ret = ncsync_program_submit(dev, p, 0, 0, &id, &err);
+	TAP_CHECK(ret == -EINVAL && !submits &&
+		  err.engine == NCSYNC_ENGINE_POOL && err.index == 0 &&
+		  err.reason == NCSYNC_REC_RESERVED_BYTE,
+		  "a bad record is reported by finalization");
+	ncsync_program_free(p);
+
+	ncsync_program_new(&p);
+	ncsync_program_stream(p, NCSYNC_ENGINE_SP, &s);
+	TAP_CHECK(ncsync_program_submit(dev, p, 0, 0, &id, NULL) == -ENODATA,
+		  "a program without records: -ENODATA");
+	TAP_CHECK(ncsync_program_submit(NULL, p, 0, 0, &id, NULL) == -EINVAL &&
+		  ncsync_program_submit(dev, NULL, 0, 0, &id, NULL) == -EINVAL,
+		  "NULL device or program");
+	ncsync_program_free(p);
+
+	/* a barrier program is lowered on submission */
+	ncsync_program_new(&p);
+	ncsync_program_stream(p, NCSYNC_ENGINE_PE, &s);
+	ncsync_program_stream(p, NCSYNC_ENGINE_ACT, &t);
+	ncsync_add_all_engine_barrier(p, NULL);
+	TAP_CHECK(ncsync_program_submit(dev, p, 0, 0, &id, NULL) == 0 &&
+		  last_q[0].count == 5 &&
+		  last_rec0[0][0] == NCSYNC_OPC_POLL_SEM,
+		  "pseudo-ops lowered (counter form) before submission");
+	ncsync_program_free(p);
+	ncsync_close(dev);
+	return tap_done();
+}
