@@ -358,6 +358,8 @@ static enum ncsync_rec_reason ncsync_dma_decode(const __u8 *rec,
 	if (upd != NCSYNC_UPD_NONE && upd != NCSYNC_UPD_SEM_INC &&
 	    upd != NCSYNC_UPD_EVT_SET)
 		return NCSYNC_REC_BAD_DMA_UPDATE;
+	/* The update is the copy's completion, never part of the wait. */
+	insn->lane[0].paired = false;
 	return NCSYNC_REC_OK;
 }
 

@@ -10,6 +10,7 @@
 #include <linux/device.h>
 #include <linux/mm.h>
 #include <linux/version.h>
+#include <net/genetlink.h>
 
 #if KERNEL_VERSION(6, 3, 0) <= LINUX_VERSION_CODE
 #define ncsync_vm_flags_mod(vma, set, clear) vm_flags_mod(vma, set, clear)
@@ -31,6 +32,13 @@ static inline void ncsync_vm_flags_mod(struct vm_area_struct *vma,
 #define ncsync_devnode_dev_t const struct device
 #else
 #define ncsync_devnode_dev_t struct device
+#endif
+
+/* The multicast group flag that requires CAP_NET_ADMIN to join. */
+#ifdef GENL_MCAST_CAP_NET_ADMIN
+#define NCSYNC_GENL_MCAST_ADMIN	GENL_MCAST_CAP_NET_ADMIN
+#else
+#define NCSYNC_GENL_MCAST_ADMIN	GENL_UNS_ADMIN_PERM
 #endif
 
 #endif /* _NCSYNC_COMPAT_H */

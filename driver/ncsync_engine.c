@@ -197,7 +197,9 @@ static enum ncsync_step ncsync_exec_wait(struct ncsync_exec *x,
 	}
 	if (!passed)
 		return NCSYNC_STEP_STOP;
-	ncsync_prog_progress(x->prog);
+	/* A wait that passes at once is no progress: a spin loop times out. */
+	if (blocked)
+		ncsync_prog_progress(x->prog);
 	ncsync_exec_flush(x);
 	if (fault && x->strict) {
 		x->fault = fault;
@@ -237,7 +239,8 @@ static enum ncsync_step ncsync_exec_drain(struct ncsync_exec *x)
 	}
 	if (atomic_read(&x->q->dma_outstanding))
 		return NCSYNC_STEP_STOP;
-	ncsync_prog_progress(x->prog);
+	if (blocked)
+		ncsync_prog_progress(x->prog);
 	return NCSYNC_STEP_NEXT;
 }
 

@@ -15,6 +15,7 @@
 #include <linux/slab.h>
 #include <net/genetlink.h>
 
+#include "ncsync_compat.h"
 #include "ncsync_drv.h"
 
 static struct genl_family ncsync_genl_family;
@@ -69,7 +70,7 @@ void ncsync_nl_event_locked(struct ncsync_core *core, unsigned int index,
 
 /**
  * ncsync_nl_prog_ended() - queue the notification of a program's end.
- * @prog: the program, which has ended; no lock held.
+ * @prog: the program, which has ended; prog_lock may be held.
  */
 void ncsync_nl_prog_ended(struct ncsync_prog *prog)
 {
@@ -265,6 +266,7 @@ static int ncsync_nl_fill_core(struct sk_buff *skb, struct ncsync_core *core)
 	struct ncsync_engine_status st[NCSYNC_NUM_ENGINES];
 	struct nlattr *sems, *events;
 	struct ncsync_prog *prog;
+	bool truncated = false;
 	unsigned int i;
 	u8 *bits;
 	s32 *vals;
@@ -294,15 +296,23 @@ static int ncsync_nl_fill_core(struct sk_buff *skb, struct ncsync_core *core)
 
 	spin_lock(&core->prog_lock);
 	list_for_each_entry(prog, &core->progs, core_node) {
+		void *mark = nlmsg_get_pos(skb);
+
 		for (i = 0; i < prog->nq; i++)
 			ncsync_status_read_locked(&prog->q[i], &st[i]);
-		ret = ncsync_nl_put_prog(skb, prog->id, prog->state, prog->pid,
-					 st, prog->nq);
-		if (ret)
+		/* Keep room for NCSYNC_A_TRUNCATED. */
+		if (skb_tailroom(skb) < nla_total_size(0) + 64 ||
+		    ncsync_nl_put_prog(skb, prog->id, prog->state, prog->pid,
+				       st, prog->nq)) {
+			nlmsg_trim(skb, mark);
+			truncated = true;
 			break;
+		}
 	}
 	spin_unlock(&core->prog_lock);
-	return ret;
+	if (truncated && nla_put_flag(skb, NCSYNC_A_TRUNCATED))
+		return -EMSGSIZE;
+	return 0;
 }
 
 static struct ncsync_core *ncsync_nl_core(struct genl_info *info)
@@ -321,10 +331,12 @@ static struct ncsync_core *ncsync_nl_core(struct genl_info *info)
 }
 
 /*
- * NCSYNC_CMD_GET_CORE: a core's banks, sequence, drops and programs.
- * Anyone may ask, as anyone may read /dev/ncsyncN.
- * Errors: EINVAL without NCSYNC_A_CORE; ENODEV for no such core; ENOMEM;
- * EMSGSIZE.
+ * NCSYNC_CMD_GET_CORE: a core's banks, sequence, drops and programs (as
+ * many as fit one message; NCSYNC_A_TRUNCATED says some did not).  Needs
+ * CAP_NET_ADMIN: it shows every descriptor's programs, where a device node
+ * shows only one's own.
+ * Errors: EPERM; EINVAL without NCSYNC_A_CORE; ENODEV for no such core;
+ * ENOMEM; EMSGSIZE.
  */
 static int ncsync_nl_get_core_doit(struct sk_buff *skb,
 				   struct genl_info *info)
@@ -388,6 +400,7 @@ static const struct genl_ops ncsync_genl_ops[] = {
 		.doit = ncsync_nl_get_core_doit,
 		.policy = ncsync_get_core_policy,
 		.maxattr = NCSYNC_A_CORE,
+		.flags = GENL_ADMIN_PERM,
 	},
 	{
 		.cmd = NCSYNC_CMD_SET_NOTIFY,
@@ -399,7 +412,9 @@ static const struct genl_ops ncsync_genl_ops[] = {
 };
 
 static const struct genl_multicast_group ncsync_genl_mcgrps[] = {
-	[NCSYNC_MCGRP_NOTIFY] = { .name = NCSYNC_GENL_MCGRP_NOTIFY },
+	/* Joining needs CAP_NET_ADMIN, as GET_CORE does. */
+	[NCSYNC_MCGRP_NOTIFY] = { .name = NCSYNC_GENL_MCGRP_NOTIFY,
+				  .flags = NCSYNC_GENL_MCAST_ADMIN },
 };
 
 static struct genl_family ncsync_genl_family __ro_after_init = {

@@ -12,11 +12,15 @@ set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 dir=${1:-${BUILD:-$here/../build}/selftests}
-tests="ncsync_test ncsync_raw_test"
+# Every built ncsync*_test binary, then every ncsync*_test.sh script here.
+tests=$(cd "$dir" 2>/dev/null && ls ncsync*_test 2>/dev/null)
+scripts=$(cd "$here" && ls ncsync*_test.sh 2>/dev/null)
 rc=0
 
-for t in $tests; do
+[ -n "$tests" ] || { echo "not ok 1 selftests: no test binaries in $dir"; exit 1; }
+for t in $tests $scripts; do
 	bin=$dir/$t
+	case $t in *.sh) bin=$here/$t ;; esac
 	echo "# selftest: $bin"
 	if [ ! -x "$bin" ]; then
 		echo "not ok 1 selftests: $t # missing $bin"

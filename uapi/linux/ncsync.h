@@ -606,7 +606,7 @@ struct ncsync_prog_cancel {
 
 enum ncsync_genl_cmd {
 	NCSYNC_CMD_UNSPEC,
-	NCSYNC_CMD_GET_CORE,		/* do: a core's state; anyone */
+	NCSYNC_CMD_GET_CORE,		/* do: a core's state; CAP_NET_ADMIN */
 	/* do: event notifications on or off; needs CAP_NET_ADMIN */
 	NCSYNC_CMD_SET_NOTIFY,
 	NCSYNC_CMD_EVENT_NTF,		/* notification: an event was written */
@@ -642,6 +642,7 @@ enum ncsync_genl_attr {
 	NCSYNC_A_ENG_WAIT_THRESHOLD,	/* s32 */
 	NCSYNC_A_ENG_WAIT_CURRENT,	/* s32 */
 	NCSYNC_A_PAD,
+	NCSYNC_A_TRUNCATED,		/* flag: not every program fit */
 	__NCSYNC_A_MAX,
 };
 
