@@ -4,6 +4,8 @@
 # of the kernel the test VM boots), the library, the tools and the
 # selftests.  `make check` runs every test; `make run` runs the demonstration
 # in the VM.  See README.md.
+# `make check-debug` runs the debug-kernel tier (KASAN, lockdep, kmemleak,
+# UBSAN, KUnit; Documentation/ncsync/debug-tier.rst).
 
 TOP	:= $(CURDIR)
 BUILD	:= $(TOP)/build
@@ -33,10 +35,14 @@ deps:
 module:
 	$(MAKE) -C $(KDIR) M=$(TOP) modules
 
-# The module must build clean with W=1 and sparse (C=1).
+# The module must build clean with W=1 and sparse (C=1): a full build in a
+# fresh copy of its sources, so the tree's own build is left alone (and
+# kbuild's clean, which deletes every *.s, never runs over the repo).
 module-check:
-	$(MAKE) -C $(KDIR) M=$(TOP) clean >/dev/null
-	$(MAKE) -C $(KDIR) M=$(TOP) W=1 C=1 modules
+	rm -rf $(BUILD)/w1 && mkdir -p $(BUILD)/w1
+	tar -cf - Kbuild $$(find driver common uapi -name '*.[ch]') | \
+		tar -xf - -C $(BUILD)/w1
+	$(MAKE) -C $(KDIR) M=$(BUILD)/w1 W=1 C=1 modules
 
 lib:
 	$(MAKE) -C lib
@@ -53,8 +59,43 @@ checkpatch:
 check: deps
 	@$(TOP)/tools/check
 
+.PHONY: check-debug
+check-debug: deps
+	@$(TOP)/tools/check-debug
+
+# The demonstration: boot the VM with nothing loaded; tools/run-demo loads
+# the module with ncsync(1) and runs examples/barrier-loop.s under
+# `ncsync monitor`.
 run: deps all
-	$(TOP)/tools/vm-run $(TOP)/build/tools/ncsync-demo
+	$(TOP)/tools/vm-run --no-module $(TOP)/tools/run-demo
+
+# The benchmark (Documentation/ncsync/performance.rst): run in the test VM,
+# results in build/bench/results.json, the plot drawn on the host into
+# Documentation/ncsync/images/bench.png.  Not part of `make check`.
+# BENCH_ARGS=--quick for a short run.
+BENCH_ARGS ?=
+
+.PHONY: bench
+bench: deps all
+	$(MAKE) -C bench
+	NCSYNC_VM_SCRATCH=$(BUILD)/bench \
+	NCSYNC_BENCH_HOST="$$(uname -sr), $$(nproc) CPUs, load $$(cut -d' ' -f1-3 /proc/loadavg)" \
+		$(TOP)/tools/vm-run -p 'cores=4' $(BUILD)/bench/ncsync-bench \
+		--json $(BUILD)/bench/results.json $(BENCH_ARGS)
+	$(TOP)/bench/plot.sh $(BUILD)/bench/results.json \
+		$(TOP)/Documentation/ncsync/images/bench.png
+
+# Fuzzing (Documentation/ncsync/fuzzing.rst): the libFuzzer targets on the
+# host, FUZZ_TIME seconds each, then the syscall fuzzer in the VM for
+# FUZZ_TIME seconds; TAP.  `make fuzz-short` is the short run of make check.
+FUZZ_TIME ?= 60
+
+.PHONY: fuzz fuzz-short
+fuzz: deps module tools
+	$(MAKE) -C fuzz run FUZZ_TIME=$(FUZZ_TIME)
+
+fuzz-short: deps module tools
+	$(MAKE) -C fuzz run FUZZ_TIME=20
 
 # make install [PREFIX=/usr/local] [DESTDIR=] [UDEVDIR=/etc/udev/rules.d]
 PREFIX	?= /usr/local
@@ -77,5 +118,7 @@ install-dkms:
 		$(DESTDIR)/usr/src/ncsync-$(DKMSVER)/
 
 clean:
-	$(MAKE) -C $(KDIR) M=$(TOP) clean 2>/dev/null || true
 	rm -rf $(BUILD)
+	rm -f ncsync.ko ncsync.o ncsync.mod ncsync.mod.[co] Module.symvers \
+		modules.order .*.cmd
+	find driver common -name '*.o' -o -name '.*.cmd' | xargs rm -f

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * libFuzzer target: the record decoder and validator, common/ncsync_record.c,
+ * the very source the module compiles (fuzz/Makefile builds it from
+ * common/, no copy).
+ *
+ * Input: any number of 64-byte records, then up to 63 bytes of parameters:
+ * a little-endian u32 queue length (default: the number of records) and a
+ * u64 device memory size (default 1 MiB), each as many bytes as are left.
+ * A plain 64-byte record is thus a complete input (fuzz/corpus/record/).
+ *
+ * Each record is copied into a buffer of exactly 64 bytes of its own, so
+ * that AddressSanitizer reports any read past it.  Checked for each:
+ *
+ * - the reason is in range and has a name;
+ * - a refused record is refused for the same reason whatever the queue
+ *   length and device memory, but for a branch target or a DMA range;
+ * - an accepted record is accepted again with a longer queue and a larger
+ *   device memory, decodes to the same struct, and that struct holds only
+ *   values in range: opcode, modes, registers, indices, branch target below
+ *   the queue length, DMA range inside the device memory, ...;
+ * - re-encoding the struct, independently of the decoder, gives back the
+ *   record byte for byte (so every byte was read and checked), and any
+ *   change to a byte no field names makes the record refused.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ncsync_record.h"
+
+#define REC	NCSYNC_RECORD_SIZE
+
+#define CHECK(cond) do {						\
+	if (!(cond)) {							\
+		fprintf(stderr, "fuzz_record: %s:%d: check failed: %s\n", \
+			__FILE__, __LINE__, #cond);			\
+		abort();						\
+	}								\
+} while (0)
+
+static uint32_t get32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+
+/*
+ * The bytes each opcode names past the events block (0x0C-0x3F), written
+ * from <linux/ncsync.h> here, apart from the decoder's own table.
+ */
+static bool named(uint8_t opcode, unsigned int i)
+{
+	switch (opcode) {
+	case NCSYNC_OPC_EVENT_SEMAPHORE:
+		return i >= NCSYNC_REC_EX_WAIT_MODE &&
+		       i < NCSYNC_REC_EX_UPD_VALUE + 4;
+	case NCSYNC_OPC_DRAIN:
+		return i == NCSYNC_REC_DRAIN_COUNT;
+	case NCSYNC_OPC_MOV32:
+		return (i >= NCSYNC_REC_MOV_ALU && i <= NCSYNC_REC_MOV_SRC) ||
+		       (i >= NCSYNC_REC_MOV_IMM && i < NCSYNC_REC_MOV_IMM + 4);
+	case NCSYNC_OPC_BRANCH:
+		return (i >= NCSYNC_REC_BR_COMP_OP &&
+			i <= NCSYNC_REC_BR_OPERAND_KIND) ||
+		       (i >= NCSYNC_REC_BR_IMM && i < NCSYNC_REC_BR_IMM + 4) ||
+		       i == NCSYNC_REC_BR_LHS_REG ||
+		       i == NCSYNC_REC_BR_RHS_REG ||
+		       (i >= NCSYNC_REC_BR_TARGET &&
+			i < NCSYNC_REC_BR_TARGET + 8);
+	case NCSYNC_OPC_GROUP_RESET:
+		return (i >= NCSYNC_REC_GR_CLEAR_MODE &&
+			i <= NCSYNC_REC_GR_LAST) ||
+		       i >= NCSYNC_REC_GR_MASK;
+	case NCSYNC_OPC_POLL_SEM:
+		return i >= NCSYNC_REC_POLL_OP && i <= NCSYNC_REC_POLL_COUNT;
+	case NCSYNC_OPC_EXIT:
+		return i == NCSYNC_REC_EXIT_FLAGS;
+	case NCSYNC_OPC_DMA:
+		return i >= NCSYNC_REC_DMA_SRC &&
+		       i < NCSYNC_REC_DMA_LATENCY_US + 4;
+	default:
+		return false;
+	}
+}
+
+static bool wait_ok(uint8_t m, bool *is_sem)
+{
+	*is_sem = (m & 0x7F) >= NCSYNC_WAIT_SEM_EQ &&
+		  (m & 0x7F) <= NCSYNC_WAIT_SEM_GE;
+	switch (m) {
+	case NCSYNC_WAIT_EVT_SET:
+	case NCSYNC_WAIT_EVT_SET_THEN_CLEAR:
+	case NCSYNC_WAIT_EVT_CLEAR:
+	case NCSYNC_WAIT_EVT_CLEAR_THEN_SET:
+		return true;
+	default:
+		return *is_sem;
+	}
+}
+
+static bool upd_ok(uint8_t m, bool evsem)
+{
+	uint8_t base = m & 0x0F;
+
+	if (m & 0x60)
+		return false;
+	if (evsem && !(m & NCSYNC_UPD_COMPLETE))
+		return false;
+	if (m & NCSYNC_UPD_REG)
+		return base == NCSYNC_UPD_SEM_ADD ||
+		       base == NCSYNC_UPD_SEM_SUB ||
+		       base == NCSYNC_UPD_SEM_WRITE;
+	switch (base) {
+	case NCSYNC_UPD_EVT_SET:
+	case NCSYNC_UPD_EVT_CLEAR:
+	case NCSYNC_UPD_SEM_INC:
+	case NCSYNC_UPD_SEM_DEC:
+	case NCSYNC_UPD_SEM_ADD:
+	case NCSYNC_UPD_SEM_SUB:
+	case NCSYNC_UPD_SEM_WRITE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void check_lane(const struct ncsync_lane *l, bool evsem, bool lane0)
+{
+	bool wsem = false;
+
+	if (l->wait_mode) {
+		CHECK(wait_ok(l->wait_mode, &wsem));
+		if (l->wait_mode & NCSYNC_WAIT_REG)
+			CHECK(l->wait_value < NCSYNC_NUM_REGS);
+	} else {
+		CHECK(!l->wait_idx);
+	}
+	if (l->upd_mode) {
+		CHECK(upd_ok(l->upd_mode, evsem));
+		if (l->upd_mode & NCSYNC_UPD_REG)
+			CHECK(l->upd_value < NCSYNC_NUM_REGS);
+	} else {
+		CHECK(!l->upd_idx);
+	}
+	if (lane0)
+		CHECK(l->wait_value == l->upd_value);
+	CHECK(l->paired == (wsem && l->upd_mode &&
+			    ncsync_upd_is_sem(l->upd_mode) &&
+			    l->wait_idx == l->upd_idx));
+}
+
+/* The fields of an accepted record, each in its range. */
+static void check_insn(const struct ncsync_insn *in, uint32_t nrecords,
+		       uint64_t devmem)
+{
+	bool evsem = in->opcode == NCSYNC_OPC_EVENT_SEMAPHORE;
+	unsigned int i;
+
+	CHECK(in->nlanes == (evsem ? 2 : 1));
+	check_lane(&in->lane[0], evsem, true);
+	if (evsem)
+		check_lane(&in->lane[1], true, false);
+
+	switch (in->opcode) {
+	case NCSYNC_OPC_EVENT_SEMAPHORE:
+	case NCSYNC_OPC_HALT:
+	case NCSYNC_OPC_NOOP:
+	case NCSYNC_OPC_EXIT:
+		break;
+	case NCSYNC_OPC_DRAIN:
+		CHECK(in->drain.count == 1);
+		break;
+	case NCSYNC_OPC_MOV32:
+		CHECK(in->mov.alu <= NCSYNC_ALU_LAST);
+		CHECK(in->mov.dst < NCSYNC_NUM_REGS);
+		CHECK(in->mov.src < NCSYNC_NUM_REGS);
+		CHECK(ncsync_alu(in->mov.alu, 1, 2, 3) ==
+		      ncsync_alu(in->mov.alu, 1, 2, 3));
+		break;
+	case NCSYNC_OPC_BRANCH:
+		CHECK(in->br.target < nrecords);
+		if (in->br.comp == NCSYNC_BR_ALWAYS)
+			break;
+		CHECK((in->br.comp & ~NCSYNC_BR_REG) >= NCSYNC_BR_LT &&
+		      (in->br.comp & ~NCSYNC_BR_REG) <= NCSYNC_BR_GT &&
+		      in->br.comp <= (NCSYNC_BR_REG | NCSYNC_BR_GT));
+		CHECK(in->br.dtype == NCSYNC_DTYPE_U32 ||
+		      in->br.dtype == NCSYNC_DTYPE_S32);
+		CHECK(in->br.lhs < NCSYNC_NUM_REGS);
+		CHECK(in->br.rhs < NCSYNC_NUM_REGS);
+		break;
+	case NCSYNC_OPC_GROUP_RESET:
+		CHECK(in->gr.mode == NCSYNC_CLEAR_RANGE ||
+		      in->gr.mode == NCSYNC_CLEAR_MASK);
+		if (in->gr.mode == NCSYNC_CLEAR_RANGE) {
+			CHECK(in->gr.first <= in->gr.last);
+			for (i = 0; i < NCSYNC_NUM_SEMS; i++)
+				CHECK(!!(in->gr.mask[i / 32] & 1U << (i % 32)) ==
+				      (i >= in->gr.first && i <= in->gr.last));
+		} else {
+			CHECK(!in->gr.first && !in->gr.last);
+		}
+		break;
+	case NCSYNC_OPC_POLL_SEM:
+		CHECK(in->poll.op <= NCSYNC_POLL_SUM);
+		CHECK(in->poll.dst < NCSYNC_NUM_REGS);
+		CHECK(in->poll.count >= 1 &&
+		      in->poll.count <= NCSYNC_POLL_MAX_COUNT);
+		CHECK((unsigned int)in->poll.first + in->poll.count <=
+		      NCSYNC_NUM_SEMS);
+		break;
+	case NCSYNC_OPC_DMA:
+		CHECK(in->dma.len > 0);
+		CHECK(in->dma.latency_us <= NCSYNC_DMA_MAX_LATENCY_US);
+		CHECK(in->dma.src <= devmem && in->dma.len <= devmem - in->dma.src);
+		CHECK(in->dma.dst <= devmem && in->dma.len <= devmem - in->dma.dst);
+		CHECK(!in->lane[0].upd_mode ||
+		      (in->lane[0].upd_mode & 0x0F) == NCSYNC_UPD_SEM_INC ||
+		      (in->lane[0].upd_mode & 0x0F) == NCSYNC_UPD_EVT_SET);
+		CHECK(!(in->lane[0].upd_mode & NCSYNC_UPD_REG));
+		break;
+	default:
+		CHECK(!"accepted an opcode engines do not run");
+	}
+}
+
+/* The record of a decoded struct, written from the uapi offsets. */
+static void encode(const struct ncsync_insn *in, uint8_t *r)
+{
+	const struct ncsync_lane *l0 = &in->lane[0], *l1 = &in->lane[1];
+	unsigned int i;
+
+	memset(r, 0, REC);
+	r[0] = in->opcode;
+	r[1] = NCSYNC_RECORD_WORDLEN;
+	r[NCSYNC_REC_EV_WAIT_MODE] = l0->wait_mode;
+	r[NCSYNC_REC_EV_WAIT_IDX] = l0->wait_idx;
+	r[NCSYNC_REC_EV_UPD_MODE] = l0->upd_mode;
+	r[NCSYNC_REC_EV_UPD_IDX] = l0->upd_idx;
+	put32(r + NCSYNC_REC_EV_VALUE, l0->wait_value);
+
+	switch (in->opcode) {
+	case NCSYNC_OPC_EVENT_SEMAPHORE:
+		r[NCSYNC_REC_EX_WAIT_MODE] = l1->wait_mode;
+		r[NCSYNC_REC_EX_WAIT_IDX] = l1->wait_idx;
+		r[NCSYNC_REC_EX_UPD_MODE] = l1->upd_mode;
+		r[NCSYNC_REC_EX_UPD_IDX] = l1->upd_idx;
+		put32(r + NCSYNC_REC_EX_WAIT_VALUE, l1->wait_value);
+		put32(r + NCSYNC_REC_EX_UPD_VALUE, l1->upd_value);
+		break;
+	case NCSYNC_OPC_DRAIN:
+		r[NCSYNC_REC_DRAIN_COUNT] = in->drain.count;
+		break;
+	case NCSYNC_OPC_MOV32:
+		r[NCSYNC_REC_MOV_ALU] = in->mov.alu;
+		r[NCSYNC_REC_MOV_DST] = in->mov.dst;
+		r[NCSYNC_REC_MOV_SRC] = in->mov.src;
+		put32(r + NCSYNC_REC_MOV_IMM, in->mov.imm);
+		break;
+	case NCSYNC_OPC_BRANCH:
+		r[NCSYNC_REC_BR_COMP_OP] = in->br.comp;
+		r[NCSYNC_REC_BR_DTYPE] = in->br.dtype;
+		if (in->br.comp != NCSYNC_BR_ALWAYS)
+			r[NCSYNC_REC_BR_OPERAND_KIND] = NCSYNC_BR_OPERANDS;
+		put32(r + NCSYNC_REC_BR_IMM, in->br.imm);
+		r[NCSYNC_REC_BR_LHS_REG] = in->br.lhs;
+		r[NCSYNC_REC_BR_RHS_REG] = in->br.rhs;
+		put64(r + NCSYNC_REC_BR_TARGET, in->br.target);
+		break;
+	case NCSYNC_OPC_GROUP_RESET:
+		r[NCSYNC_REC_GR_CLEAR_MODE] = in->gr.mode;
+		r[NCSYNC_REC_GR_FIRST] = in->gr.first;
+		r[NCSYNC_REC_GR_LAST] = in->gr.last;
+		if (in->gr.mode == NCSYNC_CLEAR_MASK)
+			for (i = 0; i < 8; i++)
+				put32(r + NCSYNC_REC_GR_MASK + 4 * i,
+				      in->gr.mask[i]);
+		break;
+	case NCSYNC_OPC_POLL_SEM:
+		r[NCSYNC_REC_POLL_OP] = in->poll.op;
+		r[NCSYNC_REC_POLL_DST] = in->poll.dst;
+		r[NCSYNC_REC_POLL_FIRST] = in->poll.first;
+		r[NCSYNC_REC_POLL_COUNT] = in->poll.count;
+		break;
+	case NCSYNC_OPC_DMA:
+		put64(r + NCSYNC_REC_DMA_SRC, in->dma.src);
+		put64(r + NCSYNC_REC_DMA_DST, in->dma.dst);
+		put32(r + NCSYNC_REC_DMA_LEN, in->dma.len);
+		put32(r + NCSYNC_REC_DMA_LATENCY_US, in->dma.latency_us);
+		break;
+	}
+}
+
+static enum ncsync_rec_reason decode(const uint8_t *rec, uint32_t nrecords,
+				     uint64_t devmem, struct ncsync_insn *in)
+{
+	enum ncsync_rec_reason r;
+
+	/* Garbage in, so that a field the decoder forgets shows. */
+	memset(in, 0xA5, sizeof(*in));
+	r = ncsync_record_decode(rec, nrecords, devmem, in);
+	CHECK((unsigned int)r < NCSYNC_REC_REASON_COUNT);
+	CHECK(strcmp(ncsync_rec_reason_name(r), "unknown reason"));
+	return r;
+}
+
+static void one(const uint8_t *data, uint32_t nrecords, uint64_t devmem)
+{
+	struct ncsync_insn in, again;
+	enum ncsync_rec_reason r, r2;
+	uint8_t *rec, *enc;
+	unsigned int i;
+
+	/* Exactly 64 bytes on the heap: ASan catches a read past them. */
+	rec = malloc(REC);
+	enc = malloc(REC);
+	CHECK(rec && enc);
+	memcpy(rec, data, REC);
+
+	r = decode(rec, nrecords, devmem, &in);
+	CHECK(!memcmp(rec, data, REC));		/* the input is const */
+	r2 = decode(rec, UINT32_MAX, UINT64_MAX, &again);
+	if (r != NCSYNC_REC_BAD_TARGET && r != NCSYNC_REC_BAD_DMA)
+		CHECK(r2 == r);
+	if (r) {
+		/* The header is checked before anything else. */
+		if (rec[1] != NCSYNC_RECORD_WORDLEN || rec[2] || rec[3])
+			CHECK(r <= NCSYNC_REC_HEADER_RESERVED);
+		goto out;
+	}
+
+	CHECK(in.opcode == rec[0]);
+	CHECK(rec[1] == NCSYNC_RECORD_WORDLEN && !rec[2] && !rec[3]);
+	check_insn(&in, nrecords, devmem);
+
+	/* The same record decodes the same way, with any larger bounds. */
+	CHECK(decode(rec, nrecords, devmem, &again) == NCSYNC_REC_OK);
+	CHECK(!memcmp(&in, &again, sizeof(in)));
+	CHECK(r2 == NCSYNC_REC_OK);
+
+	/* Every byte was read: the struct gives back the record. */
+	encode(&in, enc);
+	if (memcmp(enc, rec, REC)) {
+		for (i = 0; i < REC; i++)
+			fprintf(stderr, "%02x%s", rec[i], i % 4 == 3 ? " " : "");
+		fprintf(stderr, "\n");
+		for (i = 0; i < REC; i++)
+			fprintf(stderr, "%02x%s", enc[i], i % 4 == 3 ? " " : "");
+		fprintf(stderr, "\n");
+		CHECK(!"re-encoded record differs");
+	}
+	CHECK(decode(enc, nrecords, devmem, &again) == NCSYNC_REC_OK);
+	CHECK(!memcmp(&in, &again, sizeof(in)));
+
+	/* Every byte no field names must be zero. */
+	for (i = 0x0C; i < REC; i++) {
+		if (named(rec[0], i))
+			continue;
+		memcpy(enc, rec, REC);
+		enc[i] = 1 + (rec[i] ^ (uint8_t)(i * 37));
+		if (!enc[i])
+			enc[i] = 0x80;
+		r = decode(enc, nrecords, devmem, &again);
+		if (r != NCSYNC_REC_RESERVED_BYTE) {
+			fprintf(stderr, "byte 0x%02x of opcode 0x%02x\n", i,
+				rec[0]);
+			CHECK(!"a reserved byte set was not refused");
+		}
+	}
+	/* The header too. */
+	memcpy(enc, rec, REC);
+	enc[2 + (rec[5] & 1)] = 0x01;
+	CHECK(decode(enc, nrecords, devmem, &again) ==
+	      NCSYNC_REC_HEADER_RESERVED);
+	memcpy(enc, rec, REC);
+	enc[1] = NCSYNC_RECORD_WORDLEN + 1 + (rec[6] & 0x7F);
+	CHECK(decode(enc, nrecords, devmem, &again) == NCSYNC_REC_BAD_WORDLEN);
+out:
+	free(enc);
+	free(rec);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	size_t n = size / REC, rem = size % REC, i;
+	const uint8_t *tail = data + n * REC;
+	uint64_t devmem = 1 << 20;
+	uint32_t nrecords = n;
+	uint8_t p[12] = { 0 };
+
+	if (!n)
+		return 0;
+	if (rem) {
+		memcpy(p, tail, rem < sizeof(p) ? rem : sizeof(p));
+		nrecords = get32(p);
+		if (rem > 4)
+			devmem = get32(p + 4) | (uint64_t)get32(p + 8) << 32;
+	}
+	for (i = 0; i < n; i++)
+		one(data + i * REC, nrecords, devmem);
+	return 0;
+}

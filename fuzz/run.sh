@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run the fuzzers for SECONDS each and print TAP (make fuzz, make
+# fuzz-short; Documentation/ncsync/fuzzing.rst):
+#
+#   1. fuzz_record and 2. fuzz_asm, the libFuzzer targets, side by side on
+#      the host, each from its seeds in fuzz/corpus/ and the corpus it grew
+#      in earlier runs ($BUILD/fuzz/corpus/NAME).  A crash is saved as
+#      $BUILD/fuzz/crashes/NAME-crash-*; replay it with
+#      $BUILD/fuzz/NAME FILE.
+#   3. ncsync-sysfuzz in the VM (tools/vm-run), which fails on any kernel
+#      report; its kernel log is kept as $BUILD/fuzz/sysfuzz-kernel.log.
+#
+# Usage: fuzz/run.sh [SECONDS]   (default 60; build with make -C fuzz first)
+# Environment: FUZZ_THREADS (sysfuzz threads, default 4), FUZZ_SEED (its
+# seed, default random), NCSYNC_VM_* (tools/vm-run).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+build=${BUILD:-$top/build}
+out=$build/fuzz
+secs=${1:-60}
+threads=${FUZZ_THREADS:-4}
+rc=0
+
+echo "TAP version 13"
+echo "1..3"
+
+host_start() {
+	local name=$1
+	mkdir -p "$out/corpus/$name" "$out/crashes"
+	"$out/$name" -max_total_time="$secs" -print_final_stats=1 \
+		-timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+		-artifact_prefix="$out/crashes/$name-" \
+		"$out/corpus/$name" "$here/corpus/$2" \
+		> "$out/$name.log" 2>&1
+}
+
+host_report() {
+	local n=$1 name=$2 status=$3 log=$out/$2.log execs cov
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+	cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' "$log" | tail -n 1)
+	if [ "$status" -eq 0 ] && [ -n "$execs" ]; then
+		echo "ok $n - $name: ${execs} execs in $secs s, ${cov:-no coverage line}, 0 crashes"
+		return
+	fi
+	sed 's/^/# /' "$log" | grep -vE '^# #[0-9]+' | tail -n 40
+	echo "not ok $n - $name: exited $status after ${execs:-?} execs; crash in $out/crashes/"
+	rc=1
+}
+
+host_start fuzz_record record &
+pid_record=$!
+host_start fuzz_asm asm &
+pid_asm=$!
+wait $pid_record
+st_record=$?
+wait $pid_asm
+st_asm=$?
+host_report 1 fuzz_record $st_record
+host_report 2 fuzz_asm $st_asm
+
+# The VM: its own time limit is well past the fuzzer's own bound.
+vm_log=$out/sysfuzz.log
+NCSYNC_VM_TIMEOUT=$((secs + 300)) NCSYNC_VM_LOG=$out/sysfuzz-kernel.log \
+	"$top/tools/vm-run" "$out/ncsync-sysfuzz" -t "$secs" -j "$threads" \
+	${FUZZ_SEED:+-s "$FUZZ_SEED"} > "$vm_log" 2>&1
+st=$?
+# A kernel report fails the run even when the fuzzer itself passed.
+ok_line='s/^ok 1 - /ok 3 - /'
+[ $st -eq 0 ] || ok_line='s/^ok 1 - /# fuzzer: ok - /'
+tr -d '\r' < "$vm_log" | grep -vE '^(TAP version|1\.\.1$)' |
+	sed -e "$ok_line" -e 's/^not ok 1 - /not ok 3 - /' \
+	    -e '/^\(not \)\?ok 3 - /!{/^#/!s/^/# /}'
+if [ $st -ne 0 ]; then
+	rc=1
+	if ! tr -d '\r' < "$vm_log" | grep -q '^not ok 1 '; then
+		case $st in
+		124) why="VM timed out" ;;
+		125) why="kernel report or VM failure" ;;
+		*) why="exited $st" ;;
+		esac
+		echo "not ok 3 - sysfuzz: $why (log: $vm_log)"
+	fi
+fi
+exit $rc
