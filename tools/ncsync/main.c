@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ncsync - command-line tool for the ncsync sync fabric, in the style of
+ * ip(8) and devlink(8): ncsync [OPTIONS] COMMAND [ARGS...].
+ *
+ * Commands live in the cmds[] table; each gets argc/argv starting at its
+ * own name and returns the exit status: 0 success, 1 the operation failed,
+ * 2 usage error.  Errors go to stderr as "ncsync: WHAT: REASON".
+ * Documentation: tools/ncsync.1, Documentation/ncsync/tool.rst.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+unsigned int opt_core;
+bool opt_core_given;
+bool opt_json;
+
+static int cmd_help(int argc, char **argv);
+
+static const struct cmd cmds[] = {
+	{ "load", "[--path FILE.ko] [PARAM=VALUE ...]",
+	  "insert the module from FILE.ko, or by name (\"ncsync\") from\n"
+	  "\t/lib/modules/$(uname -r) with its dependencies; the PARAM=VALUE\n"
+	  "\twords are its parameters (cores=N, watchdog_ms=MS, ...)",
+	  cmd_load },
+	{ "unload", "", "remove the module", cmd_unload },
+	{ "info", "", "the core's geometry, parameters and counters",
+	  cmd_info },
+	{ "sem", "get N[..M] ... | set N VALUE | inc N [VALUE] | dec N [VALUE]",
+	  "read semaphores, or set, increment or decrement one; prints\n"
+	  "\tthe value (one index: the bare value)",
+	  cmd_sem },
+	{ "event", "get N[..M] ... | set N | clear N",
+	  "read events (1 set, 0 clear), or set or clear one",
+	  cmd_event },
+	{ "wait", "sem N OP VALUE | event N set|clear [--timeout MS]",
+	  "block until the condition holds; OP is == < <= > >= (or eq lt le\n"
+	  "\tgt ge); exits 1 when --timeout MS passes first",
+	  cmd_wait },
+	{ "asm", "FILE [-o OUT] [--lowering counter|events]",
+	  "assemble FILE (\"-\": stdin), lower its barriers and check it; print\n"
+	  "\tthe lowered program as text, or write the binary image OUT",
+	  cmd_asm },
+	{ "disasm", "FILE [--engine NAME]",
+	  "print a program image (ncsync asm -o) as text; a file of bare\n"
+	  "\t64-byte records is one queue (of engine NAME)",
+	  cmd_disasm },
+	{ "run", "FILE [--timeout MS] [--watchdog MS] [--strict]\n"
+	  "\t    [--timeline OUT.svg] [--lowering counter|events]",
+	  "assemble, lower and submit FILE (text or image), wait for the end\n"
+	  "\tand print the status; for a fault or a timeout the snapshot: each\n"
+	  "\tengine's wait and the non-zero semaphores, and the deadlock cycle\n"
+	  "\tif there is one.  Exits 1 unless the program ends done or halted",
+	  cmd_run },
+	{ "dump", "[--all]",
+	  "the core's banks (non-zero semaphores and set events; --all: every\n"
+	  "\tentry), counters and the engines of its running programs",
+	  cmd_dump },
+	{ "monitor", "[--count N] [--timeout MS] [--timestamp]",
+	  "print notifications (event writes while \"notify on\", program\n"
+	  "\tends, faults) as they come, of core -c or of every core; stop\n"
+	  "\tafter N of them, or after MS (exit 1 if N were not seen)",
+	  cmd_monitor },
+	{ "notify", "[on|off]",
+	  "turn the core's event notifications on or off, or show the setting",
+	  cmd_notify },
+	{ "top", "[--once] [--interval MS] [--iterations N]",
+	  "a live view of the non-zero semaphores, set events and engine PCs",
+	  cmd_top },
+	{ "help", "[COMMAND]", "show this help, or a command's", cmd_help },
+};
+
+#define NCMDS	ARRAY_SIZE(cmds)
+
+static void print_usage(FILE *f)
+{
+	fprintf(f, "usage: ncsync [-c N] [-j] COMMAND [ARGS...]\n"
+		   "       ncsync COMMAND --help\n");
+}
+
+static void print_help(FILE *f)
+{
+	size_t i;
+
+	print_usage(f);
+	fprintf(f, "\noptions (before or after the command):\n"
+		   "  -c, --core N   the core, /dev/ncsyncN (default 0)\n"
+		   "  -j, --json     JSON output\n"
+		   "  -h, --help     help\n\ncommands:\n");
+	for (i = 0; i < NCMDS; i++)
+		fprintf(f, "  %s%s%s\n\t%s\n", cmds[i].name,
+			*cmds[i].args ? " " : "", cmds[i].args, cmds[i].help);
+	fprintf(f, "\nexit status: 0 success, 1 failure, 2 usage error\n"
+		   "see ncsync(1)\n");
+}
+
+void print_cmd_help(FILE *f, const struct cmd *c)
+{
+	fprintf(f, "usage: ncsync %s%s%s\n\t%s\n", c->name,
+		*c->args ? " " : "", c->args, c->help);
+}
+
+const struct cmd *find_cmd(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCMDS; i++)
+		if (!strcmp(cmds[i].name, name))
+			return &cmds[i];
+	return NULL;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct cmd *c;
+
+	if (argc < 2) {
+		print_help(stdout);
+		return EXIT_OK;
+	}
+	c = find_cmd(argv[1]);
+	if (!c) {
+		fprintf(stderr, "ncsync: help: unknown command '%s'\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	print_cmd_help(stdout, c);
+	return EXIT_OK;
+}
+
+int fail_err(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ncsync: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, ": %s\n", strerror(err < 0 ? -err : err));
+	return EXIT_FAIL;
+}
+
+int fail_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ncsync: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_FAIL;
+}
+
+int usage_err(const struct cmd *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "ncsync: %s: ", c ? c->name : "usage");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (c)
+		print_cmd_help(stderr, c);
+	else
+		print_usage(stderr);
+	return EXIT_USAGE;
+}
+
+bool parse_u32(const char *s, uint32_t max, uint32_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* A signed 32-bit value, or an unsigned one up to 2^32 - 1 (wrapped). */
+bool parse_s32(const char *s, int32_t *out)
+{
+	long long v;
+	char *end;
+
+	if (!*s || *s == ' ')
+		return false;
+	errno = 0;
+	v = strtoll(s, &end, 0);
+	if (errno || *end || v < INT32_MIN || v > (long long)UINT32_MAX)
+		return false;
+	*out = (int32_t)(uint32_t)v;
+	return true;
+}
+
+bool parse_ms(const char *s, uint32_t *out)
+{
+	return parse_u32(s, 3600000, out);
+}
+
+static bool is_option(const char *a)
+{
+	if (a[0] != '-')
+		return false;
+	if (a[1] == '-')
+		return true;
+	return (a[1] >= 'a' && a[1] <= 'z') || (a[1] >= 'A' && a[1] <= 'Z');
+}
+
+static const struct opt global_opts[] = {
+	{ "core", 'c', true, -1 },
+	{ "json", 'j', false, -2 },
+	{ "help", 'h', false, -3 },
+};
+
+static int global_opt(const struct cmd *c, int id, const char *arg)
+{
+	uint32_t v;
+
+	switch (id) {
+	case -1:
+		if (!parse_u32(arg, 63, &v))
+			return usage_err(c, "invalid core '%s'", arg);
+		opt_core = v;
+		opt_core_given = true;
+		return 0;
+	case -2:
+		opt_json = true;
+		return 0;
+	default:
+		if (c)
+			print_cmd_help(stdout, c);
+		else
+			print_help(stdout);
+		return -1;	/* stop with EXIT_OK */
+	}
+}
+
+static const struct opt *match_opt(const struct opt *opts, const char *a,
+				   const char **inl)
+{
+	const struct opt *tabs[2] = { global_opts, opts };
+	size_t ntab[2] = { ARRAY_SIZE(global_opts), 0 };
+	const struct opt *o;
+	size_t t, i;
+
+	if (opts)
+		for (o = opts; o->lng || o->shrt; o++)
+			ntab[1]++;
+	*inl = NULL;
+	for (t = 0; t < 2; t++) {
+		for (i = 0; i < ntab[t]; i++) {
+			o = &tabs[t][i];
+			if (a[1] == '-') {
+				size_t l = strlen(o->lng);
+
+				if (strncmp(a + 2, o->lng, l))
+					continue;
+				if (a[2 + l] == '=' && o->has_arg) {
+					*inl = a + 3 + l;
+					return o;
+				}
+				if (!a[2 + l])
+					return o;
+			} else if (o->shrt && a[1] == o->shrt) {
+				if (a[2] && o->has_arg) {
+					*inl = a + 2;
+					return o;
+				}
+				if (!a[2])
+					return o;
+			}
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Parse the options of command @c (argv[0] is its name).  Operands are
+ * collected, in order, into *pos (a pointer into a static array).
+ * Return 0; an exit status to stop with; or -1 when the help was printed
+ * (OPTS_EXIT() turns either into the status).
+ */
+int parse_opts(const struct cmd *c, int argc, char **argv,
+	       const struct opt *opts, opt_fn fn, void *ctx,
+	       char ***pos, int *npos)
+{
+	static char *operands[256];
+	bool dashdash = false;
+	int i, n = 0, ret;
+
+	*pos = NULL;
+	*npos = 0;
+	for (i = 1; i < argc; i++) {
+		const struct opt *o;
+		const char *a = argv[i], *arg;
+
+		if (dashdash || !is_option(a)) {
+			if (n >= (int)ARRAY_SIZE(operands))
+				return usage_err(c, "too many arguments");
+			operands[n++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			dashdash = true;
+			continue;
+		}
+		o = match_opt(opts, a, &arg);
+		if (!o)
+			return usage_err(c, "unknown option '%s'", a);
+		if (o->has_arg && !arg) {
+			if (i + 1 >= argc)
+				return usage_err(c, "option '%s' needs a value",
+						 a);
+			arg = argv[++i];
+		}
+		if (o->id < 0)
+			ret = global_opt(c, o->id, arg);
+		else
+			ret = fn ? fn(o->id, arg, ctx) : 0;
+		if (ret)
+			return ret;
+	}
+	operands[n] = NULL;
+	*pos = operands;
+	*npos = n;
+	return 0;
+}
+
+int open_core(bool writable, struct ncsync_dev **devp)
+{
+	int ret = ncsync_open(opt_core, writable, devp);
+
+	if (ret == -ENOENT)
+		return fail_msg("open /dev/ncsync%u: %s%s", opt_core,
+				strerror(ENOENT),
+				access("/sys/module/ncsync", F_OK) ?
+				" (module not loaded: ncsync load)" :
+				" (no such core)");
+	if (ret)
+		return fail_err(ret, "open /dev/ncsync%u", opt_core);
+	return 0;
+}
+
+static const char *const prog_states[] = {
+	[NCSYNC_PROG_QUEUED] = "queued",
+	[NCSYNC_PROG_RUNNING] = "running",
+	[NCSYNC_PROG_DONE] = "done",
+	[NCSYNC_PROG_HALTED] = "halted",
+	[NCSYNC_PROG_FAULTED] = "faulted",
+	[NCSYNC_PROG_TIMED_OUT] = "timed_out",
+	[NCSYNC_PROG_CANCELLED] = "cancelled",
+};
+
+static const char *const eng_states[] = {
+	[NCSYNC_ENG_QUEUED] = "queued",
+	[NCSYNC_ENG_RUNNING] = "running",
+	[NCSYNC_ENG_BLOCKED] = "blocked",
+	[NCSYNC_ENG_DONE] = "done",
+	[NCSYNC_ENG_HALTED] = "halted",
+	[NCSYNC_ENG_FAULTED] = "faulted",
+	[NCSYNC_ENG_CANCELLED] = "cancelled",
+};
+
+static const char *const faults[] = {
+	[NCSYNC_FAULT_NONE] = "none",
+	[NCSYNC_FAULT_EVENT_SET_WHILE_SET] = "event_set_while_set",
+	[NCSYNC_FAULT_EVENT_CLEAR_WHILE_CLEAR] = "event_clear_while_clear",
+	[NCSYNC_FAULT_SEM_OVERFLOW] = "sem_overflow",
+	[NCSYNC_FAULT_WATCHDOG] = "watchdog",
+	[NCSYNC_FAULT_CANCELLED] = "cancelled",
+	[NCSYNC_FAULT_RESET] = "reset",
+	[NCSYNC_FAULT_CLOSED] = "closed",
+	[NCSYNC_FAULT_PEER] = "peer",
+	[NCSYNC_FAULT_NOMEM] = "nomem",
+};
+
+const char *prog_state_name(unsigned int state)
+{
+	return state < ARRAY_SIZE(prog_states) ? prog_states[state] : "unknown";
+}
+
+const char *eng_state_name(unsigned int state)
+{
+	return state < ARRAY_SIZE(eng_states) ? eng_states[state] : "unknown";
+}
+
+const char *fault_name(unsigned int fault)
+{
+	return fault < ARRAY_SIZE(faults) ? faults[fault] : "unknown";
+}
+
+const char *engine_label(uint8_t engine)
+{
+	const char *n = ncsync_engine_name(engine);
+
+	return n ? n : "?";
+}
+
+const char *wait_op(uint8_t mode)
+{
+	switch (mode & ~NCSYNC_WAIT_REG) {
+	case NCSYNC_WAIT_SEM_EQ:
+		return "==";
+	case NCSYNC_WAIT_SEM_LT:
+		return "<";
+	case NCSYNC_WAIT_SEM_LE:
+		return "<=";
+	case NCSYNC_WAIT_SEM_GT:
+		return ">";
+	case NCSYNC_WAIT_SEM_GE:
+		return ">=";
+	default:
+		return "?";
+	}
+}
+
+/* "sem[3] >= 5", "ev[2] set", "drain" */
+void describe_wait(char *buf, size_t len, uint8_t kind, uint8_t mode,
+		   uint8_t index, int32_t threshold)
+{
+	switch (kind) {
+	case NCSYNC_BLOCK_SEM:
+		snprintf(buf, len, "sem[%u] %s %d", index, wait_op(mode),
+			 threshold);
+		break;
+	case NCSYNC_BLOCK_EVENT:
+		snprintf(buf, len, "ev[%u] %s", index,
+			 mode == NCSYNC_WAIT_EVT_SET ? "set" :
+			 mode == NCSYNC_WAIT_EVT_SET_THEN_CLEAR ?
+			 "set_then_clear" :
+			 mode == NCSYNC_WAIT_EVT_CLEAR ? "clear" :
+			 mode == NCSYNC_WAIT_EVT_CLEAR_THEN_SET ?
+			 "clear_then_set" : "?");
+		break;
+	case NCSYNC_BLOCK_DRAIN:
+		snprintf(buf, len, "drain");
+		break;
+	default:
+		snprintf(buf, len, "nothing");
+		break;
+	}
+}
+
+int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int read_file(const char *path, char **bufp, size_t *lenp)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	size_t len = 0, cap = 4096, n;
+	char *buf, *nb;
+	int err;
+
+	if (!f)
+		return -errno;
+	buf = malloc(cap);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		if (cap - len < 2) {
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				err = -ENOMEM;
+				goto out;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		err = -EIO;
+		free(buf);
+		goto out;
+	}
+	buf[len] = '\0';
+	*bufp = buf;
+	*lenp = len;
+	err = 0;
+out:
+	if (f != stdin)
+		fclose(f);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	const struct cmd *c;
+	int ret, i;
+
+	/* Global options before the command. */
+	for (i = 1; i < argc && is_option(argv[i]); i++) {
+		const struct opt *o;
+		const char *arg;
+
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		o = match_opt(NULL, argv[i], &arg);
+		if (!o)
+			return usage_err(NULL, "unknown option '%s'", argv[i]);
+		if (o->has_arg && !arg) {
+			if (i + 1 >= argc)
+				return usage_err(NULL, "option '%s' needs a value",
+						 argv[i]);
+			arg = argv[++i];
+		}
+		ret = global_opt(NULL, o->id, arg);
+		if (ret)
+			return ret < 0 ? EXIT_OK : ret;
+	}
+	if (i >= argc) {
+		print_usage(stderr);
+		fprintf(stderr, "ncsync: missing command (ncsync --help)\n");
+		return EXIT_USAGE;
+	}
+	c = find_cmd(argv[i]);
+	if (!c) {
+		fprintf(stderr, "ncsync: unknown command '%s' (ncsync --help)\n",
+			argv[i]);
+		return EXIT_USAGE;
+	}
+	ret = c->fn(argc - i, argv + i);
+	if (fflush(stdout) && !ret)
+		return fail_err(errno, "write");
+	return ret;
+}

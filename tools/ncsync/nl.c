@@ -1,0 +1,700 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ncsync(1): the generic netlink family "ncsync" through libnl-genl-3
+ * (uapi/linux/ncsync.h): a core's state (NCSYNC_CMD_GET_CORE), event
+ * notifications on or off (NCSYNC_CMD_SET_NOTIFY) and the notifications of
+ * the multicast group "notify".
+ *
+ *   ncsync notify [on|off]
+ *   ncsync monitor [--count N] [--timeout MS] [--timestamp]
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/netlink.h>
+
+#include "tool.h"
+
+struct nl_ctx {
+	struct nl_sock *sock;
+	int family;
+	int err;		/* errno of the kernel's error message */
+};
+
+static void ctx_close(struct nl_ctx *nl)
+{
+	if (nl->sock)
+		nl_socket_free(nl->sock);
+	nl->sock = NULL;
+}
+
+/* Connect and resolve the family; print the error.  0 or EXIT_FAIL. */
+static int ctx_open(struct nl_ctx *nl)
+{
+	int ret;
+
+	memset(nl, 0, sizeof(*nl));
+	nl->sock = nl_socket_alloc();
+	if (!nl->sock)
+		return fail_err(ENOMEM, "netlink socket");
+	ret = genl_connect(nl->sock);
+	if (ret < 0) {
+		ctx_close(nl);
+		return fail_msg("netlink: connect: %s", nl_geterror(ret));
+	}
+	nl->family = genl_ctrl_resolve(nl->sock, NCSYNC_GENL_NAME);
+	if (nl->family < 0) {
+		ret = nl->family;
+		ctx_close(nl);
+		if (ret == -NLE_OBJ_NOTFOUND)
+			return fail_msg("netlink: family %s: %s (module not loaded: ncsync load)",
+					NCSYNC_GENL_NAME, strerror(ENOENT));
+		return fail_msg("netlink: family %s: %s", NCSYNC_GENL_NAME,
+				nl_geterror(ret));
+	}
+	return 0;
+}
+
+static int nl_err_cb(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
+{
+	struct nl_ctx *nl = arg;
+
+	nl->err = e->error < 0 ? -e->error : e->error;
+	return NL_STOP;
+}
+
+/*
+ * Send @msg (freed) and receive the answer into @cb.  Return 0, a negative
+ * errno from the kernel, or -EIO for other failures (printed by libnl's
+ * string into *why).
+ */
+static int nl_request(struct nl_ctx *nl, struct nl_msg *msg,
+		      nl_recvmsg_msg_cb_t cb, void *arg, const char **why)
+{
+	struct nl_cb *cbs = nl_cb_alloc(NL_CB_DEFAULT);
+	int ret;
+
+	*why = NULL;
+	if (!cbs) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	nl_cb_err(cbs, NL_CB_CUSTOM, nl_err_cb, nl);
+	if (cb)
+		nl_cb_set(cbs, NL_CB_VALID, NL_CB_CUSTOM, cb, arg);
+	nl->err = 0;
+	ret = nl_send_auto(nl->sock, msg);
+	nlmsg_free(msg);
+	/* One answer: the reply, or the ack (NLM_F_ACK) or error. */
+	if (ret >= 0)
+		ret = nl_recvmsgs(nl->sock, cbs);
+	nl_cb_put(cbs);
+	if (nl->err)
+		return -nl->err;
+	if (ret < 0) {
+		*why = nl_geterror(ret);
+		return -EIO;
+	}
+	return 0;
+}
+
+static struct nl_msg *nl_new(struct nl_ctx *nl, uint8_t cmd, int flags)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (!msg)
+		return NULL;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0, flags,
+			 cmd, NCSYNC_GENL_VERSION)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static void parse_engine(struct nlattr *nest, struct nl_engine *e)
+{
+	struct nlattr *tb[NCSYNC_A_MAX + 1];
+
+	memset(e, 0, sizeof(*e));
+	if (nla_parse_nested(tb, NCSYNC_A_MAX, nest, NULL) < 0)
+		return;
+	if (tb[NCSYNC_A_ENG_ID])
+		e->id = nla_get_u8(tb[NCSYNC_A_ENG_ID]);
+	if (tb[NCSYNC_A_ENG_STATE])
+		e->state = nla_get_u8(tb[NCSYNC_A_ENG_STATE]);
+	if (tb[NCSYNC_A_ENG_FAULT])
+		e->fault = nla_get_u8(tb[NCSYNC_A_ENG_FAULT]);
+	if (tb[NCSYNC_A_ENG_PC])
+		e->pc = nla_get_u32(tb[NCSYNC_A_ENG_PC]);
+	if (tb[NCSYNC_A_ENG_WAIT_KIND]) {
+		e->blocked = true;
+		e->wait_kind = nla_get_u8(tb[NCSYNC_A_ENG_WAIT_KIND]);
+	}
+	if (tb[NCSYNC_A_ENG_WAIT_MODE])
+		e->wait_mode = nla_get_u8(tb[NCSYNC_A_ENG_WAIT_MODE]);
+	if (tb[NCSYNC_A_ENG_WAIT_INDEX])
+		e->wait_index = nla_get_u8(tb[NCSYNC_A_ENG_WAIT_INDEX]);
+	if (tb[NCSYNC_A_ENG_WAIT_THRESHOLD])
+		e->wait_threshold =
+			(int32_t)nla_get_u32(tb[NCSYNC_A_ENG_WAIT_THRESHOLD]);
+	if (tb[NCSYNC_A_ENG_WAIT_CURRENT])
+		e->wait_current =
+			(int32_t)nla_get_u32(tb[NCSYNC_A_ENG_WAIT_CURRENT]);
+}
+
+static void parse_prog(struct nlattr *nest, struct nl_prog *p)
+{
+	struct nlattr *a;
+	int rem;
+
+	memset(p, 0, sizeof(*p));
+	nla_for_each_nested(a, nest, rem) {
+		switch (nla_type(a)) {
+		case NCSYNC_A_PROG_ID:
+			p->id = nla_get_u32(a);
+			break;
+		case NCSYNC_A_PROG_STATE:
+			p->state = nla_get_u32(a);
+			break;
+		case NCSYNC_A_PROG_PID:
+			p->pid = nla_get_u32(a);
+			break;
+		case NCSYNC_A_ENGINE:
+			if (p->nengines < NCSYNC_NUM_ENGINES)
+				parse_engine(a, &p->engines[p->nengines++]);
+			break;
+		}
+	}
+}
+
+static int get_core_cb(struct nl_msg *msg, void *arg)
+{
+	struct genlmsghdr *gh = nlmsg_data(nlmsg_hdr(msg));
+	struct nl_core *c = arg;
+	struct nlattr *a;
+	int rem;
+
+	nla_for_each_attr(a, genlmsg_attrdata(gh, 0), genlmsg_attrlen(gh, 0),
+			  rem) {
+		switch (nla_type(a)) {
+		case NCSYNC_A_CORE:
+			c->core = nla_get_u32(a);
+			break;
+		case NCSYNC_A_NOTIFY:
+			c->notify = nla_get_u8(a);
+			break;
+		case NCSYNC_A_SEQ:
+			c->seq = nla_get_u64(a);
+			break;
+		case NCSYNC_A_DROPS:
+			c->drops = nla_get_u64(a);
+			break;
+		case NCSYNC_A_SEMS:
+			if (nla_len(a) == sizeof(c->sems))
+				memcpy(c->sems, nla_data(a), sizeof(c->sems));
+			break;
+		case NCSYNC_A_EVENTS:
+			if (nla_len(a) == sizeof(c->events))
+				memcpy(c->events, nla_data(a),
+				       sizeof(c->events));
+			break;
+		case NCSYNC_A_PROG:
+			if (c->nprogs < NL_MAX_PROGS)
+				parse_prog(a, &c->progs[c->nprogs++]);
+			else
+				c->progs_truncated = true;
+			break;
+		}
+	}
+	return NL_OK;
+}
+
+/* The state of @core; prints the error.  0 or EXIT_FAIL. */
+static int nl_get_core_on(struct nl_ctx *nl, unsigned int core,
+			  struct nl_core *out)
+{
+	struct nl_msg *msg = nl_new(nl, NCSYNC_CMD_GET_CORE, 0);
+	const char *why;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!msg || nla_put_u32(msg, NCSYNC_A_CORE, core) < 0) {
+		nlmsg_free(msg);
+		return fail_err(ENOMEM, "netlink: get core %u", core);
+	}
+	ret = nl_request(nl, msg, get_core_cb, out, &why);
+	if (ret == -EIO && why)
+		return fail_msg("netlink: get core %u: %s", core, why);
+	if (ret)
+		return fail_err(ret, "netlink: get core %u", core);
+	return 0;
+}
+
+int nl_get_core(unsigned int core, struct nl_core *out, bool quiet)
+{
+	struct nl_ctx nl;
+	int ret, saved = -1;
+
+	/* Quiet: stderr goes nowhere for the duration. */
+	if (quiet) {
+		fflush(stderr);
+		saved = dup(STDERR_FILENO);
+		if (saved >= 0) {
+			int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+			if (null >= 0) {
+				dup2(null, STDERR_FILENO);
+				close(null);
+			}
+		}
+	}
+	ret = ctx_open(&nl);
+	if (!ret) {
+		ret = nl_get_core_on(&nl, core, out);
+		ctx_close(&nl);
+	}
+	if (saved >= 0) {
+		fflush(stderr);
+		dup2(saved, STDERR_FILENO);
+		close(saved);
+	}
+	return ret;
+}
+
+static void print_engine_line(const struct nl_engine *e, const char *indent)
+{
+	char what[64];
+
+	printf("%sengine %u %-4s pc %-5u %s", indent, e->id,
+	       engine_label(e->id), e->pc, eng_state_name(e->state));
+	if (e->blocked) {
+		describe_wait(what, sizeof(what), e->wait_kind, e->wait_mode,
+			      e->wait_index, e->wait_threshold);
+		if (e->wait_kind == NCSYNC_BLOCK_DRAIN)
+			printf(": in a drain");
+		else
+			printf(": waits for %s, now %d", what,
+			       e->wait_current);
+	}
+	if (e->fault)
+		printf(" (fault: %s)", fault_name(e->fault));
+	putchar('\n');
+}
+
+void print_nl_prog(const struct nl_prog *p, const char *indent)
+{
+	char sub[32];
+	unsigned int i;
+
+	printf("%sprogram %u of pid %u: %s\n", indent, p->id, p->pid,
+	       prog_state_name(p->state));
+	snprintf(sub, sizeof(sub), "%s  ", indent);
+	for (i = 0; i < p->nengines; i++)
+		print_engine_line(&p->engines[i], sub);
+}
+
+void json_nl_prog(const char *key, const struct nl_prog *p)
+{
+	unsigned int i;
+	char what[64];
+
+	j_obj(key);
+	j_uint("id", p->id);
+	j_uint("pid", p->pid);
+	j_str("state", prog_state_name(p->state));
+	j_arr("engines");
+	for (i = 0; i < p->nengines; i++) {
+		const struct nl_engine *e = &p->engines[i];
+
+		j_obj(NULL);
+		j_uint("id", e->id);
+		j_str("engine", engine_label(e->id));
+		j_str("state", eng_state_name(e->state));
+		j_str("fault", fault_name(e->fault));
+		j_uint("pc", e->pc);
+		if (e->blocked) {
+			describe_wait(what, sizeof(what), e->wait_kind,
+				      e->wait_mode, e->wait_index,
+				      e->wait_threshold);
+			j_obj("wait");
+			j_str("on", what);
+			j_uint("kind", e->wait_kind);
+			j_uint("mode", e->wait_mode);
+			j_uint("index", e->wait_index);
+			j_int("threshold", e->wait_threshold);
+			j_int("current", e->wait_current);
+			j_end();
+		}
+		j_end();
+	}
+	j_end();
+	j_end();
+}
+
+int cmd_notify(int argc, char **argv)
+{
+	const struct cmd *c = find_cmd("notify");
+	struct nl_core *core;
+	struct nl_msg *msg;
+	struct nl_ctx nl;
+	const char *why;
+	char **pos;
+	int npos, ret;
+	bool on;
+
+	ret = parse_opts(c, argc, argv, NULL, NULL, NULL, &pos, &npos);
+	if (ret)
+		return OPTS_EXIT(ret);
+	if (npos > 1)
+		return usage_err(c, "unexpected argument '%s'", pos[1]);
+	if (npos && strcmp(pos[0], "on") && strcmp(pos[0], "off"))
+		return usage_err(c, "expected 'on' or 'off', not '%s'", pos[0]);
+	ret = ctx_open(&nl);
+	if (ret)
+		return ret;
+	if (!npos) {
+		core = malloc(sizeof(*core));
+		ret = core ? nl_get_core_on(&nl, opt_core, core) :
+			     fail_err(ENOMEM, "notify");
+		if (!ret) {
+			if (opt_json) {
+				j_obj(NULL);
+				j_uint("core", opt_core);
+				j_bool("notify", core->notify);
+				j_uint("drops", core->drops);
+				j_end();
+				j_done();
+			} else {
+				printf("%s\n", core->notify ? "on" : "off");
+			}
+		}
+		free(core);
+		ctx_close(&nl);
+		return ret;
+	}
+	on = !strcmp(pos[0], "on");
+	msg = nl_new(&nl, NCSYNC_CMD_SET_NOTIFY, NLM_F_ACK);
+	if (!msg || nla_put_u32(msg, NCSYNC_A_CORE, opt_core) < 0 ||
+	    nla_put_u8(msg, NCSYNC_A_NOTIFY, on) < 0) {
+		nlmsg_free(msg);
+		ctx_close(&nl);
+		return fail_err(ENOMEM, "notify %s", pos[0]);
+	}
+	ret = nl_request(&nl, msg, NULL, NULL, &why);
+	ctx_close(&nl);
+	if (ret == -EIO && why)
+		return fail_msg("notify %s on core %u: %s", pos[0], opt_core,
+				why);
+	if (ret)
+		return fail_err(ret, "notify %s on core %u", pos[0], opt_core);
+	if (opt_json) {
+		j_obj(NULL);
+		j_uint("core", opt_core);
+		j_bool("notify", on);
+		j_end();
+		j_done();
+	}
+	return EXIT_OK;
+}
+
+/* monitor */
+
+struct mon {
+	uint32_t count;		/* stop after this many; 0: no limit */
+	uint32_t seen;
+	bool timestamp;
+	int64_t start;
+};
+
+static volatile sig_atomic_t mon_stop;
+
+static void mon_signal(int sig)
+{
+	mon_stop = 1;
+}
+
+static void mon_prefix(const struct mon *m)
+{
+	int64_t t = now_ns() - m->start;
+
+	if (m->timestamp)
+		printf("[%5lld.%06lld] ", (long long)(t / 1000000000),
+		       (long long)(t % 1000000000 / 1000));
+}
+
+static void mon_sems(const int32_t *sems, bool json)
+{
+	unsigned int i, n = 0;
+
+	if (json)
+		j_arr("sems");
+	else
+		printf("  non-zero semaphores:");
+	for (i = 0; i < NCSYNC_NUM_SEMS; i++) {
+		if (!sems[i])
+			continue;
+		n++;
+		if (json) {
+			j_obj(NULL);
+			j_uint("index", i);
+			j_int("value", sems[i]);
+			j_end();
+		} else {
+			printf(" [%u]=%d", i, sems[i]);
+		}
+	}
+	if (json)
+		j_end();
+	else
+		printf("%s\n", n ? "" : " none");
+}
+
+static int mon_cb(struct nl_msg *msg, void *arg)
+{
+	struct genlmsghdr *gh = nlmsg_data(nlmsg_hdr(msg));
+	struct nlattr *tb[NCSYNC_A_MAX + 1];
+	const int32_t *sems = NULL;
+	struct mon *m = arg;
+	struct nl_prog p;
+	uint32_t core;
+	unsigned int i;
+
+	if (m->count && m->seen >= m->count)
+		return NL_OK;
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, NCSYNC_A_MAX, NULL) < 0 ||
+	    !tb[NCSYNC_A_CORE])
+		return NL_OK;
+	core = nla_get_u32(tb[NCSYNC_A_CORE]);
+	if (opt_core_given && core != opt_core)
+		return NL_OK;
+	if (tb[NCSYNC_A_SEMS] &&
+	    nla_len(tb[NCSYNC_A_SEMS]) == NCSYNC_NUM_SEMS * sizeof(int32_t))
+		sems = nla_data(tb[NCSYNC_A_SEMS]);
+
+	switch (gh->cmd) {
+	case NCSYNC_CMD_EVENT_NTF:
+		if (!tb[NCSYNC_A_EVENT] || !tb[NCSYNC_A_EVENT_STATE])
+			return NL_OK;
+		if (opt_json) {
+			j_obj(NULL);
+			j_str("type", "event");
+			j_uint("time_ns", now_ns() - m->start);
+			j_uint("core", core);
+			j_uint("index", nla_get_u32(tb[NCSYNC_A_EVENT]));
+			j_bool("set", nla_get_u8(tb[NCSYNC_A_EVENT_STATE]));
+			if (tb[NCSYNC_A_SEQ])
+				j_uint("seq", nla_get_u64(tb[NCSYNC_A_SEQ]));
+			j_end();
+		} else {
+			mon_prefix(m);
+			printf("core %u: ev[%u] %s", core,
+			       nla_get_u32(tb[NCSYNC_A_EVENT]),
+			       nla_get_u8(tb[NCSYNC_A_EVENT_STATE]) ?
+			       "set" : "clear");
+			if (tb[NCSYNC_A_SEQ])
+				printf(" (seq %llu)", (unsigned long long)
+				       nla_get_u64(tb[NCSYNC_A_SEQ]));
+			putchar('\n');
+		}
+		break;
+	case NCSYNC_CMD_PROG_NTF:
+	case NCSYNC_CMD_FAULT_NTF:
+		if (!tb[NCSYNC_A_PROG])
+			return NL_OK;
+		parse_prog(tb[NCSYNC_A_PROG], &p);
+		if (opt_json) {
+			j_obj(NULL);
+			j_str("type", gh->cmd == NCSYNC_CMD_FAULT_NTF ?
+			      "fault" : "program");
+			j_uint("time_ns", now_ns() - m->start);
+			j_uint("core", core);
+			json_nl_prog("program", &p);
+			if (sems)
+				mon_sems(sems, true);
+			j_end();
+		} else {
+			mon_prefix(m);
+			printf("core %u: program %u of pid %u ended %s",
+			       core, p.id, p.pid, prog_state_name(p.state));
+			if (gh->cmd == NCSYNC_CMD_PROG_NTF) {
+				/* One line: the engines' final records. */
+				for (i = 0; i < p.nengines; i++)
+					printf("%s %s@%u", i ? "," : ":",
+					       engine_label(p.engines[i].id),
+					       p.engines[i].pc);
+				putchar('\n');
+			} else {
+				putchar('\n');
+				for (i = 0; i < p.nengines; i++)
+					print_engine_line(&p.engines[i],
+							  "  ");
+				if (sems)
+					mon_sems(sems, false);
+			}
+		}
+		break;
+	default:
+		return NL_OK;
+	}
+	m->seen++;
+	if (opt_json)
+		putchar('\n');
+	fflush(stdout);
+	return NL_OK;
+}
+
+static int mon_opt(int id, const char *arg, void *ctx)
+{
+	const struct cmd *c = find_cmd("monitor");
+	uint32_t *vals = ctx;
+
+	switch (id) {
+	case 0:
+		if (!parse_u32(arg, UINT32_MAX - 1, &vals[0]) || !vals[0])
+			return usage_err(c, "invalid --count '%s'", arg);
+		break;
+	case 1:
+		if (!parse_ms(arg, &vals[1]))
+			return usage_err(c, "invalid --timeout '%s' (0-3600000 ms)",
+					 arg);
+		break;
+	case 2:
+		vals[2] = 1;
+		break;
+	}
+	return 0;
+}
+
+int cmd_monitor(int argc, char **argv)
+{
+	static const struct opt opts[] = {
+		{ "count", 'n', true, 0 },
+		{ "timeout", 't', true, 1 },
+		{ "timestamp", 'T', false, 2 },
+		{ NULL },
+	};
+	const struct cmd *c = find_cmd("monitor");
+	uint32_t vals[3] = { 0, UINT32_MAX, 0 };
+	struct sigaction sa = { .sa_handler = mon_signal };
+	struct mon m = { 0 };
+	struct nl_ctx nl;
+	int64_t deadline = 0;
+	struct nl_core *core;
+	bool timed_out = false;
+	struct pollfd pfd;
+	char **pos;
+	int npos, ret, grp;
+
+	ret = parse_opts(c, argc, argv, opts, mon_opt, vals, &pos, &npos);
+	if (ret)
+		return OPTS_EXIT(ret);
+	if (npos)
+		return usage_err(c, "unexpected argument '%s'", pos[0]);
+	m.count = vals[0];
+	m.timestamp = vals[2];
+
+	ret = ctx_open(&nl);
+	if (ret)
+		return ret;
+	grp = genl_ctrl_resolve_grp(nl.sock, NCSYNC_GENL_NAME,
+				    NCSYNC_GENL_MCGRP_NOTIFY);
+	if (grp < 0) {
+		ctx_close(&nl);
+		return fail_msg("monitor: group %s: %s",
+				NCSYNC_GENL_MCGRP_NOTIFY, nl_geterror(grp));
+	}
+	/* Notification state for the header, before we are subscribed. */
+	core = calloc(1, sizeof(*core));
+	if (core && opt_core_given && nl_get_core_on(&nl, opt_core, core)) {
+		free(core);
+		ctx_close(&nl);
+		return EXIT_FAIL;
+	}
+	nl_socket_disable_seq_check(nl.sock);
+	nl_socket_modify_cb(nl.sock, NL_CB_VALID, NL_CB_CUSTOM, mon_cb, &m);
+	nl_socket_set_buffer_size(nl.sock, 4 << 20, 0);
+	ret = nl_socket_add_membership(nl.sock, grp);
+	if (ret < 0) {
+		free(core);
+		ctx_close(&nl);
+		return fail_msg("monitor: join group %s: %s",
+				NCSYNC_GENL_MCGRP_NOTIFY, nl_geterror(ret));
+	}
+	nl_socket_set_nonblocking(nl.sock);
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	/* The first line says we listen: scripts may wait for it. */
+	m.start = now_ns();
+	if (opt_json) {
+		printf("[\n");
+	} else if (opt_core_given && core) {
+		printf("listening on core %u (event notifications %s)\n",
+		       opt_core, core->notify ? "on" :
+		       "off: ncsync notify on");
+	} else {
+		printf("listening on every core\n");
+	}
+	free(core);
+	fflush(stdout);
+
+	if (vals[1] != UINT32_MAX)
+		deadline = m.start + vals[1] * 1000000LL;
+	pfd.fd = nl_socket_get_fd(nl.sock);
+	pfd.events = POLLIN;
+	ret = EXIT_OK;
+	while (!mon_stop && (!m.count || m.seen < m.count)) {
+		int wait_ms = -1;
+
+		if (deadline) {
+			int64_t left = deadline - now_ns();
+
+			if (left <= 0) {
+				timed_out = true;
+				break;
+			}
+			wait_ms = (left + 999999) / 1000000;
+		}
+		if (poll(&pfd, 1, wait_ms) < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = fail_err(errno, "monitor: poll");
+			break;
+		}
+		if (!(pfd.revents & POLLIN))
+			continue;
+		ret = nl_recvmsgs_default(nl.sock);
+		if (ret == -NLE_AGAIN) {
+			ret = 0;
+		} else if (ret == -NLE_NOMEM) {
+			/* ENOBUFS: the socket overran, messages were lost */
+			fprintf(stderr,
+				"ncsync: monitor: notifications lost (receive buffer overrun)\n");
+			ret = 0;
+		} else if (ret < 0) {
+			ret = fail_msg("monitor: receive: %s",
+				       nl_geterror(ret));
+			break;
+		}
+	}
+	if (opt_json)
+		printf("]\n");
+	fflush(stdout);
+	ctx_close(&nl);
+	if (ret)
+		return ret;
+	if (timed_out && m.count && m.seen < m.count)
+		return fail_msg("monitor: %u of %u notifications in %u ms",
+				m.seen, m.count, vals[1]);
+	return EXIT_OK;
+}

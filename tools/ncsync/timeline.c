@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ncsync(1): run --timeline OUT.svg.
+ *
+ * The driver's tracepoints (driver/ncsync_trace.h) are recorded in a
+ * tracefs instance of our own, instances/ncsync-PID, so that nothing of
+ * the global trace buffer is touched: ncsync_exec, ncsync_wait_begin and
+ * ncsync_wait_end, filtered on the core.  After the run the instance's
+ * "trace" file is parsed and drawn as one lane per engine: when it
+ * executed records, when it waited, and on what.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+enum tev_type { TEV_EXEC, TEV_WAIT_BEGIN, TEV_WAIT_END };
+
+struct tev {
+	double t;		/* seconds, trace clock */
+	uint8_t type;
+	uint8_t engine;
+	uint8_t kind;
+	uint8_t mode;
+	uint8_t index;
+	bool passed;
+	uint32_t prog;
+	uint32_t pc;
+	int32_t threshold;
+	int32_t current;
+};
+
+struct timeline {
+	char dir[128];
+	bool stopped;
+	bool created;
+	unsigned long long lost;
+	struct tev *ev;
+	size_t nev, cap;
+};
+
+static const char *const tl_events[] = {
+	"ncsync_exec", "ncsync_wait_begin", "ncsync_wait_end",
+};
+
+static int write_str(const char *dir, const char *file, const char *val)
+{
+	char path[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	close(fd);
+	return 0;
+}
+
+static const char *tracefs_root(void)
+{
+	static const char *const roots[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	char path[64];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(roots); i++) {
+		snprintf(path, sizeof(path), "%s/instances", roots[i]);
+		if (!access(path, F_OK))
+			return roots[i];
+	}
+	return NULL;
+}
+
+int timeline_start(unsigned int core, struct timeline **tlp)
+{
+	const char *root = tracefs_root();
+	struct timeline *tl;
+	char path[256], filter[32];
+	size_t i;
+	int ret;
+
+	if (!root)
+		return fail_msg("timeline: tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
+	snprintf(path, sizeof(path), "%s/events/ncsync", root);
+	if (access(path, F_OK))
+		return fail_msg("timeline: %s: %s (module not loaded?)", path,
+				strerror(ENOENT));
+	tl = calloc(1, sizeof(*tl));
+	if (!tl)
+		return fail_err(ENOMEM, "timeline");
+	snprintf(tl->dir, sizeof(tl->dir), "%s/instances/ncsync-%d", root,
+		 (int)getpid());
+	if (mkdir(tl->dir, 0700) && errno != EEXIST) {
+		ret = fail_err(errno, "timeline: mkdir %s", tl->dir);
+		free(tl);
+		return ret;
+	}
+	tl->created = true;
+	snprintf(filter, sizeof(filter), "core == %u", core);
+	ret = write_str(tl->dir, "tracing_on", "0");
+	if (!ret)
+		ret = write_str(tl->dir, "buffer_size_kb", "8192");
+	if (!ret)
+		ret = write_str(tl->dir, "events/ncsync/filter", filter);
+	for (i = 0; !ret && i < ARRAY_SIZE(tl_events); i++) {
+		snprintf(path, sizeof(path), "events/ncsync/%s/enable",
+			 tl_events[i]);
+		ret = write_str(tl->dir, path, "1");
+	}
+	if (!ret)
+		ret = write_str(tl->dir, "trace", "");
+	if (!ret)
+		ret = write_str(tl->dir, "tracing_on", "1");
+	if (ret) {
+		fail_err(ret, "timeline: set up %s", tl->dir);
+		timeline_free(tl);
+		return EXIT_FAIL;
+	}
+	*tlp = tl;
+	return 0;
+}
+
+static int tl_add(struct timeline *tl, const struct tev *e)
+{
+	struct tev *n;
+
+	if (tl->nev == tl->cap) {
+		tl->cap = tl->cap ? 2 * tl->cap : 4096;
+		n = realloc(tl->ev, tl->cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		tl->ev = n;
+	}
+	tl->ev[tl->nev++] = *e;
+	return 0;
+}
+
+/* Value of "key=" in @s, or NULL. */
+static const char *field(const char *s, const char *key)
+{
+	size_t l = strlen(key);
+	const char *p = s;
+
+	while ((p = strstr(p, key))) {
+		if ((p == s || p[-1] == ' ') && p[l] == '=')
+			return p + l + 1;
+		p += l;
+	}
+	return NULL;
+}
+
+static long long num(const char *s, const char *key)
+{
+	const char *v = field(s, key);
+
+	return v ? strtoll(v, NULL, 0) : 0;
+}
+
+/* One line of "trace"; lines of other events are skipped. */
+static int parse_line(struct timeline *tl, char *line)
+{
+	static const char *const names[] = {
+		[TEV_EXEC] = ": ncsync_exec: ",
+		[TEV_WAIT_BEGIN] = ": ncsync_wait_begin: ",
+		[TEV_WAIT_END] = ": ncsync_wait_end: ",
+	};
+	struct tev e = { 0 };
+	char *p = NULL, *ts, *args;
+	unsigned long long lost;
+	size_t i;
+
+	if (line[0] == '#')
+		return 0;
+	p = strstr(line, "[LOST ");
+	if (p && sscanf(p, "[LOST %llu EVENTS]", &lost) == 1) {
+		tl->lost += lost;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		p = strstr(line, names[i]);
+		if (p)
+			break;
+	}
+	if (!p)
+		return 0;
+	args = p + strlen(names[i]);
+	*p = '\0';
+	ts = strrchr(line, ' ');
+	if (!ts)
+		return 0;
+	e.t = strtod(ts + 1, NULL);
+	e.type = i;
+	e.engine = num(args, "engine");
+	e.prog = num(args, "prog");
+	e.pc = num(args, "pc");
+	if (i == TEV_WAIT_BEGIN) {
+		e.kind = num(args, "kind");
+		e.mode = num(args, "mode");
+		e.index = num(args, "index");
+		e.threshold = num(args, "threshold");
+		e.current = num(args, "current");
+	} else if (i == TEV_WAIT_END) {
+		e.passed = num(args, "passed");
+	}
+	return tl_add(tl, &e);
+}
+
+int timeline_stop(struct timeline *tl)
+{
+	char path[256], *buf, *line, *save;
+	size_t len;
+	int ret;
+
+	if (tl->stopped)
+		return 0;
+	tl->stopped = true;
+	write_str(tl->dir, "tracing_on", "0");
+	snprintf(path, sizeof(path), "%s/trace", tl->dir);
+	ret = read_file(path, &buf, &len);
+	if (ret)
+		return fail_err(ret, "timeline: read %s", path);
+	for (line = strtok_r(buf, "\n", &save); line && !ret;
+	     line = strtok_r(NULL, "\n", &save))
+		ret = parse_line(tl, line);
+	free(buf);
+	if (ret)
+		return fail_err(ret, "timeline: parse %s", path);
+	return 0;
+}
+
+void timeline_free(struct timeline *tl)
+{
+	char path[256];
+	size_t i;
+
+	if (!tl)
+		return;
+	if (tl->created) {
+		write_str(tl->dir, "tracing_on", "0");
+		for (i = 0; i < ARRAY_SIZE(tl_events); i++) {
+			snprintf(path, sizeof(path), "events/ncsync/%s/enable",
+				 tl_events[i]);
+			write_str(tl->dir, path, "0");
+		}
+		if (rmdir(tl->dir))
+			fprintf(stderr, "ncsync: timeline: rmdir %s: %s\n",
+				tl->dir, strerror(errno));
+	}
+	free(tl->ev);
+	free(tl);
+}
+
+/* Drawing */
+
+#define SVG_W		1000
+#define SVG_LEFT	120
+#define SVG_RIGHT	110
+#define SVG_TOP		56
+#define LANE_H		30
+#define LANE_GAP	12
+
+#define COL_RUN		"#66bb6a"
+#define COL_WAIT	"#ffa726"
+#define COL_DRAIN	"#42a5f5"
+#define COL_STUCK	"#e53935"
+
+struct svg {
+	FILE *f;
+	double t0, t1;		/* seconds */
+	double scale;		/* px per second */
+	/* the rectangle being merged */
+	bool pending;
+	double x0, x1, y;
+	const char *col;
+	unsigned int count;
+	char title[160];
+	char label[40];
+};
+
+static double svg_x(const struct svg *s, double t)
+{
+	return SVG_LEFT + (t - s->t0) * s->scale;
+}
+
+static void xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static void svg_flush(struct svg *s)
+{
+	double w = s->x1 - s->x0;
+
+	if (!s->pending)
+		return;
+	s->pending = false;
+	if (w < 0.6)
+		w = 0.6;
+	fprintf(s->f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\"><title>",
+		s->x0, s->y, w, LANE_H - 8, s->col);
+	xml_text(s->f, s->title);
+	if (s->count > 1)
+		fprintf(s->f, " (and %u more waits)", s->count - 1);
+	fputs("</title></rect>\n", s->f);
+	if (s->count == 1 && w >= 6.5 * strlen(s->label) + 6) {
+		fprintf(s->f, "<text x=\"%.2f\" y=\"%.1f\" class=\"w\">",
+			s->x0 + w / 2, s->y + (LANE_H - 8) / 2.0 + 4);
+		xml_text(s->f, s->label);
+		fputs("</text>\n", s->f);
+	}
+}
+
+/* Add a wait rectangle; merge it with the last one when they touch. */
+static void svg_wait(struct svg *s, double y, double ta, double tb,
+		     const char *col, const char *title, const char *label)
+{
+	double x0 = svg_x(s, ta), x1 = svg_x(s, tb);
+
+	if (s->pending && s->y == y && s->col == col && x0 - s->x1 < 1.0) {
+		s->x1 = x1;
+		s->count++;
+		return;
+	}
+	svg_flush(s);
+	s->pending = true;
+	s->x0 = x0;
+	s->x1 = x1;
+	s->y = y;
+	s->col = col;
+	s->count = 1;
+	snprintf(s->title, sizeof(s->title), "%s", title);
+	snprintf(s->label, sizeof(s->label), "%s", label);
+}
+
+/* A readable step for about 8 ticks over @span seconds. */
+static double tick_step(double span)
+{
+	double step = 1e-9, m[] = { 1, 2, 5 };
+	int i;
+
+	for (;;) {
+		for (i = 0; i < 3; i++)
+			if (span / (step * m[i]) <= 10)
+				return step * m[i];
+		step *= 10;
+	}
+}
+
+static void time_label(char *buf, size_t len, double t, double step)
+{
+	if (step >= 1)
+		snprintf(buf, len, "%g s", t);
+	else if (step >= 1e-3)
+		snprintf(buf, len, "%g ms", t * 1e3);
+	else
+		snprintf(buf, len, "%g us", t * 1e6);
+}
+
+int timeline_write_svg(struct timeline *tl, uint32_t prog_id,
+		       unsigned int engine_mask, const char *title,
+		       const char *path)
+{
+	unsigned int lanes[8], nl = 0, l, e;
+	struct svg s = { 0 };
+	double step, t, h;
+	size_t i, nexec = 0;
+	bool any = false;
+	char buf[64];
+	int ret;
+
+	for (e = 0; e < 8; e++)
+		if (engine_mask & (1U << e))
+			lanes[nl++] = e;
+	for (i = 0; i < tl->nev; i++) {
+		if (tl->ev[i].prog != prog_id)
+			continue;
+		if (!any || tl->ev[i].t < s.t0)
+			s.t0 = tl->ev[i].t;
+		if (!any || tl->ev[i].t > s.t1)
+			s.t1 = tl->ev[i].t;
+		any = true;
+		nexec += tl->ev[i].type == TEV_EXEC;
+	}
+	if (!any)
+		return fail_msg("timeline: no trace events of program %u",
+				prog_id);
+	if (tl->lost)
+		fprintf(stderr,
+			"ncsync: timeline: %llu trace events lost; the picture has gaps\n",
+			tl->lost);
+	if (s.t1 - s.t0 < 1e-6)
+		s.t1 = s.t0 + 1e-6;
+	s.scale = (SVG_W - SVG_LEFT - SVG_RIGHT) / (s.t1 - s.t0);
+	h = SVG_TOP + nl * (LANE_H + LANE_GAP) + 70;
+
+	s.f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!s.f)
+		return fail_err(errno, "timeline: %s", path);
+	fprintf(s.f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n"
+		"<style>.w{font-size:10px;text-anchor:middle;fill:#222}.l{font-size:13px;font-weight:bold}.a{font-size:11px;fill:#555;text-anchor:middle}</style>\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+		"<text x=\"12\" y=\"24\" font-size=\"15\">",
+		SVG_W, h, SVG_W, h);
+	xml_text(s.f, title);
+	fprintf(s.f, "</text>\n<text x=\"12\" y=\"42\" fill=\"#555\">%zu records executed; %s</text>\n",
+		nexec, tl->lost ? "some trace events were lost" :
+		"hover over a wait for its record and condition");
+
+	/* The time axis, and grid lines. */
+	step = tick_step(s.t1 - s.t0);
+	for (t = 0; t <= s.t1 - s.t0 + step * 1e-6; t += step) {
+		double x = svg_x(&s, s.t0 + t);
+
+		time_label(buf, sizeof(buf), t, step);
+		fprintf(s.f, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"#ddd\"/>\n"
+			"<text x=\"%.2f\" y=\"%.0f\" class=\"a\">%s</text>\n",
+			x, SVG_TOP - 4, x, h - 52, x, h - 38, buf);
+	}
+
+	for (l = 0; l < nl; l++) {
+		double y = SVG_TOP + l * (LANE_H + LANE_GAP);
+		double first = -1, last = 0, wb = 0, lastx = -10;
+		const struct tev *begin = NULL;
+		unsigned long execs = 0, waits = 0;
+		char tt[160], what[40];
+
+		e = lanes[l];
+		for (i = 0; i < tl->nev; i++) {
+			const struct tev *v = &tl->ev[i];
+
+			if (v->prog != prog_id || v->engine != e)
+				continue;
+			if (first < 0)
+				first = v->t;
+			last = v->t;
+		}
+		fprintf(s.f, "<text x=\"12\" y=\"%.1f\" class=\"l\">%s (%u)</text>\n"
+			"<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"#f3f3f3\"/>\n",
+			y + LANE_H / 2.0 + 2, engine_label(e), e, SVG_LEFT,
+			y, SVG_W - SVG_LEFT - SVG_RIGHT, LANE_H - 8);
+		if (first < 0) {
+			fprintf(s.f, "<text x=\"%d\" y=\"%.1f\" fill=\"#888\">no records traced</text>\n",
+				SVG_LEFT + 8, y + LANE_H / 2.0);
+			continue;
+		}
+		fprintf(s.f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\"><title>%s: executing records</title></rect>\n",
+			svg_x(&s, first), y, svg_x(&s, last) - svg_x(&s, first)
+			+ 0.6, LANE_H - 8, COL_RUN, engine_label(e));
+		for (i = 0; i < tl->nev; i++) {
+			const struct tev *v = &tl->ev[i];
+
+			if (v->prog != prog_id || v->engine != e)
+				continue;
+			if (v->type == TEV_EXEC) {
+				double x = svg_x(&s, v->t);
+
+				execs++;
+				if (nexec <= 4000 && x - lastx >= 2) {
+					fprintf(s.f, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"#1b5e20\" stroke-width=\"0.6\"/>\n",
+						x, y + LANE_H - 8, x,
+						y + LANE_H - 4);
+					lastx = x;
+				}
+			} else if (v->type == TEV_WAIT_BEGIN) {
+				begin = v;
+				wb = v->t;
+			} else if (begin) {
+				describe_wait(what, sizeof(what), begin->kind,
+					      begin->mode, begin->index,
+					      begin->threshold);
+				snprintf(tt, sizeof(tt),
+					 "%s record %u: %s%s (was %d), %.3f ms%s",
+					 engine_label(e), begin->pc,
+					 begin->kind == NCSYNC_BLOCK_DRAIN ?
+					 "" : "waits for ", what,
+					 begin->current, (v->t - wb) * 1e3,
+					 v->passed ? "" :
+					 ", never passed: stopped");
+				svg_wait(&s, y, wb, v->t,
+					 !v->passed ? COL_STUCK :
+					 begin->kind == NCSYNC_BLOCK_DRAIN ?
+					 COL_DRAIN : COL_WAIT, tt, what);
+				waits++;
+				begin = NULL;
+			}
+		}
+		if (begin) {
+			/* Still waiting when the trace ended. */
+			describe_wait(what, sizeof(what), begin->kind,
+				      begin->mode, begin->index,
+				      begin->threshold);
+			snprintf(tt, sizeof(tt),
+				 "%s record %u: %s (was %d), still waiting",
+				 engine_label(e), begin->pc, what,
+				 begin->current);
+			svg_wait(&s, y, wb, s.t1, COL_STUCK, tt, what);
+			waits++;
+		}
+		svg_flush(&s);
+		fprintf(s.f, "<text x=\"%d\" y=\"%.1f\" fill=\"#555\">%lu rec, %lu waits</text>\n",
+			SVG_W - SVG_RIGHT + 6, y + LANE_H / 2.0, execs,
+			waits);
+	}
+
+	/* Legend. */
+	{
+		static const struct {
+			const char *col, *text;
+		} leg[] = {
+			{ COL_RUN, "executing (ticks: records)" },
+			{ COL_WAIT, "waiting on a semaphore or event" },
+			{ COL_DRAIN, "in a drain" },
+			{ COL_STUCK, "waiting, never passed" },
+		};
+		double x = SVG_LEFT;
+
+		for (i = 0; i < ARRAY_SIZE(leg); i++) {
+			fprintf(s.f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"14\" height=\"12\" fill=\"%s\"/>\n"
+				"<text x=\"%.0f\" y=\"%.0f\">%s</text>\n",
+				x, h - 22, leg[i].col, x + 19, h - 12,
+				leg[i].text);
+			x += 40 + 6.2 * strlen(leg[i].text);
+		}
+	}
+	fputs("</svg>\n", s.f);
+	ret = 0;
+	if (s.f == stdout ? fflush(s.f) : fclose(s.f))
+		ret = fail_err(errno, "timeline: %s", path);
+	return ret;
+}

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ncsync(1): the command-line tool.  Shared declarations of its parts:
+ * main.c (options, errors, dispatch), json.c, kmod.c (load, unload), dev.c
+ * (info, sem, event, wait), prog.c (asm, disasm, run), timeline.c (run
+ * --timeline), nl.c (generic netlink: notify, monitor, core state) and
+ * view.c (dump, top).
+ */
+#ifndef NCSYNC_TOOL_H
+#define NCSYNC_TOOL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <ncsync.h>
+
+#define EXIT_OK		0
+#define EXIT_FAIL	1
+#define EXIT_USAGE	2
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Global options: -c/--core, -j/--json. */
+extern unsigned int opt_core;
+extern bool opt_core_given;
+extern bool opt_json;
+
+struct cmd {
+	const char *name;
+	const char *args;
+	const char *help;
+	int (*fn)(int argc, char **argv);
+};
+
+const struct cmd *find_cmd(const char *name);
+
+/*
+ * Command options.  An argument is an option when it starts with "--" or
+ * with '-' and a letter, so that negative numbers are operands.  "--" ends
+ * the options.  -c, -j and -h are accepted by every command.
+ */
+struct opt {
+	const char *lng;	/* without the leading "--" */
+	char shrt;		/* 0 for none */
+	bool has_arg;
+	int id;
+};
+
+/* Return 0 to go on, or an exit status to stop with. */
+typedef int (*opt_fn)(int id, const char *arg, void *ctx);
+
+static inline int OPTS_EXIT(int ret)
+{
+	return ret < 0 ? EXIT_OK : ret;
+}
+
+int parse_opts(const struct cmd *c, int argc, char **argv,
+	       const struct opt *opts, opt_fn fn, void *ctx,
+	       char ***pos, int *npos);
+
+/* Messages: "ncsync: WHAT: strerror(-err)" and the usage errors. */
+int fail_err(int err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int fail_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int usage_err(const struct cmd *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void print_cmd_help(FILE *f, const struct cmd *c);
+
+/* Numbers; false when @s is not one, or out of range. */
+bool parse_u32(const char *s, uint32_t max, uint32_t *out);
+bool parse_s32(const char *s, int32_t *out);
+bool parse_ms(const char *s, uint32_t *out);
+
+/* Open the core of -c; prints the error.  Return 0 or EXIT_FAIL. */
+int open_core(bool writable, struct ncsync_dev **devp);
+
+/* Names. */
+const char *prog_state_name(unsigned int state);
+const char *eng_state_name(unsigned int state);
+const char *fault_name(unsigned int fault);
+const char *engine_label(uint8_t engine);
+const char *wait_op(uint8_t mode);
+void describe_wait(char *buf, size_t len, uint8_t kind, uint8_t mode,
+		   uint8_t index, int32_t threshold);
+
+/* Monotonic time in nanoseconds. */
+int64_t now_ns(void);
+
+/* Read a whole file ("-": stdin), NUL-terminated; *len excludes the NUL. */
+int read_file(const char *path, char **buf, size_t *len);
+
+/* json.c: a streaming writer to stdout. */
+void j_obj(const char *key);
+void j_arr(const char *key);
+void j_end(void);
+void j_int(const char *key, long long v);
+void j_uint(const char *key, unsigned long long v);
+void j_str(const char *key, const char *s);
+void j_bool(const char *key, bool v);
+void j_null(const char *key);
+void j_done(void);
+
+/* The command functions. */
+int cmd_load(int argc, char **argv);
+int cmd_unload(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_sem(int argc, char **argv);
+int cmd_event(int argc, char **argv);
+int cmd_wait(int argc, char **argv);
+int cmd_asm(int argc, char **argv);
+int cmd_disasm(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
+int cmd_notify(int argc, char **argv);
+int cmd_top(int argc, char **argv);
+
+/* nl.c: the core's state by NCSYNC_CMD_GET_CORE. */
+struct nl_engine {
+	uint8_t id;
+	uint8_t state;
+	uint8_t fault;
+	uint8_t wait_kind;
+	uint8_t wait_mode;
+	uint8_t wait_index;
+	bool blocked;
+	uint32_t pc;
+	int32_t wait_threshold;
+	int32_t wait_current;
+};
+
+struct nl_prog {
+	uint32_t id;
+	uint32_t state;
+	uint32_t pid;
+	unsigned int nengines;
+	struct nl_engine engines[NCSYNC_NUM_ENGINES];
+};
+
+#define NL_MAX_PROGS	64
+
+struct nl_core {
+	uint32_t core;
+	bool notify;
+	uint64_t seq;
+	uint64_t drops;
+	int32_t sems[NCSYNC_NUM_SEMS];
+	uint8_t events[NCSYNC_NUM_EVENTS / 8];
+	unsigned int nprogs;
+	bool progs_truncated;
+	struct nl_prog progs[NL_MAX_PROGS];
+};
+
+/* Prints the error unless @quiet.  0 or EXIT_FAIL. */
+int nl_get_core(unsigned int core, struct nl_core *out, bool quiet);
+void print_nl_prog(const struct nl_prog *p, const char *indent);
+void json_nl_prog(const char *key, const struct nl_prog *p);
+
+/* timeline.c */
+struct timeline;
+
+int timeline_start(unsigned int core, struct timeline **tlp);
+int timeline_stop(struct timeline *tl);
+int timeline_write_svg(struct timeline *tl, uint32_t prog_id,
+		       unsigned int engine_mask, const char *title,
+		       const char *path);
+void timeline_free(struct timeline *tl);
+
+/* view.c: bank printing shared with run. */
+void print_sem_list(FILE *f, const char *indent,
+		    const struct ncsync_sem_value *sems, unsigned int n);
+
+#endif /* NCSYNC_TOOL_H */
