@@ -28,9 +28,10 @@ int ncsync_core_init(struct ncsync_core *core, unsigned int index)
 	core->index = index;
 	spin_lock_init(&core->lock);
 	init_waitqueue_head(&core->wq);
+	init_waitqueue_head(&core->poll_wq);
 	spin_lock_init(&core->prog_lock);
 	INIT_LIST_HEAD(&core->progs);
-	init_waitqueue_head(&core->prog_wq);
+	init_waitqueue_head(&core->done_wq);
 	INIT_DELAYED_WORK(&core->watchdog, ncsync_watchdog_fn);
 	ncsync_nl_core_init(core);
 	init_llist_head(&core->reap);
@@ -112,15 +113,59 @@ void ncsync_changed_locked(struct ncsync_core *core)
 	core->stats.seq = core->seq;
 }
 
+/* Wake a keyed waiter only for a change of what it waits on. */
+static int ncsync_wake_fn(struct wait_queue_entry *wq, unsigned int mode,
+			  int flags, void *key)
+{
+	struct ncsync_wait_entry *e = container_of(wq, struct ncsync_wait_entry,
+						   wq);
+	const struct ncsync_wake_key *k = key;
+
+	if (k && k->bank != NCSYNC_WAKE_ANY &&
+	    e->key.bank != NCSYNC_WAKE_ANY &&
+	    (k->bank != e->key.bank || k->index != e->key.index))
+		return 0;
+	return autoremove_wake_function(wq, mode, flags, key);
+}
+
 /**
- * ncsync_wake() - wake every wait and poll() sleeping on a core.
- * @core: the core, lock not held.
+ * ncsync_wait_entry_init() - prepare a keyed entry for ncsync_core.wq.
+ * @e: the entry.
+ * @bank: NCSYNC_BANK_SEM, NCSYNC_BANK_EVENT or NCSYNC_WAKE_ANY.
+ * @index: the semaphore or event waited on.
  */
-void ncsync_wake(struct ncsync_core *core)
+void ncsync_wait_entry_init(struct ncsync_wait_entry *e, u8 bank, u8 index)
+{
+	init_wait(&e->wq);
+	e->wq.func = ncsync_wake_fn;
+	e->key.bank = bank;
+	e->key.index = index;
+}
+
+/**
+ * ncsync_wake() - wake the waiters of a change, and poll().
+ * @core: the core, lock not held.
+ * @key: what changed; NULL or bank NCSYNC_WAKE_ANY wakes every waiter.
+ */
+void ncsync_wake(struct ncsync_core *core, const struct ncsync_wake_key *key)
 {
 	trace_ncsync_wake(core->index, READ_ONCE(core->seq));
 	if (wq_has_sleeper(&core->wq))
-		wake_up_all(&core->wq);
+		__wake_up(&core->wq, TASK_NORMAL, 0, (void *)key);
+	if (wq_has_sleeper(&core->poll_wq))
+		wake_up_all(&core->poll_wq);
+}
+
+/**
+ * ncsync_wake_all() - wake every sleeper of a core: waits, engines,
+ *	poll() and waiters for programs.
+ * @core: the core, no lock held.
+ */
+void ncsync_wake_all(struct ncsync_core *core)
+{
+	ncsync_wake(core, NULL);
+	wake_up_all(&core->done_wq);
+	ncsync_engines_kick(core, NCSYNC_ENGINE_MASK);
 }
 
 /**
@@ -313,7 +358,7 @@ void ncsync_banks_clear(struct ncsync_core *core)
 	core->stats.resets++;
 	ncsync_changed_locked(core);
 	spin_unlock(&core->lock);
-	wake_up_all(&core->wq);
+	ncsync_wake(core, NULL);
 }
 
 /**

@@ -110,7 +110,7 @@ static void ncsync_dma_land(struct ncsync_core *core,
 		ncsync_prog_progress(prog);
 	}
 	atomic_dec(&c->q->dma_outstanding);
-	ncsync_wake(core);
+	ncsync_wake(core, NULL);	/* the update's waiters and the Drain */
 	ncsync_prog_put(prog);
 	kfree(c);
 }

@@ -125,6 +125,31 @@ struct ncsync_prog {
 	struct ncsync_equeue q[];
 };
 
+/* The bank of a wake key that matches every waiter. */
+#define NCSYNC_WAKE_ANY		0xFF
+
+/**
+ * struct ncsync_wake_key - what a change touched, passed to the wake
+ *	functions of the waiters on ncsync_core.wq.
+ * @bank: NCSYNC_BANK_SEM, NCSYNC_BANK_EVENT, or NCSYNC_WAKE_ANY for a
+ *	change of several registers (or a stop): every waiter wakes.
+ * @index: the semaphore or event.
+ */
+struct ncsync_wake_key {
+	u8 bank;
+	u8 index;
+};
+
+/**
+ * struct ncsync_wait_entry - a keyed entry on ncsync_core.wq.
+ * @wq: the wait queue entry.
+ * @key: what the sleeper waits on; NCSYNC_WAKE_ANY for anything.
+ */
+struct ncsync_wait_entry {
+	struct wait_queue_entry wq;
+	struct ncsync_wake_key key;
+};
+
 /**
  * struct ncsync_event_ntf - an event write waiting to be notified.
  * @index: the event.
@@ -144,11 +169,13 @@ struct ncsync_event_ntf {
  * @core: its core.
  * @id: NCSYNC_ENGINE_*.
  * @thread: the thread, which runs queues of programs in order.
+ * @wq: where the thread waits for work.
  */
 struct ncsync_engine {
 	struct ncsync_core *core;
 	u8 id;
 	struct task_struct *thread;
+	wait_queue_head_t wq;
 };
 
 /**
@@ -190,7 +217,10 @@ struct ncsync_dma_copy {
  * @lock: protects every write to @events and @sems, @seq, @reset_gen,
  *	@stats and the waiter lists of the core's files.  Readers of single
  *	registers use READ_ONCE() without it.
- * @wq: where waits and poll() sleep; woken after every change.
+ * @wq: where the waits of engines and of NCSYNC_IOC_WAIT sleep, keyed by
+ *	what they wait on (struct ncsync_wait_entry): a change wakes only the
+ *	waiters of the register it touched.
+ * @poll_wq: where poll() sleeps; woken after every change and program end.
  * @seq: change sequence, advanced by every change and reset.
  * @reset_gen: advanced by every reset; a wait that sees it move ends with
  *	ECANCELED.
@@ -198,7 +228,7 @@ struct ncsync_dma_copy {
  * @prog_lock: protects @progs, the programs' states and lists, the
  *	descriptors' program lists and accounting.
  * @progs: programs not yet ended, in submission order.
- * @prog_wq: where engines wait for work and userspace for programs.
+ * @done_wq: where userspace and resets wait for programs to end.
  * @engines: the datapath engines, in ncsync_engine_ids order.
  * @dma_lock: protects @dma_list.
  * @dma_list: copies not yet landed, in issue order.
@@ -227,12 +257,13 @@ struct ncsync_core {
 	s32 *sems;
 	spinlock_t lock;	/* protects the banks, see above */
 	wait_queue_head_t wq;
+	wait_queue_head_t poll_wq;
 	u64 seq;
 	u64 reset_gen;
 	struct ncsync_stats stats;
 	spinlock_t prog_lock;	/* see above */
 	struct list_head progs;
-	wait_queue_head_t prog_wq;
+	wait_queue_head_t done_wq;
 	struct ncsync_engine engines[NCSYNC_NUM_ENGINES];
 	spinlock_t dma_lock;	/* see above */
 	struct list_head dma_list;
@@ -306,7 +337,9 @@ void ncsync_csr_write_locked(struct ncsync_core *core, u32 addr,
 			     const u32 *buf, unsigned int nregs);
 void ncsync_op_apply_locked(struct ncsync_core *core, struct ncsync_op *op);
 void ncsync_changed_locked(struct ncsync_core *core);
-void ncsync_wake(struct ncsync_core *core);
+void ncsync_wake(struct ncsync_core *core, const struct ncsync_wake_key *key);
+void ncsync_wake_all(struct ncsync_core *core);
+void ncsync_wait_entry_init(struct ncsync_wait_entry *e, u8 bank, u8 index);
 void ncsync_core_reset(struct ncsync_core *core);
 s32 ncsync_sem_get(struct ncsync_core *core, unsigned int i);
 bool ncsync_event_get(struct ncsync_core *core, unsigned int i);
@@ -322,7 +355,8 @@ u32 ncsync_nonzero_sems_locked(struct ncsync_core *core,
 int ncsync_deadline_get(const struct ncsync_timespec *ts, u32 flags,
 			ktime_t *deadline);
 int ncsync_sleep(struct ncsync_file *nfile, wait_queue_head_t *wq,
-		 const ktime_t *deadline, int (*cond)(void *arg), void *arg);
+		 const struct ncsync_wake_key *key, const ktime_t *deadline,
+		 int (*cond)(void *arg), void *arg);
 int ncsync_wait(struct ncsync_file *nfile, struct ncsync_wait *w,
 		const ktime_t *deadline);
 void ncsync_flush_waiters(struct ncsync_file *nfile, fl_owner_t owner);
@@ -349,6 +383,7 @@ void ncsync_reap_fn(struct work_struct *work);
 /* ncsync_engine.c */
 int ncsync_engines_start(struct ncsync_core *core);
 void ncsync_engines_stop(struct ncsync_core *core);
+void ncsync_engines_kick(struct ncsync_core *core, u32 engine_mask);
 const char *ncsync_engine_name(u8 id);
 
 /* ncsync_main.c */

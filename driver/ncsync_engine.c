@@ -60,6 +60,7 @@ enum ncsync_step {
  * @strict: the program runs in strict mode.
  * @fault: the fault reason when a step returns NCSYNC_STEP_FAULT.
  * @changed: the banks changed since the last wake-up of the core.
+ * @wkey: what changed: one register, or NCSYNC_WAKE_ANY.
  * @pc: the index of the record being executed.
  */
 struct ncsync_exec {
@@ -69,8 +70,21 @@ struct ncsync_exec {
 	bool strict;
 	u8 fault;
 	bool changed;
+	struct ncsync_wake_key wkey;
 	u32 pc;
 };
+
+/* Note a change of one register (bank NCSYNC_WAKE_ANY: of several). */
+static void ncsync_exec_touch(struct ncsync_exec *x, u8 bank, u8 index)
+{
+	if (!x->changed) {
+		x->changed = true;
+		x->wkey.bank = bank;
+		x->wkey.index = index;
+	} else if (x->wkey.bank != bank || x->wkey.index != index) {
+		x->wkey.bank = NCSYNC_WAKE_ANY;
+	}
+}
 
 static bool ncsync_exec_stopping(const struct ncsync_exec *x)
 {
@@ -82,7 +96,7 @@ static void ncsync_exec_flush(struct ncsync_exec *x)
 	if (x->changed) {
 		x->changed = false;
 		ncsync_prog_progress(x->prog);
-		ncsync_wake(x->core);
+		ncsync_wake(x->core, &x->wkey);
 	}
 }
 
@@ -94,7 +108,8 @@ static u8 ncsync_exec_update_locked(struct ncsync_exec *x,
 	u32 operand = l->upd_value;
 	enum ncsync_sem_upd upd;
 
-	x->changed = true;
+	ncsync_exec_touch(x, ncsync_upd_is_event(l->upd_mode) ?
+			  NCSYNC_BANK_EVENT : NCSYNC_BANK_SEM, l->upd_idx);
 	if (ncsync_upd_is_event(l->upd_mode)) {
 		bool set = (l->upd_mode & 0x0F) == NCSYNC_UPD_EVT_SET;
 
@@ -133,7 +148,7 @@ static bool ncsync_exec_test_locked(struct ncsync_exec *x,
 	after = ncsync_event_after_wait(l->wait_mode, state);
 	if (after != state) {
 		ncsync_event_write_locked(core, l->wait_idx, after);
-		x->changed = true;
+		ncsync_exec_touch(x, NCSYNC_BANK_EVENT, l->wait_idx);
 	}
 	return true;
 }
@@ -163,11 +178,14 @@ static enum ncsync_step ncsync_exec_wait(struct ncsync_exec *x,
 	u8 kind = ncsync_wait_mode_is_sem(l->wait_mode) ? NCSYNC_BLOCK_SEM :
 							  NCSYNC_BLOCK_EVENT;
 	bool blocked = false, passed = false;
-	DEFINE_WAIT(wait);
+	struct ncsync_wait_entry wait;
 	u8 fault = 0;
 
+	ncsync_wait_entry_init(&wait, kind == NCSYNC_BLOCK_SEM ?
+			       NCSYNC_BANK_SEM : NCSYNC_BANK_EVENT,
+			       l->wait_idx);
 	for (;;) {
-		prepare_to_wait(&core->wq, &wait, TASK_INTERRUPTIBLE);
+		prepare_to_wait(&core->wq, &wait.wq, TASK_INTERRUPTIBLE);
 		if (ncsync_exec_stopping(x))
 			break;
 		spin_lock(&core->lock);
@@ -189,7 +207,7 @@ static enum ncsync_step ncsync_exec_wait(struct ncsync_exec *x,
 		}
 		schedule();
 	}
-	finish_wait(&core->wq, &wait);
+	finish_wait(&core->wq, &wait.wq);
 	if (blocked) {
 		ncsync_exec_set_blocked(x, NCSYNC_BLOCK_NONE, 0, 0, 0, 0);
 		trace_ncsync_wait_end(core->index, x->q->engine, x->prog->id,
@@ -212,11 +230,12 @@ static enum ncsync_step ncsync_exec_wait(struct ncsync_exec *x,
 static enum ncsync_step ncsync_exec_drain(struct ncsync_exec *x)
 {
 	struct ncsync_core *core = x->core;
+	struct ncsync_wait_entry wait;
 	bool blocked = false;
-	DEFINE_WAIT(wait);
 
+	ncsync_wait_entry_init(&wait, NCSYNC_WAKE_ANY, 0);
 	for (;;) {
-		prepare_to_wait(&core->wq, &wait, TASK_INTERRUPTIBLE);
+		prepare_to_wait(&core->wq, &wait.wq, TASK_INTERRUPTIBLE);
 		if (!atomic_read(&x->q->dma_outstanding) ||
 		    ncsync_exec_stopping(x))
 			break;
@@ -231,7 +250,7 @@ static enum ncsync_step ncsync_exec_drain(struct ncsync_exec *x)
 		}
 		schedule();
 	}
-	finish_wait(&core->wq, &wait);
+	finish_wait(&core->wq, &wait.wq);
 	if (blocked) {
 		ncsync_exec_set_blocked(x, NCSYNC_BLOCK_NONE, 0, 0, 0, 0);
 		trace_ncsync_wait_end(core->index, x->q->engine, x->prog->id,
@@ -255,7 +274,7 @@ static void ncsync_exec_group_reset(struct ncsync_exec *x,
 		if (in->gr.mask[i / 32] & (1U << (i % 32)))
 			ncsync_sem_update_locked(core, i, NCSYNC_SEM_UPD_SET, 0);
 	spin_unlock(&core->lock);
-	x->changed = true;
+	ncsync_exec_touch(x, NCSYNC_WAKE_ANY, 0);
 }
 
 static void ncsync_exec_poll(struct ncsync_exec *x,
@@ -462,7 +481,7 @@ static struct ncsync_equeue *ncsync_engine_pick(struct ncsync_engine *eng)
 				prog->state = NCSYNC_PROG_RUNNING;
 				prog->last_progress = jiffies;
 				schedule_delayed_work(&core->watchdog, 1);
-				wake_up_all(&core->prog_wq);
+				ncsync_engines_kick(core, prog->engine_mask);
 			}
 		}
 		if (mine && prog->state == NCSYNC_PROG_RUNNING) {
@@ -491,7 +510,7 @@ static int ncsync_engine_thread(void *data)
 	struct ncsync_equeue *q = NULL;
 
 	while (!kthread_should_stop()) {
-		wait_event_interruptible(core->prog_wq,
+		wait_event_interruptible(eng->wq,
 					 kthread_should_stop() ||
 					 (q = ncsync_engine_pick(eng)));
 		if (q) {
@@ -517,6 +536,7 @@ int ncsync_engines_start(struct ncsync_core *core)
 
 		eng->core = core;
 		eng->id = ncsync_engine_ids[i];
+		init_waitqueue_head(&eng->wq);
 		eng->thread = kthread_run(ncsync_engine_thread, eng,
 					  "ncsync%u-%s", core->index,
 					  ncsync_engine_name(eng->id));
@@ -529,6 +549,22 @@ int ncsync_engines_start(struct ncsync_core *core)
 		}
 	}
 	return 0;
+}
+
+/**
+ * ncsync_engines_kick() - make engines look for work.
+ * @core: the core.
+ * @engine_mask: bit i for engine i.
+ *
+ * Called after a submission, a program's start or end, or a stop.
+ */
+void ncsync_engines_kick(struct ncsync_core *core, u32 engine_mask)
+{
+	unsigned int i;
+
+	for (i = 0; i < NCSYNC_NUM_ENGINES; i++)
+		if (engine_mask & BIT(ncsync_engine_ids[i]))
+			wake_up(&core->engines[i].wq);
 }
 
 /**

@@ -81,6 +81,20 @@ static ssize_t ncsync_read(struct file *file, char __user *ubuf, size_t len,
 	return ret;
 }
 
+/* What a write of @len bytes at @addr wakes: one register, or anything. */
+static const struct ncsync_wake_key *
+ncsync_csr_wake_key(u32 addr, size_t len, struct ncsync_wake_key *key)
+{
+	unsigned int i;
+
+	if (len != NCSYNC_CSR_REG_SIZE)
+		return NULL;
+	key->bank = ncsync_csr_decode(addr, &i) == NCSYNC_WIN_EVENTS ?
+		    NCSYNC_BANK_EVENT : NCSYNC_BANK_SEM;
+	key->index = i;
+	return key;
+}
+
 /*
  * write(2)/pwrite(2): a sequence of register writes in ascending address
  * order, applied atomically.  A descriptor opened read-only never gets here
@@ -94,7 +108,8 @@ static ssize_t ncsync_write(struct file *file, const char __user *ubuf,
 {
 	struct ncsync_file *nfile = file->private_data;
 	struct ncsync_core *core = nfile->core;
-	u32 *kbuf;
+	struct ncsync_wake_key key;
+	u32 small[8], *kbuf = small;
 
 	if (!len)
 		return 0;
@@ -102,16 +117,23 @@ static ssize_t ncsync_write(struct file *file, const char __user *ubuf,
 	    !ncsync_csr_write_ok(*ppos, len))
 		return -EINVAL;
 
-	kbuf = memdup_user(ubuf, len);
-	if (IS_ERR(kbuf))
-		return PTR_ERR(kbuf);
+	/* Writes of a few registers need no allocation. */
+	if (len <= sizeof(small)) {
+		if (copy_from_user(small, ubuf, len))
+			return -EFAULT;
+	} else {
+		kbuf = memdup_user(ubuf, len);
+		if (IS_ERR(kbuf))
+			return PTR_ERR(kbuf);
+	}
 
 	spin_lock(&core->lock);
 	ncsync_csr_write_locked(core, *ppos, kbuf, len / NCSYNC_CSR_REG_SIZE);
 	spin_unlock(&core->lock);
-	ncsync_wake(core);
+	ncsync_wake(core, ncsync_csr_wake_key(*ppos, len, &key));
 
-	kfree(kbuf);
+	if (kbuf != small)
+		kfree(kbuf);
 	*ppos += len;
 	return len;
 }
@@ -185,8 +207,7 @@ static __poll_t ncsync_poll(struct file *file, poll_table *wait)
 	struct ncsync_core *core = nfile->core;
 	__poll_t mask = 0;
 
-	poll_wait(file, &core->wq, wait);
-	poll_wait(file, &core->prog_wq, wait);
+	poll_wait(file, &core->poll_wq, wait);
 	spin_lock(&core->lock);
 	if (core->seq != nfile->seen_seq)
 		mask = EPOLLIN | EPOLLRDNORM;

@@ -62,8 +62,13 @@ static int ncsync_op_ioctl(struct ncsync_file *nfile, void *data)
 	spin_lock(&core->lock);
 	ncsync_op_apply_locked(core, op);
 	spin_unlock(&core->lock);
-	if (update)
-		ncsync_wake(core);
+	if (update) {
+		struct ncsync_wake_key key = {
+			.bank = op->bank, .index = op->index,
+		};
+
+		ncsync_wake(core, &key);
+	}
 	return 0;
 }
 
@@ -113,7 +118,7 @@ static int ncsync_batch_ioctl(struct ncsync_file *nfile, void *data)
 		ncsync_op_apply_locked(core, &ops[n]);
 	spin_unlock(&core->lock);
 	if (any_update)
-		ncsync_wake(core);
+		ncsync_wake(core, NULL);
 
 	ret = copy_to_user(uops, ops, size) ? -EFAULT : 0;
 out:

@@ -301,7 +301,7 @@ int ncsync_submit(struct ncsync_file *nfile, struct ncsync_submit *sub)
 
 	if (evict)
 		ncsync_prog_put(evict);
-	wake_up_all(&core->prog_wq);
+	ncsync_engines_kick(core, engine_mask);
 	return 0;
 err:
 	ncsync_prog_put(prog);
@@ -375,7 +375,8 @@ void ncsync_snapshot_locked(struct ncsync_prog *prog)
  * @reason: a NCSYNC_FAULT_* reason.
  *
  * A program that has not started ends at once as cancelled.  The caller
- * wakes the engines (core->wq and prog_wq) after dropping the lock.
+ * wakes the engines and the waiters (ncsync_wake_all()) after dropping the
+ * lock.
  */
 void ncsync_prog_stop_locked(struct ncsync_prog *prog, int reason)
 {
@@ -404,8 +405,7 @@ void ncsync_prog_stop_locked(struct ncsync_prog *prog, int reason)
 
 static void ncsync_prog_wake(struct ncsync_core *core)
 {
-	wake_up_all(&core->wq);
-	wake_up_all(&core->prog_wq);
+	ncsync_wake_all(core);
 }
 
 static u32 ncsync_prog_final_state(const struct ncsync_prog *prog)
@@ -442,13 +442,16 @@ void ncsync_prog_queue_done(struct ncsync_equeue *q)
 	struct ncsync_prog *prog = q->prog;
 	struct ncsync_core *core = prog->core;
 	struct ncsync_insn *insns[NCSYNC_NUM_ENGINES] = { };
-	bool ended = false;
+	bool ended = false, faulted;
+	u32 engine_mask;
 	unsigned int i;
 
 	ncsync_prog_progress(prog);
 	spin_lock(&core->prog_lock);
 	q->finished = true;
-	if (q->st.state == NCSYNC_ENG_FAULTED)
+	engine_mask = prog->engine_mask;
+	faulted = q->st.state == NCSYNC_ENG_FAULTED;
+	if (faulted)
 		ncsync_prog_stop_locked(prog, NCSYNC_FAULT_PEER);
 	if (!--prog->nrunning) {
 		if (!prog->snapped)
@@ -465,10 +468,16 @@ void ncsync_prog_queue_done(struct ncsync_equeue *q)
 	}
 	spin_unlock(&core->prog_lock);
 
-	if (ended)
-		for (i = 0; i < NCSYNC_NUM_ENGINES; i++)
-			kvfree(insns[i]);
-	ncsync_prog_wake(core);
+	if (faulted)		/* its peers must stop */
+		ncsync_wake(core, NULL);
+	if (!ended)
+		return;
+	for (i = 0; i < NCSYNC_NUM_ENGINES; i++)
+		kvfree(insns[i]);
+	/* Its waiters, poll(), and the engines the next programs need. */
+	wake_up_all(&core->done_wq);
+	wake_up_all(&core->poll_wq);
+	ncsync_engines_kick(core, engine_mask);
 }
 
 /* Copy a program's status out under the lock; the caller copies to user. */
@@ -609,7 +618,7 @@ int ncsync_prog_wait(struct ncsync_file *nfile, struct ncsync_prog_wait *pw)
 	waiter.prog = ncsync_prog_get(nfile, pw->id);
 	if (!waiter.prog)
 		return -ENOENT;
-	ret = ncsync_sleep(nfile, &nfile->core->prog_wq, &deadline,
+	ret = ncsync_sleep(nfile, &nfile->core->done_wq, NULL, &deadline,
 			   ncsync_prog_wait_cond, &waiter);
 	if (!ret)
 		pw->state = waiter.state;
@@ -675,7 +684,7 @@ static void ncsync_progs_stop(struct ncsync_core *core, int reason,
 			ncsync_prog_stop_locked(prog, reason);
 	spin_unlock(&core->prog_lock);
 	ncsync_prog_wake(core);
-	wait_event(core->prog_wq, !ncsync_core_stopping(core, nfile));
+	wait_event(core->done_wq, !ncsync_core_stopping(core, nfile));
 }
 
 /**

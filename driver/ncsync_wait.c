@@ -76,6 +76,8 @@ static bool ncsync_wait_test_locked(struct ncsync_core *core,
  * ncsync_sleep() - sleep until a condition holds, interruptibly.
  * @nfile: the descriptor the wait is made through.
  * @wq: the wait queue @cond's changes are signalled on.
+ * @key: what @cond looks at, for ncsync_core.wq's keyed wake-ups; NULL
+ *	for anything.
  * @deadline: absolute CLOCK_MONOTONIC deadline, KTIME_MAX for none.
  * @cond: called after every wake-up; returns 1 when the wait is over, a
  *	negative errno to end it with that error, 0 to sleep again.
@@ -86,20 +88,24 @@ static bool ncsync_wait_test_locked(struct ncsync_core *core,
  * Return: 0, the error of @cond, -ETIMEDOUT, -ERESTARTSYS or -EBADF.
  */
 int ncsync_sleep(struct ncsync_file *nfile, wait_queue_head_t *wq,
-		 const ktime_t *deadline, int (*cond)(void *arg), void *arg)
+		 const struct ncsync_wake_key *key, const ktime_t *deadline,
+		 int (*cond)(void *arg), void *arg)
 {
 	struct ncsync_core *core = nfile->core;
 	struct ncsync_waiter waiter = { .owner = current->files };
-	DEFINE_WAIT(wq_entry);
+	struct ncsync_wait_entry entry;
 	ktime_t expires = *deadline;
 	int ret;
+
+	ncsync_wait_entry_init(&entry, key ? key->bank : NCSYNC_WAKE_ANY,
+			       key ? key->index : 0);
 
 	spin_lock(&core->lock);
 	list_add(&waiter.node, &nfile->waiters);
 	spin_unlock(&core->lock);
 
 	for (;;) {
-		prepare_to_wait(wq, &wq_entry, TASK_INTERRUPTIBLE);
+		prepare_to_wait(wq, &entry.wq, TASK_INTERRUPTIBLE);
 		if (READ_ONCE(waiter.closed)) {
 			ret = -EBADF;
 			break;
@@ -121,7 +127,7 @@ int ncsync_sleep(struct ncsync_file *nfile, wait_queue_head_t *wq,
 			schedule_hrtimeout_range(&expires, NCSYNC_WAIT_SLACK_NS,
 						 HRTIMER_MODE_ABS);
 	}
-	finish_wait(wq, &wq_entry);
+	finish_wait(wq, &entry.wq);
 
 	spin_lock(&core->lock);
 	list_del(&waiter.node);
@@ -174,16 +180,17 @@ int ncsync_wait(struct ncsync_file *nfile, struct ncsync_wait *w,
 {
 	struct ncsync_core *core = nfile->core;
 	struct ncsync_bank_wait bw = { .core = core, .w = w };
+	struct ncsync_wake_key key = { .bank = w->bank, .index = w->index };
 	int ret;
 
 	spin_lock(&core->lock);
 	bw.gen = core->reset_gen;
 	spin_unlock(&core->lock);
 
-	ret = ncsync_sleep(nfile, &core->wq, deadline, ncsync_bank_wait_cond,
-			   &bw);
+	ret = ncsync_sleep(nfile, &core->wq, &key, deadline,
+			   ncsync_bank_wait_cond, &bw);
 	if (bw.changed)
-		ncsync_wake(core);
+		ncsync_wake(core, &key);
 	return ret;
 }
 
@@ -210,7 +217,7 @@ void ncsync_flush_waiters(struct ncsync_file *nfile, fl_owner_t owner)
 	}
 	spin_unlock(&core->lock);
 	if (any) {
-		wake_up_all(&core->wq);
-		wake_up_all(&core->prog_wq);
+		ncsync_wake(core, NULL);
+		wake_up_all(&core->done_wq);
 	}
 }
