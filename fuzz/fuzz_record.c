@@ -139,7 +139,8 @@ static bool upd_ok(uint8_t m, bool evsem)
 	}
 }
 
-static void check_lane(const struct ncsync_lane *l, bool evsem, bool lane0)
+static void check_lane(const struct ncsync_lane *l, bool evsem, bool lane0,
+		       bool dma)
 {
 	bool wsem = false;
 
@@ -159,7 +160,8 @@ static void check_lane(const struct ncsync_lane *l, bool evsem, bool lane0)
 	}
 	if (lane0)
 		CHECK(l->wait_value == l->upd_value);
-	CHECK(l->paired == (wsem && l->upd_mode &&
+	/* A DMA's update is its copy's completion, never paired. */
+	CHECK(l->paired == (!dma && wsem && l->upd_mode &&
 			    ncsync_upd_is_sem(l->upd_mode) &&
 			    l->wait_idx == l->upd_idx));
 }
@@ -172,9 +174,9 @@ static void check_insn(const struct ncsync_insn *in, uint32_t nrecords,
 	unsigned int i;
 
 	CHECK(in->nlanes == (evsem ? 2 : 1));
-	check_lane(&in->lane[0], evsem, true);
+	check_lane(&in->lane[0], evsem, true, in->opcode == NCSYNC_OPC_DMA);
 	if (evsem)
-		check_lane(&in->lane[1], true, false);
+		check_lane(&in->lane[1], true, false, false);
 
 	switch (in->opcode) {
 	case NCSYNC_OPC_EVENT_SEMAPHORE:
