@@ -1,0 +1,176 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# ncsync selftest: load/unload cycles of the module, with activity.
+#
+# selftests/run.sh runs this inside the test VM with the module loaded.  It
+# unloads that module, then loads and unloads it NCSYNC_CYCLES times (100)
+# with a little activity each time (ncsync_faults_test --cycle-activity:
+# open both cores, programs that end and one left blocked, a mapping, a
+# wait left blocked in a thread, then close), and leaves the module loaded
+# again with the parameters it had.  Every unload must succeed at once:
+# nothing the activity did may keep the module busy once its process is
+# gone.  Prints TAP.
+#
+# The module file loaded again is the first of $NCSYNC_KO, ncsync.ko at
+# the top of the tree (tools/vm-run) and build/debug/src/ncsync.ko (tools/
+# check-debug) built for the running kernel (vermagic) and, when the kernel
+# shows the loaded module's srcversion, with the same one; without one,
+# every test is skipped.  Outside the VM (NCSYNC_IN_VM unset) nothing is
+# done: it never unloads a host's module.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+build=${BUILD:-$top/build}
+tool=$build/tools/ncsync
+helper=$build/selftests/ncsync_faults_test
+cycles=${NCSYNC_CYCLES:-100}
+sys=/sys/module/ncsync
+ntests=5
+n=0
+failed=0
+
+echo "TAP version 13"
+echo "1..$ntests"
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n $*"
+}
+
+not_ok() {
+	n=$((n + 1))
+	echo "not ok $n $*"
+	failed=1
+}
+
+skip_all() {
+	while [ "$n" -lt "$ntests" ]; do
+		n=$((n + 1))
+		echo "ok $n load_unload # SKIP $1"
+	done
+	exit $failed
+}
+
+# Kernel log lines vm-run would fail the run for.
+reports() {
+	dmesg 2>/dev/null | grep -cE 'WARNING|BUG|Oops|Call Trace|general protection|UBSAN|KASAN|lockdep|circular locking|refcount_t|hung_task|blocked for more than|soft lockup'
+}
+
+[ "${NCSYNC_IN_VM:-}" = 1 ] || skip_all "not in the test VM (tools/vm-run)"
+[ "$(id -u)" = 0 ] || skip_all "needs root"
+[ -d $sys ] || skip_all "ncsync is not loaded"
+[ -x "$tool" ] || skip_all "no $tool (make tools)"
+[ -x "$helper" ] || skip_all "no $helper (make selftests)"
+
+# The module file the loaded module came from: we load it again.
+ko=
+for f in ${NCSYNC_KO:+"$NCSYNC_KO"} "$top/ncsync.ko" "$build/debug/src/ncsync.ko"; do
+	[ -r "$f" ] || continue
+	vermagic=$(modinfo -F vermagic "$f" 2>/dev/null)
+	[ "${vermagic%% *}" = "$(uname -r)" ] || continue
+	if [ -r "$sys/srcversion" ] &&
+	   [ "$(cat "$sys/srcversion")" != "$(modinfo -F srcversion "$f" 2>/dev/null)" ]; then
+		continue
+	fi
+	ko=$f
+	break
+done
+[ -n "$ko" ] || skip_all "no module file for $(uname -r) like the loaded one (set NCSYNC_KO)"
+
+# Its parameters, as NAME=VALUE words.
+params=
+for p in "$sys"/parameters/*; do
+	[ -r "$p" ] && params="$params ${p##*/}=$(cat "$p")"
+done
+reports0=$(reports)
+
+# 1: unload the module the VM loaded
+if out=$("$tool" unload 2>&1) && [ ! -d $sys ]; then
+	ok "load_unload: unload the loaded module"
+else
+	not_ok "load_unload: unload the loaded module # $out (refcnt $(cat $sys/refcnt 2>/dev/null))"
+	skip_all "the module could not be unloaded"
+fi
+
+# 2: the cycles
+i=0
+why=
+while [ $i -lt "$cycles" ]; do
+	i=$((i + 1))
+	# shellcheck disable=SC2086 # one word per parameter
+	if ! out=$("$tool" load --path "$ko" $params 2>&1); then
+		why="cycle $i: load: $out"
+		break
+	fi
+	if [ ! -c /dev/ncsync0 ]; then
+		why="cycle $i: no /dev/ncsync0 after load"
+		break
+	fi
+	if ! out=$("$helper" --cycle-activity 2>&1); then
+		why="cycle $i: activity: $out"
+		break
+	fi
+	if ! out=$("$tool" unload 2>&1) || [ -d $sys ]; then
+		why="cycle $i: unload: $out (refcnt $(cat $sys/refcnt 2>/dev/null))"
+		break
+	fi
+done
+if [ -z "$why" ]; then
+	ok "load_unload: $cycles load/activity/unload cycles"
+else
+	not_ok "load_unload: $cycles load/activity/unload cycles # $why"
+fi
+
+# 3: unload is refused while a descriptor is open, and succeeds once the
+# last one is closed.
+# shellcheck disable=SC2086
+if [ -d $sys ] || "$tool" load --path "$ko" $params >/dev/null 2>&1; then
+	fifo=$(mktemp -u /tmp/ncsync-faults.XXXXXX)
+	mkfifo "$fifo"
+	sh -c 'exec 9</dev/ncsync0 && read x <"$1"' sh "$fifo" &
+	holder=$!
+	t=0
+	while [ "$(readlink /proc/$holder/fd/9)" != /dev/ncsync0 ] &&
+	      [ $t -lt 200 ]; do
+		sleep 0.1
+		t=$((t + 1))
+	done
+	if "$tool" unload >/dev/null 2>&1; then
+		not_ok "load_unload: unload refused while a descriptor is open # it unloaded"
+		kill $holder 2>/dev/null
+	else
+		echo go >"$fifo"
+		wait $holder
+		if out=$("$tool" unload 2>&1) && [ ! -d $sys ]; then
+			ok "load_unload: unload refused while a descriptor is open, then done"
+		else
+			not_ok "load_unload: unload after the last close # $out"
+		fi
+	fi
+	rm -f "$fifo"
+else
+	not_ok "load_unload: unload refused while a descriptor is open # cannot load"
+fi
+
+# 4: leave it loaded, as found
+# shellcheck disable=SC2086
+[ -d $sys ] || "$tool" load --path "$ko" $params >/dev/null 2>&1
+now=
+for p in "$sys"/parameters/*; do
+	[ -r "$p" ] && now="$now ${p##*/}=$(cat "$p")"
+done
+if [ -d $sys ] && [ "$now" = "$params" ] && [ -c /dev/ncsync0 ]; then
+	ok "load_unload: loaded again with its parameters"
+else
+	not_ok "load_unload: loaded again with its parameters # have '$now', want '$params'"
+fi
+
+# 5: the kernel log
+if [ "$(reports)" = "$reports0" ]; then
+	ok "load_unload: kernel log clean"
+else
+	not_ok "load_unload: kernel log clean # $(dmesg | grep -E 'WARNING|BUG|Oops|Call Trace|general protection|UBSAN|KASAN|lockdep|circular locking|refcount_t|hung_task|blocked for more than|soft lockup' | head -5)"
+fi
+exit $failed
