@@ -528,7 +528,7 @@ int ncsync_prog_status(struct ncsync_file *nfile,
 	prog = ncsync_prog_get(nfile, ps->id);
 	if (!prog)
 		return -ENOENT;
-	tmp = kmalloc(sizeof(*tmp), GFP_KERNEL);
+	tmp = kzalloc(sizeof(*tmp), GFP_KERNEL);	/* unused engines stay zero */
 	if (!tmp) {
 		ret = -ENOMEM;
 		goto out;
