@@ -284,6 +284,7 @@ struct ncsync_core {
 /**
  * struct ncsync_file - an open descriptor of a core.
  * @core: the core.
+ * @file: the open file this is the private data of.
  * @writable: opened for writing; a read-only descriptor changes nothing.
  * @seen_seq: the change sequence last acknowledged (NCSYNC_IOC_ACK); poll()
  *	is readable while the core's differs.  Protected by @core->lock.
@@ -297,6 +298,7 @@ struct ncsync_core {
  */
 struct ncsync_file {
 	struct ncsync_core *core;
+	struct file *file;
 	bool writable;
 	u64 seen_seq;
 	struct list_head waiters;

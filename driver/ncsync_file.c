@@ -23,6 +23,7 @@ static int ncsync_open(struct inode *inode, struct file *file)
 	if (!nfile)
 		return -ENOMEM;
 	nfile->core = core;
+	nfile->file = file;
 	nfile->writable = file->f_mode & FMODE_WRITE;
 	INIT_LIST_HEAD(&nfile->waiters);
 	INIT_LIST_HEAD(&nfile->progs);

@@ -9,6 +9,7 @@
  * core is reset (ECANCELED) or when the waiting process closes the
  * descriptor (EBADF).
  */
+#include <linux/fdtable.h>
 #include <linux/hrtimer.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -72,6 +73,25 @@ static bool ncsync_wait_test_locked(struct ncsync_core *core,
 	return true;
 }
 
+static int ncsync_fd_is(const void *file, struct file *f, unsigned int fd)
+{
+	return f == file;
+}
+
+/*
+ * Whether the calling process has closed every descriptor of @nfile's open
+ * file.  Called once a waiter is on @nfile->waiters: a close() that removed
+ * the last such descriptor before then ran its flush before the waiter
+ * was listed, so it could not end the wait; one that removes it later
+ * finds the waiter listed.
+ */
+static bool ncsync_file_closed_by_current(struct ncsync_file *nfile)
+{
+	struct files_struct *files = current->files;
+
+	return files && !iterate_fd(files, 0, ncsync_fd_is, nfile->file);
+}
+
 /**
  * ncsync_sleep() - sleep until a condition holds, interruptibly.
  * @nfile: the descriptor the wait is made through.
@@ -83,7 +103,10 @@ static bool ncsync_wait_test_locked(struct ncsync_core *core,
  *	negative errno to end it with that error, 0 to sleep again.
  * @arg: its argument.
  *
- * The wait also ends when the calling process closes @nfile.
+ * The wait also ends when the calling process closes @nfile, including a
+ * close() that ran while the wait was entering the kernel: before it first
+ * sleeps, a wait whose process has no descriptor of the open file left
+ * ends with -EBADF.
  *
  * Return: 0, the error of @cond, -ETIMEDOUT, -ERESTARTSYS or -EBADF.
  */
@@ -95,6 +118,7 @@ int ncsync_sleep(struct ncsync_file *nfile, wait_queue_head_t *wq,
 	struct ncsync_waiter waiter = { .owner = current->files };
 	struct ncsync_wait_entry entry;
 	ktime_t expires = *deadline;
+	bool checked = false;
 	int ret;
 
 	ncsync_wait_entry_init(&entry, key ? key->bank : NCSYNC_WAKE_ANY,
@@ -120,6 +144,13 @@ int ncsync_sleep(struct ncsync_file *nfile, wait_queue_head_t *wq,
 		if (ktime_compare(ktime_get(), expires) >= 0) {
 			ret = -ETIMEDOUT;
 			break;
+		}
+		if (!checked) {
+			checked = true;
+			if (ncsync_file_closed_by_current(nfile)) {
+				ret = -EBADF;
+				break;
+			}
 		}
 		if (expires == KTIME_MAX)
 			schedule();
