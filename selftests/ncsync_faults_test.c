@@ -947,6 +947,29 @@ static void late_wait_end(struct __test_metadata *_metadata,
 	close(uffd);
 }
 
+#define LATE_NO_UFFD	INT_MIN
+
+/*
+ * Hold ioctl @cmd on @fd, with @arg (@len bytes), in its page fault, close
+ * @fd, let the ioctl go on: its result (0 or -errno), or LATE_NO_UFFD.
+ */
+static int late_wait_after_close(struct __test_metadata *_metadata, int fd,
+				 unsigned long cmd, const void *arg,
+				 size_t len)
+{
+	struct late_wait lw;
+	int uffd;
+
+	if (!late_wait_start(_metadata, &lw, &uffd, fd, cmd)) {
+		close(fd);
+		return LATE_NO_UFFD;
+	}
+	EXPECT_EQ(0, close(fd));
+	late_wait_supply(_metadata, &lw, uffd, arg, len);
+	late_wait_end(_metadata, &lw, uffd);
+	return lw.ret;
+}
+
 /* A wait on a descriptor closed while the wait was entering: EBADF. */
 TEST_F(faults, close_while_wait_enters_kernel)
 {
@@ -954,20 +977,16 @@ TEST_F(faults, close_while_wait_enters_kernel)
 		.bank = NCSYNC_BANK_SEM, .mode = W_GE, .index = 60,
 		.value = 1, .deadline = deadline_ms(LONG_MS),
 	};
-	struct late_wait lw;
-	int fd, uffd;
+	int fd, ret;
 
 	fd = open(DEV0, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd);
-	if (!late_wait_start(_metadata, &lw, &uffd, fd, NCSYNC_IOC_WAIT)) {
-		close(fd);
-		SKIP(return, "userfaultfd: %s", strerror(errno));
-	}
-	ASSERT_EQ(0, close(fd));
-	late_wait_supply(_metadata, &lw, uffd, &w, sizeof(w));
-	late_wait_end(_metadata, &lw, uffd);
-	EXPECT_EQ(-EBADF, lw.ret) TH_LOG("the wait ended with %d (%s)",
-					 lw.ret, strerror(-lw.ret));
+	ret = late_wait_after_close(_metadata, fd, NCSYNC_IOC_WAIT, &w,
+				    sizeof(w));
+	if (ret == LATE_NO_UFFD)
+		SKIP(return, "userfaultfd is not available");
+	EXPECT_EQ(-EBADF, ret) TH_LOG("the wait ended with %d (%s)",
+				      ret, strerror(-ret));
 }
 
 /* The same for NCSYNC_IOC_PROG_WAIT on a blocked program. */
@@ -975,24 +994,19 @@ TEST_F(faults, close_while_prog_wait_enters_kernel)
 {
 	struct ncsync_prog_wait pw = { .deadline = deadline_ms(LONG_MS) };
 	struct prog p = {};
-	struct late_wait lw;
-	int fd, uffd;
+	int fd, ret;
 
 	fd = open(DEV0, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	rec_wait_inc(prog_queue(&p, NCSYNC_ENGINE_POOL), 61, 1, 62);
 	ASSERT_EQ(0, submit(fd, &p, WD_LONG, &pw.id));
 	ASSERT_EQ(0, await_engine_blocked(fd, pw.id, 0));
-	if (!late_wait_start(_metadata, &lw, &uffd, fd,
-			     NCSYNC_IOC_PROG_WAIT)) {
-		close(fd);
-		SKIP(return, "userfaultfd: %s", strerror(errno));
-	}
-	ASSERT_EQ(0, close(fd));
-	late_wait_supply(_metadata, &lw, uffd, &pw, sizeof(pw));
-	late_wait_end(_metadata, &lw, uffd);
-	EXPECT_EQ(-EBADF, lw.ret) TH_LOG("the wait ended with %d (%s)",
-					 lw.ret, strerror(-lw.ret));
+	ret = late_wait_after_close(_metadata, fd, NCSYNC_IOC_PROG_WAIT, &pw,
+				    sizeof(pw));
+	if (ret == LATE_NO_UFFD)
+		SKIP(return, "userfaultfd is not available");
+	EXPECT_EQ(-EBADF, ret) TH_LOG("the wait ended with %d (%s)",
+				      ret, strerror(-ret));
 	/* the last reference went with the ioctl: the program is stopped */
 	no_programs_left(_metadata);
 }
@@ -1017,7 +1031,7 @@ TEST_F(faults, late_wait_goes_on_with_a_dup_left)
 	if (!late_wait_start(_metadata, &lw, &uffd, fd, NCSYNC_IOC_WAIT)) {
 		close(fd);
 		close(dupfd);
-		SKIP(return, "userfaultfd: %s", strerror(errno));
+		SKIP(return, "userfaultfd is not available");
 	}
 	ASSERT_EQ(0, close(fd));
 	sem_set(_metadata, self->fd, 63, 0);
