@@ -3,7 +3,8 @@
  * libncsync: the userspace runtime of ncsync.
  *
  * Functions return 0 (or a value) on success and a negative errno on
- * failure, as liburing does; they never set errno.
+ * failure, as liburing does; they do not set errno themselves (a failed
+ * system call inside leaves its own value there).
  */
 #ifndef NCSYNC_H
 #define NCSYNC_H
@@ -52,7 +53,8 @@ int ncsync_batch(struct ncsync_dev *dev, struct ncsync_op *ops,
 
 /*
  * Waits.  @deadline is an absolute CLOCK_MONOTONIC time, NULL for none.
- * Return 0, -ETIMEDOUT, -EINTR, -ECANCELED (core reset) or -EBADF.
+ * Return 0, -ETIMEDOUT, -EINTR, -ECANCELED (core reset), -EBADF or
+ * -EINVAL (a bad index, mode or deadline).
  */
 int ncsync_wait_sem(struct ncsync_dev *dev, unsigned int idx, uint8_t mode,
 		    int32_t threshold, const struct timespec *deadline,

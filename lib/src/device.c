@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,15 +216,35 @@ int ncsync_wait_event(struct ncsync_dev *dev, unsigned int idx, uint8_t mode,
 	return ncsync_do_wait(dev, &w, deadline);
 }
 
+/*
+ * Now + @ns, saturated: never past the largest time a timespec holds (a
+ * wait without end), never before 0 (a deadline that has passed; a
+ * negative one is refused by the kernel).
+ */
 void ncsync_deadline_after(struct timespec *ts, int64_t ns)
 {
+	const int64_t nsec_per_sec = 1000000000;
+	int64_t sec;
+
 	clock_gettime(CLOCK_MONOTONIC, ts);
-	ns += ts->tv_nsec;
-	ts->tv_sec += ns / 1000000000;
-	ts->tv_nsec = ns % 1000000000;
-	if (ts->tv_nsec < 0) {
-		ts->tv_nsec += 1000000000;
-		ts->tv_sec--;
+	sec = ns / nsec_per_sec;
+	ns = ns % nsec_per_sec + ts->tv_nsec;	/* -1e9 < ns < 2e9 */
+	if (ns >= nsec_per_sec) {
+		ns -= nsec_per_sec;
+		sec++;
+	} else if (ns < 0) {
+		ns += nsec_per_sec;
+		sec--;
+	}
+	if (sec > 0 && ts->tv_sec > INT64_MAX - sec) {
+		ts->tv_sec = INT64_MAX;
+		ts->tv_nsec = nsec_per_sec - 1;
+	} else if (ts->tv_sec + sec < 0) {
+		ts->tv_sec = 0;
+		ts->tv_nsec = 0;
+	} else {
+		ts->tv_sec += sec;
+		ts->tv_nsec = ns;
 	}
 }
 
