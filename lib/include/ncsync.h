@@ -30,8 +30,8 @@ int ncsync_fd(const struct ncsync_dev *dev);
 const struct ncsync_info *ncsync_get_info(const struct ncsync_dev *dev);
 
 /* Reads through the mapping: no system call. */
-int32_t ncsync_sem_read(const struct ncsync_dev *dev, unsigned int idx);
-bool ncsync_event_read(const struct ncsync_dev *dev, unsigned int idx);
+int32_t ncsync_sem_read(const struct ncsync_dev *dev, uint8_t idx);
+bool ncsync_event_read(const struct ncsync_dev *dev, uint8_t idx);
 
 /* Raw CSR access: pread/pwrite at CSR addresses (MODEL.md). */
 int ncsync_csr_read(struct ncsync_dev *dev, uint32_t addr, uint32_t *vals,

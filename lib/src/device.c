@@ -91,14 +91,14 @@ const struct ncsync_info *ncsync_get_info(const struct ncsync_dev *dev)
 	return &dev->info;
 }
 
-int32_t ncsync_sem_read(const struct ncsync_dev *dev, unsigned int idx)
+int32_t ncsync_sem_read(const struct ncsync_dev *dev, uint8_t idx)
 {
-	return (int32_t)dev->csr[(NCSYNC_CSR_SEM_READ / 4) + (idx & 0xff)];
+	return (int32_t)dev->csr[(NCSYNC_CSR_SEM_READ / 4) + idx];
 }
 
-bool ncsync_event_read(const struct ncsync_dev *dev, unsigned int idx)
+bool ncsync_event_read(const struct ncsync_dev *dev, uint8_t idx)
 {
-	return dev->csr[(NCSYNC_CSR_EVENTS / 4) + (idx & 0xff)];
+	return dev->csr[(NCSYNC_CSR_EVENTS / 4) + idx];
 }
 
 int ncsync_csr_read(struct ncsync_dev *dev, uint32_t addr, uint32_t *vals,
