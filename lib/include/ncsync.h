@@ -240,6 +240,9 @@ struct ncsync_submit_error {
 int ncsync_program_submit(struct ncsync_dev *dev, struct ncsync_program *prog,
 			  uint32_t flags, uint32_t watchdog_ms, uint32_t *id,
 			  struct ncsync_submit_error *err);
+/* The record the last finalization refused: 0, or -ENOENT for none. */
+int ncsync_program_error(const struct ncsync_program *prog,
+			 struct ncsync_submit_error *err);
 int ncsync_program_wait(struct ncsync_dev *dev, uint32_t id,
 			const struct timespec *deadline, uint32_t *state);
 int ncsync_program_status(struct ncsync_dev *dev, uint32_t id, bool release,

@@ -106,9 +106,9 @@ struct ncsync_bank_alloc {
  * @ev_prologue: the event prologue and epilogues were inserted.
  * @frozen: lowered or finalized: no more records may be added.
  * @finalized: ncsync_program_finalize() succeeded.
- * @bad_engine: the engine of the record finalization refused.
+ * @bad_engine: the engine of the record the last finalization refused.
  * @bad_index: its index.
- * @bad_reason: its enum ncsync_rec_reason, or 0.
+ * @bad_reason: its enum ncsync_rec_reason, or 0 (ncsync_program_error()).
  */
 struct ncsync_program {
 	struct ncsync_stream *streams[NCSYNC_MAX_ENGINE_ID];

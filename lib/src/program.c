@@ -302,6 +302,8 @@ int ncsync_program_finalize(struct ncsync_program *prog)
 
 	if (!prog)
 		return -EINVAL;
+	/* Only this finalization's refusal is reported. */
+	prog->bad_reason = NCSYNC_REC_OK;
 	/* An unbound label is reported before anything is rewritten. */
 	for (i = 0; i < prog->nfixups; i++)
 		if (!prog->labels[prog->fixups[i].label].bound)
@@ -319,5 +321,34 @@ int ncsync_program_finalize(struct ncsync_program *prog)
 	if (ret)
 		return ret;
 	prog->finalized = true;
+	return 0;
+}
+
+/**
+ * ncsync_program_error() - the record the last finalization refused.
+ * @prog: the program.
+ * @err: out: the record's engine, its index in that engine's stream (as
+ *	finalized: after the lowering) and the validator's reason; cleared
+ *	(reason NCSYNC_REC_OK) when there is none.
+ *
+ * The last ncsync_program_finalize(), or the one ncsync_program_submit()
+ * does, is the one reported.  A failure that is not a record's (a label,
+ * the lowering, memory) and a refusal by the kernel are not.
+ *
+ * Return: 0 when that finalization refused a record, -ENOENT when it
+ * refused none, failed otherwise or never ran, -EINVAL when @prog or
+ * @err is NULL.
+ */
+int ncsync_program_error(const struct ncsync_program *prog,
+			 struct ncsync_submit_error *err)
+{
+	if (!prog || !err)
+		return -EINVAL;
+	memset(err, 0, sizeof(*err));
+	if (prog->bad_reason == NCSYNC_REC_OK)
+		return -ENOENT;
+	err->engine = prog->bad_engine;
+	err->index = prog->bad_index;
+	err->reason = prog->bad_reason;
 	return 0;
 }

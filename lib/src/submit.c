@@ -39,10 +39,8 @@ int ncsync_program_submit(struct ncsync_dev *dev, struct ncsync_program *prog,
 		return -EINVAL;
 	ret = ncsync_program_finalize(prog);
 	if (ret) {
-		if (ret == -EINVAL && prog->bad_reason)
-			ncsync_submit_error_set(err, prog->bad_engine,
-						prog->bad_index,
-						prog->bad_reason);
+		if (err)
+			ncsync_program_error(prog, err);
 		return ret;
 	}
 

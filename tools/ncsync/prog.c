@@ -176,34 +176,19 @@ struct build_opts {
 };
 
 /*
- * ncsync_program_finalize() failed with @err: name the first record the
- * validator refuses (ncsync_disasm() prints it as ".raw ... # REASON"),
- * or just the error.
+ * ncsync_program_finalize() failed with @err: name the record the validator
+ * refused (ncsync_program_error()), or just the error.
  */
 static void report_refused(const char *path, struct ncsync_program *prog,
 			   int err)
 {
-	unsigned int mask = ncsync_program_engines(prog), e;
-	char line[NCSYNC_DISASM_LINE_MAX];
-	const char *why;
-	uint32_t i;
+	struct ncsync_submit_error e;
 
-	for (e = 0; err == -EINVAL && e < MAX_ENGINE_ID; e++) {
-		struct ncsync_stream *s;
-
-		if (!(mask & (1U << e)))
-			continue;
-		s = ncsync_program_find_stream(prog, e);
-		for (i = 0; i < ncsync_stream_count(s); i++) {
-			ncsync_disasm(ncsync_stream_record(s, i), line,
-				      sizeof(line));
-			why = strstr(line, "# ");
-			if (strncmp(line, ".raw", 4) || !why)
-				continue;
-			fail_msg("%s: engine %s record %u: %s", path,
-				 engine_label(e), i, why + 2);
-			return;
-		}
+	if (err == -EINVAL && !ncsync_program_error(prog, &e)) {
+		fail_msg("%s: engine %s record %u: %s", path,
+			 engine_label(e.engine), e.index,
+			 ncsync_reason_name(e.reason));
+		return;
 	}
 	fail_err(err, "%s: finalizing the program", path);
 }
