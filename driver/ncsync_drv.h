@@ -78,6 +78,8 @@ struct ncsync_snapshot {
  * @ref: references: the owner's list, each running engine, each queued DMA.
  * @core: the core it runs on.
  * @nfile: the descriptor that submitted it; valid while on its list.
+ * @seq: its number in the core's submission order (ncsync_core.prog_seq),
+ *	set under prog_lock; where NCSYNC_CMD_GET_PROGRAMS resumes.
  * @id: its id within @nfile.
  * @flags: NCSYNC_SUBMIT_F_*.
  * @watchdog_ms: time without progress before it times out.
@@ -104,6 +106,7 @@ struct ncsync_prog {
 	struct kref ref;
 	struct ncsync_core *core;
 	struct ncsync_file *nfile;
+	u64 seq;
 	u32 id;
 	u32 flags;
 	u32 watchdog_ms;
@@ -225,9 +228,12 @@ struct ncsync_dma_copy {
  * @reset_gen: advanced by every reset; a wait that sees it move ends with
  *	ECANCELED.
  * @stats: counters reported by NCSYNC_IOC_STATS.
- * @prog_lock: protects @progs, the programs' states and lists, the
- *	descriptors' program lists and accounting.
- * @progs: programs not yet ended, in submission order.
+ * @prog_lock: protects @progs, @prog_seq, the programs' states and
+ *	lists, the descriptors' program lists and accounting.
+ * @progs: programs not yet ended, in submission order: by increasing
+ *	ncsync_prog.seq.
+ * @prog_seq: the seq of the last program submitted; never goes back, not
+ *	even across a reset.
  * @done_wq: where userspace and resets wait for programs to end.
  * @engines: the datapath engines, in ncsync_engine_ids order.
  * @dma_lock: protects @dma_list.
@@ -263,6 +269,7 @@ struct ncsync_core {
 	struct ncsync_stats stats;
 	spinlock_t prog_lock;	/* see above */
 	struct list_head progs;
+	u64 prog_seq;
 	wait_queue_head_t done_wq;
 	struct ncsync_engine engines[NCSYNC_NUM_ENGINES];
 	spinlock_t dma_lock;	/* see above */

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ncsync: the generic netlink family "ncsync" (Documentation/netlink/
- * ncsync.yaml): a core's state on request, and multicast notifications of
- * event writes (while enabled on the core, modelling notific_ctrl.
- * notifications_en, BARRIER 3), program ends, faults and watchdogs.
+ * ncsync.yaml): a core's state on request, a dump of its programs, and
+ * multicast notifications of event writes (while enabled on the core,
+ * modelling notific_ctrl.notifications_en, BARRIER 3), program ends, faults
+ * and watchdogs.
  *
  * Whoever writes an event or ends a program never blocks on netlink: it
  * queues a small record (events: a per-core FIFO; programs: a list) and
@@ -125,6 +126,28 @@ static int ncsync_nl_put_prog(struct sk_buff *skb, u32 id, u32 state,
 			return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
+}
+
+/**
+ * ncsync_nl_put_live_prog_locked() - put a program that is on the core, its
+ *	engines as they are now.
+ * @skb: the message.
+ * @prog: the program; its core's prog_lock held.
+ *
+ * Return: 0, or -EMSGSIZE with the nest left partly written (the caller
+ * trims the message).
+ */
+static int ncsync_nl_put_live_prog_locked(struct sk_buff *skb,
+					  struct ncsync_prog *prog)
+{
+	struct ncsync_engine_status st[NCSYNC_NUM_ENGINES];
+	unsigned int i;
+
+	lockdep_assert_held(&prog->core->prog_lock);
+	for (i = 0; i < prog->nq; i++)
+		ncsync_status_read_locked(&prog->q[i], &st[i]);
+	return ncsync_nl_put_prog(skb, prog->id, prog->state, prog->pid, st,
+				  prog->nq);
 }
 
 /* Build and multicast one notification; count it as dropped on failure. */
@@ -263,7 +286,6 @@ void ncsync_nl_core_fini(struct ncsync_core *core)
 /* Put a core's live state: banks and the programs on it. */
 static int ncsync_nl_fill_core(struct sk_buff *skb, struct ncsync_core *core)
 {
-	struct ncsync_engine_status st[NCSYNC_NUM_ENGINES];
 	struct nlattr *sems, *events;
 	struct ncsync_prog *prog;
 	bool truncated = false;
@@ -298,12 +320,9 @@ static int ncsync_nl_fill_core(struct sk_buff *skb, struct ncsync_core *core)
 	list_for_each_entry(prog, &core->progs, core_node) {
 		void *mark = nlmsg_get_pos(skb);
 
-		for (i = 0; i < prog->nq; i++)
-			ncsync_status_read_locked(&prog->q[i], &st[i]);
 		/* Keep room for NCSYNC_A_TRUNCATED. */
 		if (skb_tailroom(skb) < nla_total_size(0) + 64 ||
-		    ncsync_nl_put_prog(skb, prog->id, prog->state, prog->pid,
-				       st, prog->nq)) {
+		    ncsync_nl_put_live_prog_locked(skb, prog)) {
 			nlmsg_trim(skb, mark);
 			truncated = true;
 			break;
@@ -332,9 +351,9 @@ static struct ncsync_core *ncsync_nl_core(struct genl_info *info)
 
 /*
  * NCSYNC_CMD_GET_CORE: a core's banks, sequence, drops and programs (as
- * many as fit one message; NCSYNC_A_TRUNCATED says some did not).  Needs
- * CAP_NET_ADMIN: it shows every descriptor's programs, where a device node
- * shows only one's own.
+ * many as fit one message; NCSYNC_A_TRUNCATED says some did not, and
+ * NCSYNC_CMD_GET_PROGRAMS lists them all).  Needs CAP_NET_ADMIN: it shows
+ * every descriptor's programs, where a device node shows only one's own.
  * Errors: EPERM; EINVAL without NCSYNC_A_CORE; ENODEV for no such core;
  * ENOMEM; EMSGSIZE.
  */
@@ -367,6 +386,136 @@ err:
 	return ret;
 }
 
+/**
+ * struct ncsync_nl_dump_ctx - where a NCSYNC_CMD_GET_PROGRAMS dump stands,
+ *	kept in netlink_callback.ctx from one call of the dump to the next.
+ * @seq: the ncsync_prog.seq of the last program sent; 0 before the first.
+ * @core: the index of the core, checked when the dump started.
+ *
+ * The dump resumes at the first program of the core with a larger seq.
+ * core->progs is in increasing seq order and a program never changes its
+ * seq, so programs that end or are submitted between two calls move no
+ * other: each program on the core from the start to the end of the dump
+ * is sent exactly once, one that ends during the dump at most once, one
+ * submitted during the dump once if it is still there when the dump
+ * reaches the end of the list.
+ */
+struct ncsync_nl_dump_ctx {
+	u64 seq;
+	u32 core;
+};
+
+static struct ncsync_nl_dump_ctx *
+ncsync_nl_dump_ctx(struct netlink_callback *cb)
+{
+	BUILD_BUG_ON(sizeof(struct ncsync_nl_dump_ctx) > sizeof(cb->ctx));
+	return (struct ncsync_nl_dump_ctx *)cb->ctx;
+}
+
+static const struct nla_policy ncsync_get_core_policy[NCSYNC_A_CORE + 1] = {
+	[NCSYNC_A_CORE] = { .type = NLA_U32 },
+};
+
+/*
+ * NCSYNC_CMD_GET_PROGRAMS, start of the dump: which core.  Generic netlink
+ * has validated the request against the policy already, but keeps the
+ * attributes where 6.1 and later kernels differ (genl_dumpit_info()->attrs,
+ * genl_info_dump()->attrs): they are parsed again here.  An error here is
+ * the answer to the request, as for a do; 6.1 gives the start of a dump no
+ * extended ack (cb->extack is NULL), later kernels do.
+ * Errors: EPERM (from generic netlink, GENL_ADMIN_PERM); EINVAL without
+ * NCSYNC_A_CORE; ENODEV for no such core.
+ */
+static int ncsync_nl_get_progs_start(struct netlink_callback *cb)
+{
+	struct ncsync_nl_dump_ctx *ctx = ncsync_nl_dump_ctx(cb);
+	struct nlattr *tb[NCSYNC_A_CORE + 1];
+	int ret;
+
+	ret = nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, NCSYNC_A_CORE,
+			  ncsync_get_core_policy, cb->extack);
+	if (ret)
+		return ret;
+	if (NL_REQ_ATTR_CHECK(cb->extack, NULL, tb, NCSYNC_A_CORE))
+		return -EINVAL;
+	ctx->core = nla_get_u32(tb[NCSYNC_A_CORE]);
+	if (!ncsync_core_by_index(ctx->core)) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, tb[NCSYNC_A_CORE],
+				    "no such core");
+		return -ENODEV;
+	}
+	ctx->seq = 0;
+	return 0;
+}
+
+/**
+ * ncsync_nl_put_prog_msg_locked() - one message of a NCSYNC_CMD_GET_PROGRAMS
+ *	dump: the core and one of its programs.
+ * @skb: the dump's buffer.
+ * @cb: the dump.
+ * @prog: the program; its core's prog_lock held.
+ *
+ * Return: 0, or -EMSGSIZE with @skb as it was.
+ */
+static int ncsync_nl_put_prog_msg_locked(struct sk_buff *skb,
+					 struct netlink_callback *cb,
+					 struct ncsync_prog *prog)
+{
+	void *hdr;
+
+	lockdep_assert_held(&prog->core->prog_lock);
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &ncsync_genl_family, NLM_F_MULTI,
+			  NCSYNC_CMD_GET_PROGRAMS);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, NCSYNC_A_CORE, prog->core->index) ||
+	    ncsync_nl_put_live_prog_locked(skb, prog)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/*
+ * NCSYNC_CMD_GET_PROGRAMS: every program queued or running on a core, one
+ * message each (NCSYNC_A_CORE and the NCSYNC_A_PROG nest of GET_CORE),
+ * oldest first, as many messages in each call as fit; see struct
+ * ncsync_nl_dump_ctx for where the next call resumes.  Needs CAP_NET_ADMIN,
+ * as GET_CORE.  Each program is read under prog_lock, as GET_CORE does; the
+ * lock is not held from one call to the next.
+ * Errors (in NLMSG_DONE): EMSGSIZE if a program did not fit an empty
+ * buffer (none is that large); ENODEV if the core went away (cores live as
+ * long as the family).  The request's errors come from
+ * ncsync_nl_get_progs_start().
+ */
+static int ncsync_nl_get_progs_dumpit(struct sk_buff *skb,
+				      struct netlink_callback *cb)
+{
+	struct ncsync_nl_dump_ctx *ctx = ncsync_nl_dump_ctx(cb);
+	struct ncsync_core *core = ncsync_core_by_index(ctx->core);
+	struct ncsync_prog *prog;
+	int ret = 0;
+
+	if (!core)
+		return -ENODEV;
+	spin_lock(&core->prog_lock);
+	list_for_each_entry(prog, &core->progs, core_node) {
+		if (prog->seq <= ctx->seq)
+			continue;
+		ret = ncsync_nl_put_prog_msg_locked(skb, cb, prog);
+		if (ret)
+			break;
+		ctx->seq = prog->seq;
+	}
+	spin_unlock(&core->prog_lock);
+	/* A full buffer ends this call; an empty one would end the dump. */
+	if (ret && !skb->len)
+		return ret;
+	return skb->len;
+}
+
 /*
  * NCSYNC_CMD_SET_NOTIFY: turn a core's event notifications on or off.
  * Needs CAP_NET_ADMIN (GENL_ADMIN_PERM).
@@ -384,10 +533,6 @@ static int ncsync_nl_set_notify_doit(struct sk_buff *skb,
 	WRITE_ONCE(core->notify, nla_get_u8(info->attrs[NCSYNC_A_NOTIFY]));
 	return 0;
 }
-
-static const struct nla_policy ncsync_get_core_policy[NCSYNC_A_CORE + 1] = {
-	[NCSYNC_A_CORE] = { .type = NLA_U32 },
-};
 
 static const struct nla_policy ncsync_set_notify_policy[NCSYNC_A_NOTIFY + 1] = {
 	[NCSYNC_A_CORE] = { .type = NLA_U32 },
@@ -407,6 +552,14 @@ static const struct genl_ops ncsync_genl_ops[] = {
 		.doit = ncsync_nl_set_notify_doit,
 		.policy = ncsync_set_notify_policy,
 		.maxattr = NCSYNC_A_NOTIFY,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = NCSYNC_CMD_GET_PROGRAMS,
+		.start = ncsync_nl_get_progs_start,
+		.dumpit = ncsync_nl_get_progs_dumpit,
+		.policy = ncsync_get_core_policy,
+		.maxattr = NCSYNC_A_CORE,
 		.flags = GENL_ADMIN_PERM,
 	},
 };

@@ -295,6 +295,8 @@ int ncsync_submit(struct ncsync_file *nfile, struct ncsync_submit *sub)
 	nfile->mem += mem;
 	nfile->nprogs++;
 	list_add_tail(&prog->file_node, &nfile->progs);
+	/* core->progs stays in increasing seq order. */
+	prog->seq = ++core->prog_seq;
 	list_add_tail(&prog->core_node, &core->progs);
 	sub->id = prog->id;
 	spin_unlock(&core->prog_lock);

@@ -112,6 +112,7 @@ usage() {
 
 # --- help and usage --------------------------------------------------------
 
+# shellcheck disable=SC2016 # $c and $1 are the inner shell's
 t 0 "--help" "$N" --help &&
 	check "--help lists every command" sh -c \
 	'for c in load unload info sem event wait asm disasm run dump monitor notify top; do grep -q "^  $c" "$1" || exit 1; done' \
@@ -425,6 +426,39 @@ t 0 "top -j --once" "$N" -j top --once &&
 "$N" sem set 50 1 > /dev/null
 wait $rpid
 check "the blocked program ends done once released" [ $? -eq 0 ]
+
+# More programs than NCSYNC_CMD_GET_CORE's one message holds (about 30 of
+# five engines): dump and top list them all, from its dump.
+nmany=70
+for e in pool act pe dve sp; do
+	printf 'engine %s\n\tnop wait sem[50] >= 1\n\texit\n' "$e"
+done > "$tmp/block5.s"
+"$N" sem set 50 0 > /dev/null
+pids=
+i=0
+while [ $i -lt $nmany ]; do
+	"$N" run --watchdog 60000 "$tmp/block5.s" > /dev/null 2>&1 &
+	pids="$pids $!"
+	i=$((i + 1))
+done
+i=0
+while [ $i -lt 100 ] &&
+	! "$N" dump 2> /dev/null | grep -q "^programs running: $nmany\$"; do
+	sleep 0.2
+	i=$((i + 1))
+done
+t 0 "dump with $nmany programs" "$N" dump &&
+	check "dump lists all $nmany programs" sh -c \
+	"grep -q '^programs running: $nmany\$' '$out' && [ \$(grep -c '^  program [0-9]* of pid' '$out') -eq $nmany ] && ! grep -q 'not shown' '$out'"
+t 0 "top -j --once with $nmany programs" "$N" -j top --once &&
+	check "top -j lists all $nmany programs" json "$out" \
+	"len(d['programs']) == $nmany"
+"$N" sem set 50 1 > /dev/null
+bad=0
+for p in $pids; do
+	wait "$p" || bad=$((bad + 1))
+done
+check "the $nmany programs end done once released" [ $bad -eq 0 ]
 t 0 "top --iterations 2" "$N" top --iterations 2 --interval 50 &&
 	check "two frames" sh -c "[ \$(grep -c '^ncsync top' '$out') -eq 2 ]"
 usage "top --interval 1" "$N" top --interval 1

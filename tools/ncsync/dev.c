@@ -114,6 +114,8 @@ int cmd_info(int argc, char **argv)
 		       (unsigned long long)st.sem_overflows,
 		       (unsigned long long)st.notify_drops);
 	}
+	if (core)
+		nl_core_release(core);
 	free(core);
 	ncsync_close(dev);
 	return EXIT_OK;

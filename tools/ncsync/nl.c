@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ncsync(1): the generic netlink family "ncsync" through libnl-genl-3
- * (uapi/linux/ncsync.h): a core's state (NCSYNC_CMD_GET_CORE), event
- * notifications on or off (NCSYNC_CMD_SET_NOTIFY) and the notifications of
- * the multicast group "notify".
+ * (uapi/linux/ncsync.h): a core's state (NCSYNC_CMD_GET_CORE, and the
+ * NCSYNC_CMD_GET_PROGRAMS dump when not every program fit its reply),
+ * event notifications on or off (NCSYNC_CMD_SET_NOTIFY) and the
+ * notifications of the multicast group "notify".
  *
  *   ncsync notify [on|off]
  *   ncsync monitor [--count N] [--timeout MS] [--timestamp]
@@ -26,6 +27,7 @@ struct nl_ctx {
 	struct nl_sock *sock;
 	int family;
 	int err;		/* errno of the kernel's error message */
+	bool done;		/* the ack, the error or the end of a dump came */
 };
 
 static void ctx_close(struct nl_ctx *nl)
@@ -67,13 +69,36 @@ static int nl_err_cb(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 	struct nl_ctx *nl = arg;
 
 	nl->err = e->error < 0 ? -e->error : e->error;
+	nl->done = true;
 	return NL_STOP;
 }
 
 /*
- * Send @msg (freed) and receive the answer into @cb.  Return 0, a negative
- * errno from the kernel, or -EIO for other failures (printed by libnl's
- * string into *why).
+ * The ack of a request, or the NLMSG_DONE of a dump, which carries the
+ * error that ended the dump early, if one did: the answer is whole.
+ */
+static int nl_done_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct nl_ctx *nl = arg;
+	int err;
+
+	if (nlh->nlmsg_type == NLMSG_DONE &&
+	    nlmsg_datalen(nlh) >= (int)sizeof(err)) {
+		memcpy(&err, nlmsg_data(nlh), sizeof(err));
+		if (err < 0)
+			nl->err = -err;
+	}
+	nl->done = true;
+	return NL_STOP;
+}
+
+/*
+ * Send @msg (freed) and receive the answer into @cb: a reply and the ack
+ * (libnl asks for one), the messages of a dump (NLM_F_DUMP) up to its
+ * NLMSG_DONE, or an error; nothing of it is left on the socket.  Return
+ * 0, a negative errno from the kernel, or -EIO for other failures
+ * (printed by libnl's string into *why).
  */
 static int nl_request(struct nl_ctx *nl, struct nl_msg *msg,
 		      nl_recvmsg_msg_cb_t cb, void *arg, const char **why)
@@ -87,13 +112,16 @@ static int nl_request(struct nl_ctx *nl, struct nl_msg *msg,
 		return -ENOMEM;
 	}
 	nl_cb_err(cbs, NL_CB_CUSTOM, nl_err_cb, nl);
+	nl_cb_set(cbs, NL_CB_ACK, NL_CB_CUSTOM, nl_done_cb, nl);
+	nl_cb_set(cbs, NL_CB_FINISH, NL_CB_CUSTOM, nl_done_cb, nl);
 	if (cb)
 		nl_cb_set(cbs, NL_CB_VALID, NL_CB_CUSTOM, cb, arg);
 	nl->err = 0;
+	nl->done = false;
 	ret = nl_send_auto(nl->sock, msg);
 	nlmsg_free(msg);
-	/* One answer: the reply, or the ack (NLM_F_ACK) or error. */
-	if (ret >= 0)
+	/* Each nl_recvmsgs() reads a reply, or a dump's datagrams, or the end. */
+	while (ret >= 0 && !nl->done)
 		ret = nl_recvmsgs(nl->sock, cbs);
 	nl_cb_put(cbs);
 	if (nl->err)
@@ -175,6 +203,31 @@ static void parse_prog(struct nlattr *nest, struct nl_prog *p)
 	}
 }
 
+void nl_core_release(struct nl_core *c)
+{
+	free(c->progs);
+	c->progs = NULL;
+	c->nprogs = 0;
+	c->progs_cap = 0;
+}
+
+/* Append the program of @nest to @c; mark @c truncated if out of memory. */
+static void core_add_prog(struct nl_core *c, struct nlattr *nest)
+{
+	if (c->nprogs == c->progs_cap) {
+		unsigned int cap = c->progs_cap ? 2 * c->progs_cap : 64;
+		struct nl_prog *p = realloc(c->progs, cap * sizeof(*p));
+
+		if (!p) {
+			c->progs_truncated = true;
+			return;
+		}
+		c->progs = p;
+		c->progs_cap = cap;
+	}
+	parse_prog(nest, &c->progs[c->nprogs++]);
+}
+
 static int get_core_cb(struct nl_msg *msg, void *arg)
 {
 	struct genlmsghdr *gh = nlmsg_data(nlmsg_hdr(msg));
@@ -207,14 +260,66 @@ static int get_core_cb(struct nl_msg *msg, void *arg)
 				       sizeof(c->events));
 			break;
 		case NCSYNC_A_PROG:
-			if (c->nprogs < NL_MAX_PROGS)
-				parse_prog(a, &c->progs[c->nprogs++]);
-			else
-				c->progs_truncated = true;
+			core_add_prog(c, a);
+			break;
+		case NCSYNC_A_TRUNCATED:
+			c->progs_truncated = true;
 			break;
 		}
 	}
 	return NL_OK;
+}
+
+/* A message of the GET_PROGRAMS dump: one program. */
+static int get_progs_cb(struct nl_msg *msg, void *arg)
+{
+	struct genlmsghdr *gh = nlmsg_data(nlmsg_hdr(msg));
+	struct nl_core *c = arg;
+	struct nlattr *a;
+	int rem;
+
+	if (gh->cmd != NCSYNC_CMD_GET_PROGRAMS)
+		return NL_OK;
+	nla_for_each_attr(a, genlmsg_attrdata(gh, 0), genlmsg_attrlen(gh, 0),
+			  rem)
+		if (nla_type(a) == NCSYNC_A_PROG)
+			core_add_prog(c, a);
+	return NL_OK;
+}
+
+/*
+ * GET_CORE left programs out: list them all with the GET_PROGRAMS dump,
+ * which replaces the programs of *@c.  If the dump fails, *@c keeps those
+ * of GET_CORE, still marked truncated: silently for a module without the
+ * dump (EOPNOTSUPP), with a message otherwise.
+ */
+static void nl_get_progs_on(struct nl_ctx *nl, unsigned int core,
+			    struct nl_core *c)
+{
+	struct nl_msg *msg = nl_new(nl, NCSYNC_CMD_GET_PROGRAMS, NLM_F_DUMP);
+	struct nl_core all = { 0 };
+	const char *why;
+	int ret;
+
+	if (!msg || nla_put_u32(msg, NCSYNC_A_CORE, core) < 0) {
+		nlmsg_free(msg);
+		fail_err(ENOMEM, "netlink: programs of core %u", core);
+		return;
+	}
+	ret = nl_request(nl, msg, get_progs_cb, &all, &why);
+	if (ret) {
+		nl_core_release(&all);
+		if (ret == -EIO && why)
+			fail_msg("netlink: programs of core %u: %s", core, why);
+		else if (ret != -EOPNOTSUPP)
+			fail_err(ret, "netlink: programs of core %u", core);
+		return;
+	}
+	nl_core_release(c);
+	c->progs = all.progs;
+	c->nprogs = all.nprogs;
+	c->progs_cap = all.progs_cap;
+	c->progs_truncated = all.progs_truncated;
 }
 
 /* The state of @core; prints the error.  0 or EXIT_FAIL. */
@@ -231,10 +336,14 @@ static int nl_get_core_on(struct nl_ctx *nl, unsigned int core,
 		return fail_err(ENOMEM, "netlink: get core %u", core);
 	}
 	ret = nl_request(nl, msg, get_core_cb, out, &why);
-	if (ret == -EIO && why)
-		return fail_msg("netlink: get core %u: %s", core, why);
-	if (ret)
+	if (ret) {
+		nl_core_release(out);
+		if (ret == -EIO && why)
+			return fail_msg("netlink: get core %u: %s", core, why);
 		return fail_err(ret, "netlink: get core %u", core);
+	}
+	if (out->progs_truncated)
+		nl_get_progs_on(nl, core, out);
 	return 0;
 }
 
@@ -375,6 +484,7 @@ int cmd_notify(int argc, char **argv)
 			} else {
 				printf("%s\n", core->notify ? "on" : "off");
 			}
+			nl_core_release(core);
 		}
 		free(core);
 		ctx_close(&nl);
@@ -618,6 +728,8 @@ int cmd_monitor(int argc, char **argv)
 		ctx_close(&nl);
 		return EXIT_FAIL;
 	}
+	if (core)
+		nl_core_release(core);	/* only the notification state */
 	nl_socket_disable_seq_check(nl.sock);
 	nl_socket_modify_cb(nl.sock, NL_CB_VALID, NL_CB_CUSTOM, mon_cb, &m);
 	nl_socket_set_buffer_size(nl.sock, 4 << 20, 0);

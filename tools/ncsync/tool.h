@@ -117,7 +117,10 @@ int cmd_monitor(int argc, char **argv);
 int cmd_notify(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 
-/* nl.c: the core's state by NCSYNC_CMD_GET_CORE. */
+/*
+ * nl.c: the core's state by NCSYNC_CMD_GET_CORE, and every program on it by
+ * the NCSYNC_CMD_GET_PROGRAMS dump when GET_CORE could not list them all.
+ */
 struct nl_engine {
 	uint8_t id;
 	uint8_t state;
@@ -139,8 +142,6 @@ struct nl_prog {
 	struct nl_engine engines[NCSYNC_NUM_ENGINES];
 };
 
-#define NL_MAX_PROGS	64
-
 struct nl_core {
 	uint32_t core;
 	bool notify;
@@ -149,12 +150,22 @@ struct nl_core {
 	int32_t sems[NCSYNC_NUM_SEMS];
 	uint8_t events[NCSYNC_NUM_EVENTS / 8];
 	unsigned int nprogs;
+	unsigned int progs_cap;
+	/*
+	 * Some programs are missing: GET_CORE left them out and its dump
+	 * failed (a module without it), or memory ran out.
+	 */
 	bool progs_truncated;
-	struct nl_prog progs[NL_MAX_PROGS];
+	struct nl_prog *progs;	/* malloc'd; nl_core_release() frees */
 };
 
-/* Prints the error unless @quiet.  0 or EXIT_FAIL. */
+/*
+ * Fill *@out (its previous contents are overwritten, not freed).  Prints
+ * the error unless @quiet.  0 or EXIT_FAIL.
+ */
 int nl_get_core(unsigned int core, struct nl_core *out, bool quiet);
+/* Free the programs of *@c, which keeps the rest. */
+void nl_core_release(struct nl_core *c);
 void print_nl_prog(const struct nl_prog *p, const char *indent);
 void json_nl_prog(const char *key, const struct nl_prog *p);
 

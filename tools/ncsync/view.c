@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ncsync(1): views of a core.  The banks come from libncsync's read-only
- * mapping, the programs and their engines from NCSYNC_CMD_GET_CORE.
+ * mapping, the programs and their engines from NCSYNC_CMD_GET_CORE (and
+ * the NCSYNC_CMD_GET_PROGRAMS dump when they do not all fit its reply).
  *
  *   ncsync dump [--all]
  *   ncsync top [--once] [--interval MS] [--iterations N]
@@ -225,6 +226,7 @@ int cmd_dump(int argc, char **argv)
 			json_progs(nc);
 		j_end();
 		j_done();
+		nl_core_release(nc);
 		free(nc);
 		return have_nl ? EXIT_OK : EXIT_FAIL;
 	}
@@ -271,6 +273,7 @@ int cmd_dump(int argc, char **argv)
 		if (nc->nprogs)
 			print_progs(nc, "  ");
 	}
+	nl_core_release(nc);
 	free(nc);
 	return have_nl ? EXIT_OK : EXIT_FAIL;
 }
@@ -367,6 +370,7 @@ int cmd_top(int argc, char **argv)
 			nanosleep(&ts, NULL);
 		if (top_stop)
 			break;
+		nl_core_release(nc);
 		ret = nl_get_core(opt_core, nc, false);
 		if (ret)
 			break;
@@ -403,6 +407,7 @@ int cmd_top(int argc, char **argv)
 			print_event_list("  ", b.events);
 		fflush(stdout);
 	}
+	nl_core_release(nc);
 	free(nc);
 	ncsync_close(dev);
 	return ret;

@@ -604,14 +604,32 @@ struct ncsync_prog_cancel {
 #define NCSYNC_GENL_VERSION		1
 #define NCSYNC_GENL_MCGRP_NOTIFY	"notify"
 
+/**
+ * enum ncsync_genl_cmd - commands of the family.
+ * @NCSYNC_CMD_UNSPEC: not a command.
+ * @NCSYNC_CMD_GET_CORE: do: a core's banks, sequence, drop count,
+ *	notification switch and the programs that fit one message, oldest
+ *	first; NCSYNC_A_TRUNCATED when some did not (NCSYNC_CMD_GET_PROGRAMS
+ *	lists them all).  Needs CAP_NET_ADMIN.
+ * @NCSYNC_CMD_SET_NOTIFY: do: event notifications of a core on or off.
+ *	Needs CAP_NET_ADMIN.
+ * @NCSYNC_CMD_EVENT_NTF: notification: an event was written.
+ * @NCSYNC_CMD_PROG_NTF: notification: a program ended.
+ * @NCSYNC_CMD_FAULT_NTF: notification: a program faulted or timed out.
+ * @NCSYNC_CMD_GET_PROGRAMS: dump only: every program queued or running on
+ *	the core of NCSYNC_A_CORE, oldest first, one message each
+ *	(NCSYNC_A_CORE and one NCSYNC_A_PROG, the nest of
+ *	NCSYNC_CMD_GET_CORE).  Needs CAP_NET_ADMIN.
+ * @__NCSYNC_CMD_MAX: one past the last command.
+ */
 enum ncsync_genl_cmd {
 	NCSYNC_CMD_UNSPEC,
-	NCSYNC_CMD_GET_CORE,		/* do: a core's state; CAP_NET_ADMIN */
-	/* do: event notifications on or off; needs CAP_NET_ADMIN */
+	NCSYNC_CMD_GET_CORE,
 	NCSYNC_CMD_SET_NOTIFY,
-	NCSYNC_CMD_EVENT_NTF,		/* notification: an event was written */
-	NCSYNC_CMD_PROG_NTF,		/* notification: a program ended */
-	NCSYNC_CMD_FAULT_NTF,		/* notification: fault or watchdog */
+	NCSYNC_CMD_EVENT_NTF,
+	NCSYNC_CMD_PROG_NTF,
+	NCSYNC_CMD_FAULT_NTF,
+	NCSYNC_CMD_GET_PROGRAMS,
 	__NCSYNC_CMD_MAX,
 };
 
@@ -642,7 +660,7 @@ enum ncsync_genl_attr {
 	NCSYNC_A_ENG_WAIT_THRESHOLD,	/* s32 */
 	NCSYNC_A_ENG_WAIT_CURRENT,	/* s32 */
 	NCSYNC_A_PAD,
-	NCSYNC_A_TRUNCATED,		/* flag: not every program fit */
+	NCSYNC_A_TRUNCATED,		/* flag: GET_CORE left programs out */
 	__NCSYNC_A_MAX,
 };
 
