@@ -253,7 +253,10 @@ struct ncsync_stats {
 #define NCSYNC_OPC_POLL_SEM		0xB3
 #define NCSYNC_OPC_EXIT			0xDF
 #define NCSYNC_OPC_DMA			0xE0	/* model-defined */
-/* Pseudo-ops: never reach an engine; the library lowers them. */
+/*
+ * Pseudo-ops: never reach an engine; the library lowers them.  The range is
+ * 0xC0-0xDF except its last opcode, NCSYNC_OPC_EXIT (MODEL.md, Opcodes).
+ */
 #define NCSYNC_OPC_PSEUDO_FIRST		0xC0
 #define NCSYNC_OPC_PSEUDO_LAST		0xDF
 #define NCSYNC_OPC_DMA_BARRIER		0xC3
