@@ -57,6 +57,7 @@
 #include <linux/ncsync.h>
 
 #include "kselftest_harness.h"
+#include "ncsync_selftest.h"
 
 /*
  * EXPECT_EQ(0, field) and the like compare an int with __u32 and __u64
@@ -118,29 +119,6 @@ enum { RW_READ, RW_WRITE };
 
 /* ---------------------------------------------------------------------- */
 /* Time, records                                                           */
-
-static __s64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__s64)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
-static struct ncsync_timespec ts_of(__s64 ns)
-{
-	struct ncsync_timespec ts = {
-		.tv_sec = ns / NSEC_PER_SEC,
-		.tv_nsec = ns % NSEC_PER_SEC,
-	};
-
-	return ts;
-}
-
-static void sleep_ms(int ms)
-{
-	usleep(ms * 1000);
-}
 
 static void put32(__u8 *r, unsigned int off, __u32 v)
 {

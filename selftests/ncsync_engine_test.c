@@ -37,6 +37,7 @@
 #include <linux/ncsync.h>
 
 #include "kselftest_harness.h"
+#include "ncsync_selftest.h"
 
 #define DEV0		"/dev/ncsync0"
 
@@ -77,33 +78,6 @@
 #define U_REG		0x80
 
 static const __u8 engine_ids[NCSYNC_NUM_ENGINES] = { 1, 2, 3, 5, 6 };
-
-/* ---------------------------------------------------------------------- */
-/* Time                                                                    */
-
-static __s64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__s64)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
-static struct ncsync_timespec deadline_ms(int ms)
-{
-	__s64 ns = now_ns() + (__s64)ms * NSEC_PER_MSEC;
-	struct ncsync_timespec ts = {
-		.tv_sec = ns / NSEC_PER_SEC,
-		.tv_nsec = ns % NSEC_PER_SEC,
-	};
-
-	return ts;
-}
-
-static void sleep_ms(int ms)
-{
-	usleep(ms * 1000);
-}
 
 /* ---------------------------------------------------------------------- */
 /* Record encoding: bytes at the offsets of the seeds' byte maps           */

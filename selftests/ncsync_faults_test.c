@@ -48,6 +48,7 @@
 #include <linux/userfaultfd.h>
 
 #include "kselftest_harness.h"
+#include "ncsync_selftest.h"
 
 #pragma GCC diagnostic ignored "-Wsign-compare"
 
@@ -68,38 +69,6 @@
 #define U_INC		(NCSYNC_UPD_COMPLETE | NCSYNC_UPD_SEM_INC)
 
 static const __u8 engine_ids[NCSYNC_NUM_ENGINES] = { 1, 2, 3, 5, 6 };
-
-/* ---------------------------------------------------------------------- */
-/* Time                                                                    */
-
-static __s64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__s64)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
-static struct ncsync_timespec deadline_ms(int ms)
-{
-	__s64 ns = now_ns() + (__s64)ms * NSEC_PER_MSEC;
-	struct ncsync_timespec ts = {
-		.tv_sec = ns / NSEC_PER_SEC,
-		.tv_nsec = ns % NSEC_PER_SEC,
-	};
-
-	return ts;
-}
-
-static void sleep_ms(int ms)
-{
-	usleep(ms * 1000);
-}
-
-static pid_t my_tid(void)
-{
-	return (pid_t)syscall(SYS_gettid);
-}
 
 /* ---------------------------------------------------------------------- */
 /* Records and programs                                                    */
@@ -303,42 +272,6 @@ static int core_reset(int fd)
 /* ---------------------------------------------------------------------- */
 /* Processes, threads, debugfs                                             */
 
-/*
- * Best effort: wait until task @tid of process @pid sleeps in syscall @nr
- * (seen twice in a row in /proc/PID/task/TID/syscall).
- */
-static bool await_syscall(pid_t pid, pid_t tid, long nr)
-{
-	char path[64], buf[160];
-	int seen = 0, i;
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", pid, tid);
-	for (i = 0; i < 10000; i++) {
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		ssize_t n;
-
-		if (fd < 0) {
-			sleep_ms(200);
-			return false;
-		}
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n > 0 && buf[0] >= '0' && buf[0] <= '9') {
-			buf[n] = 0;
-			if (strtol(buf, NULL, 10) == nr) {
-				if (++seen >= 2)
-					return true;
-			} else {
-				seen = 0;
-			}
-		} else {
-			seen = 0;
-		}
-		sleep_ms(2);
-	}
-	return false;
-}
-
 /* Reap @pid, waiting at most JOIN_MS; kill it past that.  Wait status. */
 static int reap(pid_t pid, bool *hung)
 {
@@ -479,7 +412,7 @@ static void waiter_start(struct __test_metadata *_metadata, struct waiter *w,
 	ASSERT_EQ(0, pthread_create(&w->th, NULL, waiter_main, w));
 	while (!__atomic_load_n(&w->tid, __ATOMIC_SEQ_CST))
 		usleep(100);
-	await_syscall(getpid(), w->tid, SYS_ioctl);
+	await_blocked(getpid(), w->tid, SYS_ioctl);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -536,7 +469,7 @@ TEST_F(faults, kill9_during_blocked_wait)
 	waiter_start(_metadata, &own, self->fd, s, NCSYNC_WAIT_SEM_EQ, 77,
 		     LONG_MS);
 	for (c = 0; c < 2; c++) {
-		EXPECT_TRUE(await_syscall(pid[c], pid[c], SYS_ioctl))
+		EXPECT_TRUE(await_blocked(pid[c], pid[c], SYS_ioctl))
 			TH_LOG("child %u never blocked", c);
 	}
 	for (c = 0; c < 2; c++) {
@@ -629,7 +562,7 @@ TEST_F(faults, kill9_during_blocked_programs)
 	ASSERT_EQ(1, read(pipefd[0], &c, 1)) TH_LOG("the child failed");
 	close(pipefd[0]);
 	ASSERT_EQ('B', c);
-	EXPECT_TRUE(await_syscall(pid, pid, SYS_ioctl));
+	EXPECT_TRUE(await_blocked(pid, pid, SYS_ioctl));
 	if (dbg_programs(0, 0) >= 0) {
 		EXPECT_EQ(3, dbg_programs(0, pid));
 	}
@@ -1576,7 +1509,7 @@ static int cycle_activity_core(unsigned int core)
 		return cycle_fail(18, "pthread_create");
 	while (!__atomic_load_n(&cw.tid, __ATOMIC_SEQ_CST))
 		usleep(100);
-	await_syscall(getpid(), cw.tid, SYS_ioctl);
+	await_blocked(getpid(), cw.tid, SYS_ioctl);
 	close(cw.fd);
 	pthread_join(th, NULL);
 	if (cw.ret != -EBADF)

@@ -49,6 +49,7 @@
 #include <netlink/netlink.h>
 
 #include "kselftest_harness.h"
+#include "ncsync_selftest.h"
 
 #define DEV_FMT		"/dev/ncsync%u"
 #define DEV0		"/dev/ncsync0"
@@ -87,25 +88,6 @@
 
 /* ---------------------------------------------------------------------- */
 /* Plain helpers                                                           */
-
-static __s64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__s64)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
-static struct ncsync_timespec deadline_ms(int ms)
-{
-	__s64 ns = now_ns() + (__s64)ms * NSEC_PER_MSEC;
-	struct ncsync_timespec ts = {
-		.tv_sec = ns / NSEC_PER_SEC,
-		.tv_nsec = ns % NSEC_PER_SEC,
-	};
-
-	return ts;
-}
 
 static int pwrite32(int fd, __u32 addr, __u32 v)
 {

@@ -35,6 +35,7 @@
 #include <linux/ncsync.h>
 
 #include "kselftest_harness.h"
+#include "ncsync_selftest.h"
 
 #define DEV_FMT		"/dev/ncsync%u"
 #define DEV0		"/dev/ncsync0"
@@ -62,37 +63,9 @@
 /* ---------------------------------------------------------------------- */
 /* Plain helpers: return 0 or -errno.                                      */
 
-static __s64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__s64)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
-static struct ncsync_timespec ts_of(__s64 ns)
-{
-	struct ncsync_timespec ts = {
-		.tv_sec = ns / NSEC_PER_SEC,
-		.tv_nsec = ns % NSEC_PER_SEC,
-	};
-
-	return ts;
-}
-
 static __s64 ns_of(struct ncsync_timespec ts)
 {
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
-static void sleep_ms(int ms)
-{
-	usleep(ms * 1000);
-}
-
-static pid_t my_tid(void)
-{
-	return (pid_t)syscall(SYS_gettid);
 }
 
 static struct ncsync_op mkop(__u8 bank, __u8 op, __u32 index, __u32 value)
@@ -192,43 +165,6 @@ static int do_wait(int fd, __u8 bank, __u8 mode, __u32 index, __s32 value,
 	if (result)
 		*result = w.result;
 	return ret;
-}
-
-/*
- * Best effort: wait until task @tid of process @pid sleeps inside syscall
- * @nr (seen twice in a row in /proc/PID/task/TID/syscall), so that a wake-up
- * test really wakes a sleeper.  Without procfs, give the task 200 ms.
- */
-static bool await_blocked(pid_t pid, pid_t tid, long nr)
-{
-	char path[64], buf[160];
-	int seen = 0, i;
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", pid, tid);
-	for (i = 0; i < 5000; i++) {
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		ssize_t n;
-
-		if (fd < 0) {
-			sleep_ms(200);
-			return false;
-		}
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n > 0 && buf[0] >= '0' && buf[0] <= '9') {
-			buf[n] = 0;
-			if (strtol(buf, NULL, 10) == nr) {
-				if (++seen >= 2)
-					return true;
-			} else {
-				seen = 0;
-			}
-		} else {
-			seen = 0;
-		}
-		sleep_ms(2);
-	}
-	return false;
 }
 
 /* NULL, hidden from the compiler's nonnull checks */

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the ncsync selftests: time, deadlines and waiting for
+ * a thread to block in a system call.  Include after <linux/ncsync.h>.
+ */
+#ifndef NCSYNC_SELFTEST_H
+#define NCSYNC_SELFTEST_H
+
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef NSEC_PER_SEC
+#define NSEC_PER_SEC	1000000000LL
+#endif
+#ifndef NSEC_PER_MSEC
+#define NSEC_PER_MSEC	1000000LL
+#endif
+
+/* CLOCK_MONOTONIC now, in nanoseconds. */
+static inline __s64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__s64)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/* @ns nanoseconds of CLOCK_MONOTONIC as the ABI's timespec. */
+static inline struct ncsync_timespec ts_of(__s64 ns)
+{
+	struct ncsync_timespec ts = {
+		.tv_sec = ns / NSEC_PER_SEC,
+		.tv_nsec = ns % NSEC_PER_SEC,
+	};
+
+	return ts;
+}
+
+/* The absolute deadline @ms milliseconds from now. */
+static inline struct ncsync_timespec deadline_ms(int ms)
+{
+	return ts_of(now_ns() + (__s64)ms * NSEC_PER_MSEC);
+}
+
+static inline void sleep_ms(int ms)
+{
+	usleep(ms * 1000);
+}
+
+static inline pid_t my_tid(void)
+{
+	return (pid_t)syscall(SYS_gettid);
+}
+
+/*
+ * Best effort: wait until task @tid of process @pid sleeps inside syscall
+ * @nr (seen twice in a row in /proc/PID/task/TID/syscall), so that a
+ * wake-up test really wakes a sleeper.  Without procfs, give the task
+ * 200 ms.  Gives up after about 20 s.
+ */
+static inline bool await_blocked(pid_t pid, pid_t tid, long nr)
+{
+	char path[64], buf[160];
+	int seen = 0, i;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", pid, tid);
+	for (i = 0; i < 10000; i++) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t n;
+
+		if (fd < 0) {
+			sleep_ms(200);
+			return false;
+		}
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n > 0 && buf[0] >= '0' && buf[0] <= '9') {
+			buf[n] = 0;
+			if (strtol(buf, NULL, 10) == nr) {
+				if (++seen >= 2)
+					return true;
+			} else {
+				seen = 0;
+			}
+		} else {
+			seen = 0;
+		}
+		sleep_ms(2);
+	}
+	return false;
+}
+
+#endif /* NCSYNC_SELFTEST_H */
