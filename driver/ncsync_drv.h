@@ -416,6 +416,9 @@ int ncsync_dma_init(struct ncsync_core *core);
 void ncsync_dma_fini(struct ncsync_core *core);
 int ncsync_dma_issue(struct ncsync_equeue *q, const struct ncsync_insn *insn);
 
+/* ncsync_mmap.c */
+int ncsync_mmap(struct file *file, struct vm_area_struct *vma);
+
 /* ncsync_ioctl.c */
 long ncsync_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 

@@ -217,7 +217,11 @@ struct ncsync_seq {
  * @event_clear_while_clear: clears of an event that was already clear.
  * @sem_overflows: semaphore updates that overflowed a signed 32-bit value.
  * @notify_drops: netlink notifications of this core that were dropped.
- * @reserved: zero.
+ * @log_suppressed: kernel log reports of this core (watchdog snapshots)
+ *	left out by the rate limit.
+ * @wakeups: sleepers woken by changes of the banks: engine and
+ *	NCSYNC_IOC_WAIT waits on the semaphore or event that changed, and
+ *	descriptors whose pollers were told of a change.
  *
  * The reference simulator treats the two event cases as errors; ncsync
  * counts them always (MODEL.md "Event bank strictness").
@@ -229,7 +233,8 @@ struct ncsync_stats {
 	__u64 event_clear_while_clear;
 	__u64 sem_overflows;
 	__u64 notify_drops;
-	__u64 reserved[2];
+	__u64 log_suppressed;
+	__u64 wakeups;
 };
 
 /*
@@ -477,13 +482,17 @@ struct ncsync_submit {
 #define NCSYNC_FAULT_RESET		6
 #define NCSYNC_FAULT_CLOSED		7
 #define NCSYNC_FAULT_PEER		8	/* another engine faulted */
-#define NCSYNC_FAULT_NOMEM		9	/* a DMA could not be queued */
+#define NCSYNC_FAULT_NOMEM		9	/* no longer produced: DMA copies
+						 * are allocated at submission */
 
 /* What a blocked engine waits on (struct ncsync_engine_status.wait_kind) */
 #define NCSYNC_BLOCK_NONE		0
 #define NCSYNC_BLOCK_SEM		1
 #define NCSYNC_BLOCK_EVENT		2
 #define NCSYNC_BLOCK_DRAIN		3
+#define NCSYNC_BLOCK_DMA_FULL		4	/* a DMA record waits for one of
+						 * its queue's dma_depth copies
+						 * in flight to land */
 
 /**
  * struct ncsync_engine_status - one engine of a program.
