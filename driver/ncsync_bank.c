@@ -4,6 +4,7 @@
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
+#include <linux/slab.h>
 
 #include "ncsync_drv.h"
 #include "ncsync_trace.h"
@@ -16,6 +17,22 @@ static const u32 ncsync_sem_mirrors[] = {
 	NCSYNC_CSR_SEM_DEC - NCSYNC_CSR_SEM_READ,
 };
 
+/* Wait queues of the banks: one per semaphore, then one per event. */
+#define NCSYNC_BANK_WQS		(NCSYNC_NUM_SEMS + NCSYNC_NUM_EVENTS)
+
+static int ncsync_bank_wq_init(struct ncsync_core *core)
+{
+	unsigned int i;
+
+	core->bank_wq = kcalloc(NCSYNC_BANK_WQS, sizeof(*core->bank_wq),
+				GFP_KERNEL);
+	if (!core->bank_wq)
+		return -ENOMEM;
+	for (i = 0; i < NCSYNC_BANK_WQS; i++)
+		init_waitqueue_head(&core->bank_wq[i]);
+	return 0;
+}
+
 /**
  * ncsync_core_init() - allocate and clear a core's banks.
  * @core: the core, zeroed by the caller.
@@ -27,8 +44,7 @@ int ncsync_core_init(struct ncsync_core *core, unsigned int index)
 {
 	core->index = index;
 	spin_lock_init(&core->lock);
-	init_waitqueue_head(&core->wq);
-	init_waitqueue_head(&core->poll_wq);
+	INIT_LIST_HEAD(&core->poll_armed);
 	spin_lock_init(&core->prog_lock);
 	INIT_LIST_HEAD(&core->progs);
 	init_waitqueue_head(&core->done_wq);
@@ -39,7 +55,7 @@ int ncsync_core_init(struct ncsync_core *core, unsigned int index)
 
 	core->event_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
 	core->sem_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-	if (!core->event_page || !core->sem_page) {
+	if (!core->event_page || !core->sem_page || ncsync_bank_wq_init(core)) {
 		ncsync_core_fini(core);
 		return -ENOMEM;
 	}
@@ -64,6 +80,8 @@ void ncsync_core_fini(struct ncsync_core *core)
 		__free_page(core->sem_page);
 	core->event_page = NULL;
 	core->sem_page = NULL;
+	kfree(core->bank_wq);
+	core->bank_wq = NULL;
 }
 
 /**
@@ -100,72 +118,111 @@ static void ncsync_sem_store_locked(struct ncsync_core *core, unsigned int i,
 }
 
 /**
- * ncsync_changed_locked() - note a change of the banks.
- * @core: the core, lock held.
+ * ncsync_bank_wq() - the wait queue of a semaphore or an event.
+ * @core: the core.
+ * @bank: NCSYNC_BANK_SEM or NCSYNC_BANK_EVENT.
+ * @index: the semaphore or event.
  *
- * The caller wakes the sleepers with ncsync_wake() once it has dropped the
- * lock.
+ * Return: the queue its waiters sleep on.
  */
-void ncsync_changed_locked(struct ncsync_core *core)
+wait_queue_head_t *ncsync_bank_wq(struct ncsync_core *core, u8 bank,
+				  unsigned int index)
 {
-	lockdep_assert_held(&core->lock);
-	core->seq++;
-	core->stats.seq = core->seq;
+	return &core->bank_wq[(bank == NCSYNC_BANK_EVENT ? NCSYNC_NUM_SEMS : 0) +
+			      index];
 }
 
-/* Wake a keyed waiter only for a change of what it waits on. */
+/* Count a waiter's wake-up; every waker holds the core lock. */
 static int ncsync_wake_fn(struct wait_queue_entry *wq, unsigned int mode,
 			  int flags, void *key)
 {
 	struct ncsync_wait_entry *e = container_of(wq, struct ncsync_wait_entry,
 						   wq);
-	const struct ncsync_wake_key *k = key;
 
-	if (k && k->bank != NCSYNC_WAKE_ANY &&
-	    e->key.bank != NCSYNC_WAKE_ANY &&
-	    (k->bank != e->key.bank || k->index != e->key.index))
-		return 0;
+	if (e->core)
+		e->core->stats.wakeups++;
 	return autoremove_wake_function(wq, mode, flags, key);
 }
 
 /**
- * ncsync_wait_entry_init() - prepare a keyed entry for ncsync_core.wq.
+ * ncsync_wait_entry_init() - prepare an entry for a wait queue.
  * @e: the entry.
- * @bank: NCSYNC_BANK_SEM, NCSYNC_BANK_EVENT or NCSYNC_WAKE_ANY.
- * @index: the semaphore or event waited on.
+ * @core: the core whose wake-ups it counts (for a queue of
+ *	ncsync_core.bank_wq, woken under the core lock only), or NULL.
  */
-void ncsync_wait_entry_init(struct ncsync_wait_entry *e, u8 bank, u8 index)
+void ncsync_wait_entry_init(struct ncsync_wait_entry *e,
+			    struct ncsync_core *core)
 {
 	init_wait(&e->wq);
 	e->wq.func = ncsync_wake_fn;
-	e->key.bank = bank;
-	e->key.index = index;
+	e->core = core;
 }
 
 /**
- * ncsync_wake() - wake the waiters of a change, and poll().
- * @core: the core, lock not held.
- * @key: what changed; NULL or bank NCSYNC_WAKE_ANY wakes every waiter.
+ * ncsync_poll_arm_locked() - let the next change wake a descriptor's pollers.
+ * @nfile: the descriptor; its @seen_seq is the core's sequence.
  */
-void ncsync_wake(struct ncsync_core *core, const struct ncsync_wake_key *key)
+void ncsync_poll_arm_locked(struct ncsync_file *nfile)
 {
-	trace_ncsync_wake(core->index, READ_ONCE(core->seq));
-	if (wq_has_sleeper(&core->wq))
-		__wake_up(&core->wq, TASK_NORMAL, 0, (void *)key);
-	if (wq_has_sleeper(&core->poll_wq))
-		wake_up_all(&core->poll_wq);
+	lockdep_assert_held(&nfile->core->lock);
+	if (list_empty(&nfile->armed_node))
+		list_add_tail(&nfile->armed_node, &nfile->core->poll_armed);
 }
 
-/**
- * ncsync_wake_all() - wake every sleeper of a core: waits, engines,
- *	poll() and waiters for programs.
- * @core: the core, no lock held.
+/*
+ * Wake the pollers of every descriptor not told of a change since its last
+ * acknowledgment; the others already report EPOLLIN.
  */
-void ncsync_wake_all(struct ncsync_core *core)
+static void ncsync_poll_wake_locked(struct ncsync_core *core)
 {
-	ncsync_wake(core, NULL);
-	wake_up_all(&core->done_wq);
-	ncsync_engines_kick(core, NCSYNC_ENGINE_MASK);
+	struct ncsync_file *nfile, *tmp;
+
+	list_for_each_entry_safe(nfile, tmp, &core->poll_armed, armed_node) {
+		list_del_init(&nfile->armed_node);
+		if (wq_has_sleeper(&nfile->poll_wq)) {
+			core->stats.wakeups++;
+			wake_up_all(&nfile->poll_wq);
+		}
+	}
+}
+
+/* Wake one queue of ncsync_core.bank_wq; the caller holds the core lock. */
+static void ncsync_bank_wake_queue(wait_queue_head_t *wq)
+{
+	/*
+	 * Safe without a barrier: a waiter enqueues itself before it takes
+	 * the core lock to test, and the caller holds that lock.
+	 */
+	if (waitqueue_active(wq))
+		wake_up_all(wq);
+}
+
+/* Advance the change sequence and tell the descriptors' pollers. */
+static void ncsync_seq_advance_locked(struct ncsync_core *core)
+{
+	lockdep_assert_held(&core->lock);
+	core->seq++;
+	core->stats.seq = core->seq;
+	trace_ncsync_wake(core->index, core->seq);
+	ncsync_poll_wake_locked(core);
+}
+
+/* Note a change of a semaphore or an event; wake that register's waiters. */
+static void ncsync_changed_locked(struct ncsync_core *core, u8 bank,
+				  unsigned int index)
+{
+	ncsync_seq_advance_locked(core);
+	ncsync_bank_wake_queue(ncsync_bank_wq(core, bank, index));
+}
+
+/* A reset: every wait of the core must notice. */
+static void ncsync_bank_wake_all_locked(struct ncsync_core *core)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&core->lock);
+	for (i = 0; i < NCSYNC_BANK_WQS; i++)
+		ncsync_bank_wake_queue(&core->bank_wq[i]);
 }
 
 /**
@@ -188,7 +245,7 @@ bool ncsync_sem_update_locked(struct ncsync_core *core, unsigned int i,
 	if (overflow)
 		core->stats.sem_overflows++;
 	ncsync_sem_store_locked(core, i, val);
-	ncsync_changed_locked(core);
+	ncsync_changed_locked(core, NCSYNC_BANK_SEM, i);
 	return overflow;
 }
 
@@ -214,7 +271,7 @@ bool ncsync_event_write_locked(struct ncsync_core *core, unsigned int i,
 	else if (same)
 		core->stats.event_clear_while_clear++;
 	WRITE_ONCE(core->events[i], set);
-	ncsync_changed_locked(core);
+	ncsync_changed_locked(core, NCSYNC_BANK_EVENT, i);
 	ncsync_nl_event_locked(core, i, set);
 	return same;
 }
@@ -356,9 +413,9 @@ void ncsync_banks_clear(struct ncsync_core *core)
 		ncsync_sem_store_locked(core, i, 0);
 	core->reset_gen++;
 	core->stats.resets++;
-	ncsync_changed_locked(core);
+	ncsync_seq_advance_locked(core);
+	ncsync_bank_wake_all_locked(core);
 	spin_unlock(&core->lock);
-	ncsync_wake(core, NULL);
 }
 
 /**

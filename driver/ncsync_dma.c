@@ -1,36 +1,57 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ncsync: the DMA engine (engine 4), the core's asynchronous copy queue.
+ * ncsync: the DMA engine (engine 4), the core's asynchronous copy queues.
  *
- * A DMA record queues a copy within the core's device memory.  The copy
- * lands, in issue order, no earlier than its latency after it was issued;
- * then its completion update (semaphore +1 or event set) is applied.  Drain
- * waits until every copy its queue issued has landed.  Copies of a program
- * that was stopped are dropped.
+ * A DMA record issues a copy within the core's device memory into a slot
+ * of its queue's ring of dma_depth copies, allocated at submission; with
+ * every slot in flight the record blocks its engine until one lands, as a
+ * full hardware ring does.  Each program's copies wait on a list of their
+ * own, in issue order.  The DMA engine lands them program by program in
+ * round robin: it takes the oldest copy of the next program whose oldest
+ * copy is due (its latency has passed), so that a due copy waits for at
+ * most one landing of each other program with a due copy, and a copy not
+ * yet due delays no other program's.  Landing copies the bytes, in chunks
+ * between which the engine yields, then applies the completion update
+ * (semaphore +1 or event set).  Drain waits until every copy its queue
+ * issued has landed.  Copies of a program that was stopped are dropped.
  */
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
-#include <linux/slab.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
 #include "ncsync_drv.h"
 
+/* Bytes copied between two chances to reschedule. */
+#define NCSYNC_DMA_CHUNK	(64 * 1024)
+
 /**
- * ncsync_dma_issue() - queue a copy.
- * @q: the issuing queue.
+ * ncsync_dma_full() - whether every slot of a queue's ring is in flight.
+ * @q: the queue.
+ *
+ * Return: true if a DMA record must wait.
+ */
+bool ncsync_dma_full(struct ncsync_equeue *q)
+{
+	return atomic_read(&q->dma_outstanding) >= ncsync_dma_depth;
+}
+
+/**
+ * ncsync_dma_issue() - issue a copy into a free slot of its queue's ring.
+ * @q: the issuing queue, which has a free slot (!ncsync_dma_full()).
  * @insn: the DMA record.
  *
- * Return: 0 or -ENOMEM.
+ * Slots are taken in issue order and freed in the same order, since a
+ * program's copies land (or are dropped) in issue order.
  */
-int ncsync_dma_issue(struct ncsync_equeue *q, const struct ncsync_insn *insn)
+void ncsync_dma_issue(struct ncsync_equeue *q, const struct ncsync_insn *insn)
 {
-	struct ncsync_core *core = q->prog->core;
+	struct ncsync_prog *prog = q->prog;
+	struct ncsync_core *core = prog->core;
 	struct ncsync_dma_copy *c;
 
-	c = kmalloc(sizeof(*c), GFP_KERNEL);
-	if (!c)
-		return -ENOMEM;
+	c = &q->dma_slots[q->dma_issued++ % ncsync_dma_depth];
 	c->q = q;
 	c->src = insn->dma.src;
 	c->dst = insn->dma.dst;
@@ -40,26 +61,14 @@ int ncsync_dma_issue(struct ncsync_equeue *q, const struct ncsync_insn *insn)
 	c->upd_idx = insn->lane[0].upd_idx;
 	c->reset_gen = READ_ONCE(core->reset_gen);
 
-	kref_get(&q->prog->ref);
+	kref_get(&prog->ref);
 	atomic_inc(&q->dma_outstanding);
 	spin_lock(&core->dma_lock);
-	list_add_tail(&c->node, &core->dma_list);
+	if (list_empty(&prog->dma_copies))
+		list_add_tail(&prog->dma_node, &core->dma_progs);
+	list_add_tail(&c->node, &prog->dma_copies);
 	spin_unlock(&core->dma_lock);
 	wake_up(&core->dma_wq);
-	return 0;
-}
-
-static struct ncsync_dma_copy *ncsync_dma_next(struct ncsync_core *core)
-{
-	struct ncsync_dma_copy *c;
-
-	spin_lock(&core->dma_lock);
-	c = list_first_entry_or_null(&core->dma_list, struct ncsync_dma_copy,
-				     node);
-	if (c)
-		list_del(&c->node);
-	spin_unlock(&core->dma_lock);
-	return c;
 }
 
 /* Whether a copy is void: its program stopped or the core was reset. */
@@ -70,33 +79,77 @@ static bool ncsync_dma_void(struct ncsync_core *core,
 	       READ_ONCE(core->reset_gen) != c->reset_gen;
 }
 
-/* Sleep until a copy's landing time; false when it is to be dropped. */
-static bool ncsync_dma_delay(struct ncsync_core *core,
-			     struct ncsync_dma_copy *c)
+/*
+ * Take the next copy to land or drop, round robin over the programs; or
+ * NULL, with *next the earliest time a copy becomes due (KTIME_MAX: none
+ * queued).  On stop every copy is taken, to be dropped.
+ */
+static struct ncsync_dma_copy *ncsync_dma_next(struct ncsync_core *core,
+					       ktime_t *next)
 {
-	ktime_t land = c->land;
+	ktime_t now = ktime_get();
+	bool stopping = kthread_should_stop();
+	struct ncsync_dma_copy *c, *found = NULL;
+	struct ncsync_prog *prog;
 
-	while (ktime_before(ktime_get(), land)) {
-		if (kthread_should_stop() || ncsync_dma_void(core, c))
-			return false;
-		set_current_state(TASK_INTERRUPTIBLE);
-		schedule_hrtimeout(&land, HRTIMER_MODE_ABS);
+	*next = KTIME_MAX;
+	spin_lock(&core->dma_lock);
+	list_for_each_entry(prog, &core->dma_progs, dma_node) {
+		c = list_first_entry(&prog->dma_copies, struct ncsync_dma_copy,
+				     node);
+		if (stopping || !ktime_after(c->land, now) ||
+		    ncsync_dma_void(core, c)) {
+			found = c;
+			break;
+		}
+		*next = min(*next, c->land);
 	}
-	return !kthread_should_stop();
+	if (found) {
+		prog = found->q->prog;
+		list_del(&found->node);
+		/* This program goes to the back of the round. */
+		list_del_init(&prog->dma_node);
+		if (!list_empty(&prog->dma_copies))
+			list_add_tail(&prog->dma_node, &core->dma_progs);
+	}
+	spin_unlock(&core->dma_lock);
+	return found;
+}
+
+/* memmove() within the device memory, in chunks between reschedules. */
+static void ncsync_dma_move(struct ncsync_core *core, u64 dst, u64 src,
+			    u32 len)
+{
+	u8 *mem = core->devmem;
+	u32 n, done;
+
+	for (done = 0; done < len; done += n) {
+		n = min_t(u32, len - done, NCSYNC_DMA_CHUNK);
+		/* Copy away from the overlap: forward when dst is below src. */
+		if (dst <= src)
+			memmove(mem + dst + done, mem + src + done, n);
+		else
+			memmove(mem + dst + len - done - n,
+				mem + src + len - done - n, n);
+		cond_resched();
+	}
 }
 
 /*
  * Land a copy: the bytes, then its update, unless it is void.  A program
- * stopped between the two checks gets its bytes but not its update.
+ * stopped between the two checks gets its bytes but not its update.  Then
+ * free its slot and wake its engine (Drain, or a DMA record waiting for a
+ * slot).
  */
 static void ncsync_dma_land(struct ncsync_core *core,
 			    struct ncsync_dma_copy *c)
 {
-	struct ncsync_prog *prog = c->q->prog;
+	struct ncsync_equeue *q = c->q;
+	struct ncsync_prog *prog = q->prog;
 	bool update = c->upd_mode != NCSYNC_UPD_NONE;
 
-	if (ncsync_dma_delay(core, c) && !ncsync_dma_void(core, c)) {
-		memmove(core->devmem + c->dst, core->devmem + c->src, c->len);
+	if (!kthread_should_stop() && !ncsync_dma_void(core, c)) {
+		ncsync_dma_move(core, c->dst, c->src, c->len);
 		spin_lock(&core->lock);
 		/* Checked again under the lock: ordered with a reset's clear. */
 		if (update && !ncsync_dma_void(core, c)) {
@@ -109,29 +162,37 @@ static void ncsync_dma_land(struct ncsync_core *core,
 		spin_unlock(&core->lock);
 		ncsync_prog_progress(prog);
 	}
-	atomic_dec(&c->q->dma_outstanding);
-	ncsync_wake(core, NULL);	/* the update's waiters and the Drain */
+	/* The slot is free once every use of it is done. */
+	smp_mb__before_atomic();
+	atomic_dec(&q->dma_outstanding);
+	ncsync_engines_kick(core, BIT(q->engine));
 	ncsync_prog_put(prog);
-	kfree(c);
 }
 
 static int ncsync_dma_thread(void *data)
 {
 	struct ncsync_core *core = data;
-	struct ncsync_dma_copy *c = NULL;
+	struct ncsync_dma_copy *c;
+	DEFINE_WAIT(wait);
+	ktime_t next;
 
 	for (;;) {
-		/* On stop, the copies still queued are dropped first. */
-		wait_event_interruptible(core->dma_wq,
-					 (c = ncsync_dma_next(core)) ||
-					 kthread_should_stop());
+		prepare_to_wait(&core->dma_wq, &wait, TASK_INTERRUPTIBLE);
+		c = ncsync_dma_next(core, &next);
 		if (c) {
+			finish_wait(&core->dma_wq, &wait);
 			ncsync_dma_land(core, c);
-			c = NULL;
-		} else if (kthread_should_stop()) {
-			break;
+			continue;
 		}
+		/* On stop, the copies still queued were dropped first. */
+		if (kthread_should_stop())
+			break;
+		if (next == KTIME_MAX)
+			schedule();
+		else
+			schedule_hrtimeout(&next, HRTIMER_MODE_ABS);
 	}
+	finish_wait(&core->dma_wq, &wait);
 	return 0;
 }
 
@@ -139,15 +200,19 @@ static int ncsync_dma_thread(void *data)
  * ncsync_dma_init() - allocate a core's device memory, start its DMA engine.
  * @core: the core.
  *
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno.  The device memory is allocated without
+ * the OOM killer: a load asking for more than the machine has fails with
+ * -ENOMEM.
  */
 int ncsync_dma_init(struct ncsync_core *core)
 {
 	spin_lock_init(&core->dma_lock);
-	INIT_LIST_HEAD(&core->dma_list);
+	INIT_LIST_HEAD(&core->dma_progs);
 	init_waitqueue_head(&core->dma_wq);
 	core->devmem_size = (size_t)ncsync_devmem_kb << 10;
-	core->devmem = vmalloc_user(core->devmem_size);
+	core->devmem = __vmalloc(core->devmem_size,
+				 GFP_KERNEL | __GFP_ZERO | __GFP_RETRY_MAYFAIL |
+				 __GFP_NOWARN);
 	if (!core->devmem)
 		return -ENOMEM;
 	core->dma_thread = kthread_run(ncsync_dma_thread, core, "ncsync%u-DMA",

@@ -4,7 +4,8 @@
  *
  * Lock order (outer first):
  *   ncsync_core.prog_lock -> ncsync_core.lock -> ncsync_core.ntf_lock
- *   -> ncsync_core.dma_lock -> wait queue and workqueue locks
+ *   -> ncsync_core.dma_lock -> ncsync_users_lock (ncsync_user.c)
+ *   -> wait queue and workqueue locks
  * No lock is held across a sleep, a copy to or from userspace, or
  * kthread_stop().
  */
@@ -34,6 +35,34 @@
 
 struct ncsync_core;
 struct ncsync_prog;
+struct ncsync_user;
+
+/**
+ * struct ncsync_dma_copy - a copy issued on the core's DMA engine.
+ * @node: entry in ncsync_prog.dma_copies while it waits to land.
+ * @q: the queue that issued it; holds a reference on its program.
+ * @src: source offset in device memory.
+ * @dst: destination offset.
+ * @len: bytes.
+ * @land: when it lands (issue time + latency).
+ * @upd_mode: the update applied when it lands, or NCSYNC_UPD_NONE.
+ * @upd_idx: the semaphore or event it updates.
+ * @reset_gen: the core's reset generation at issue; a reset voids it.
+ *
+ * Copies live in their queue's ring (ncsync_equeue.dma_slots), allocated
+ * at submission: issuing one allocates nothing.
+ */
+struct ncsync_dma_copy {
+	struct list_head node;
+	struct ncsync_equeue *q;
+	u64 src;
+	u64 dst;
+	u32 len;
+	ktime_t land;
+	u8 upd_mode;
+	u8 upd_idx;
+	u64 reset_gen;
+};
 
 /**
  * struct ncsync_equeue - one engine's queue of a program.
@@ -42,7 +71,11 @@ struct ncsync_prog;
  * @count: the number of records.
  * @insns: the decoded records; freed when the program ends.
  * @regs: the engine's register file; only the engine thread touches it.
- * @dma_outstanding: copies this queue issued that have not landed.
+ * @dma_outstanding: copies this queue issued that have not landed (or
+ *	been dropped); at most ncsync_dma_depth.
+ * @dma_slots: the ring of ncsync_dma_depth copies, or NULL for a queue
+ *	without DMA records.
+ * @dma_issued: copies issued so far; only the engine thread touches it.
  * @finished: the engine is done with this queue; under prog_lock.
  * @st: the engine's status.  The engine thread writes @st.pc and
  *	@st.executed with WRITE_ONCE(); every other field changes under
@@ -55,6 +88,8 @@ struct ncsync_equeue {
 	struct ncsync_insn *insns;
 	u32 regs[NCSYNC_NUM_REGS];
 	atomic_t dma_outstanding;
+	struct ncsync_dma_copy *dma_slots;
+	u32 dma_issued;
 	bool finished;
 	struct ncsync_engine_status st;
 };
@@ -94,6 +129,12 @@ struct ncsync_snapshot {
  *	landed or queue finished.
  * @mem: bytes charged to @nfile.
  * @insn_mem: the part of @mem the decoded records take.
+ * @user: the user charged for it (the opener of @nfile); a reference.
+ * @user_mem: the bytes still charged to @user; the decoded records' part
+ *	is given back when they are freed, the rest when the program is.
+ * @dma_copies: its copies waiting to land, in issue order; under dma_lock.
+ * @dma_node: entry in ncsync_core.dma_progs while @dma_copies is not
+ *	empty; under dma_lock.
  * @core_node: entry in ncsync_core.progs until it ends; under prog_lock.
  * @file_node: entry in ncsync_file.progs; under prog_lock.
  * @snap: the snapshot, allocated at submission.
@@ -119,6 +160,10 @@ struct ncsync_prog {
 	unsigned long last_progress;
 	size_t mem;
 	size_t insn_mem;
+	struct ncsync_user *user;
+	size_t user_mem;
+	struct list_head dma_copies;
+	struct list_head dma_node;
 	struct list_head core_node;
 	struct list_head file_node;
 	struct ncsync_snapshot *snap;
@@ -128,29 +173,15 @@ struct ncsync_prog {
 	struct ncsync_equeue q[];
 };
 
-/* The bank of a wake key that matches every waiter. */
-#define NCSYNC_WAKE_ANY		0xFF
-
 /**
- * struct ncsync_wake_key - what a change touched, passed to the wake
- *	functions of the waiters on ncsync_core.wq.
- * @bank: NCSYNC_BANK_SEM, NCSYNC_BANK_EVENT, or NCSYNC_WAKE_ANY for a
- *	change of several registers (or a stop): every waiter wakes.
- * @index: the semaphore or event.
- */
-struct ncsync_wake_key {
-	u8 bank;
-	u8 index;
-};
-
-/**
- * struct ncsync_wait_entry - a keyed entry on ncsync_core.wq.
+ * struct ncsync_wait_entry - an entry on one of ncsync_core.bank_wq.
  * @wq: the wait queue entry.
- * @key: what the sleeper waits on; NCSYNC_WAKE_ANY for anything.
+ * @core: the core whose stats.wakeups counts its wake-ups; its lock is
+ *	held by every waker of the bank queues.
  */
 struct ncsync_wait_entry {
 	struct wait_queue_entry wq;
-	struct ncsync_wake_key key;
+	struct ncsync_core *core;
 };
 
 /**
@@ -182,30 +213,6 @@ struct ncsync_engine {
 };
 
 /**
- * struct ncsync_dma_copy - a copy queued on the core's DMA engine.
- * @node: entry in ncsync_core.dma_list.
- * @q: the queue that issued it; holds a reference on its program.
- * @src: source offset in device memory.
- * @dst: destination offset.
- * @len: bytes.
- * @land: when it lands (issue time + latency).
- * @upd_mode: the update applied when it lands, or NCSYNC_UPD_NONE.
- * @upd_idx: the semaphore or event it updates.
- * @reset_gen: the core's reset generation at issue; a reset voids it.
- */
-struct ncsync_dma_copy {
-	struct list_head node;
-	struct ncsync_equeue *q;
-	u64 src;
-	u64 dst;
-	u32 len;
-	ktime_t land;
-	u8 upd_mode;
-	u8 upd_idx;
-	u64 reset_gen;
-};
-
-/**
  * struct ncsync_core - one modeled NeuronCore.
  * @index: N of /dev/ncsyncN.
  * @cdev: the character device.
@@ -218,12 +225,15 @@ struct ncsync_dma_copy {
  * @events: kernel address of @event_page.
  * @sems: kernel address of @sem_page.
  * @lock: protects every write to @events and @sems, @seq, @reset_gen,
- *	@stats and the waiter lists of the core's files.  Readers of single
- *	registers use READ_ONCE() without it.
- * @wq: where the waits of engines and of NCSYNC_IOC_WAIT sleep, keyed by
- *	what they wait on (struct ncsync_wait_entry): a change wakes only the
- *	waiters of the register it touched.
- * @poll_wq: where poll() sleeps; woken after every change and program end.
+ *	@stats, @poll_armed and the waiter lists and acknowledged sequences
+ *	of the core's files.  Readers of single registers use READ_ONCE()
+ *	without it.  Every wake-up of @bank_wq happens under it.
+ * @bank_wq: where the waits of engines and of NCSYNC_IOC_WAIT sleep: one
+ *	queue per semaphore (0..255), then one per event (256..511), so that
+ *	a change wakes only the waiters of the register it touched.
+ * @poll_armed: the descriptors (ncsync_file.armed_node) whose pollers have
+ *	not been told of a change since their last NCSYNC_IOC_ACK; the next
+ *	change wakes them and empties the list.
  * @seq: change sequence, advanced by every change and reset.
  * @reset_gen: advanced by every reset; a wait that sees it move ends with
  *	ECANCELED.
@@ -236,8 +246,9 @@ struct ncsync_dma_copy {
  *	even across a reset.
  * @done_wq: where userspace and resets wait for programs to end.
  * @engines: the datapath engines, in ncsync_engine_ids order.
- * @dma_lock: protects @dma_list.
- * @dma_list: copies not yet landed, in issue order.
+ * @dma_lock: protects @dma_progs and the programs' copy lists.
+ * @dma_progs: the programs with copies waiting to land
+ *	(ncsync_prog.dma_node), in the round-robin order of the DMA engine.
  * @dma_wq: where the DMA thread waits for copies.
  * @dma_thread: the DMA engine (engine 4).
  * @devmem: the device memory, @devmem_size bytes, mappable at
@@ -262,8 +273,8 @@ struct ncsync_core {
 	u32 *events;
 	s32 *sems;
 	spinlock_t lock;	/* protects the banks, see above */
-	wait_queue_head_t wq;
-	wait_queue_head_t poll_wq;
+	wait_queue_head_t *bank_wq;
+	struct list_head poll_armed;
 	u64 seq;
 	u64 reset_gen;
 	struct ncsync_stats stats;
@@ -273,7 +284,7 @@ struct ncsync_core {
 	wait_queue_head_t done_wq;
 	struct ncsync_engine engines[NCSYNC_NUM_ENGINES];
 	spinlock_t dma_lock;	/* see above */
-	struct list_head dma_list;
+	struct list_head dma_progs;
 	wait_queue_head_t dma_wq;
 	struct task_struct *dma_thread;
 	void *devmem;
@@ -295,6 +306,10 @@ struct ncsync_core {
  * @writable: opened for writing; a read-only descriptor changes nothing.
  * @seen_seq: the change sequence last acknowledged (NCSYNC_IOC_ACK); poll()
  *	is readable while the core's differs.  Protected by @core->lock.
+ * @poll_wq: where poll() on this descriptor sleeps.
+ * @armed_node: entry in ncsync_core.poll_armed while @seen_seq equals the
+ *	core's sequence; under @core->lock.
+ * @user: the user charged for its programs; a reference.
  * @waiters: the waits in progress on this descriptor (struct ncsync_waiter),
  *	protected by @core->lock.
  * @progs: the programs it submitted and has not released; under
@@ -308,6 +323,9 @@ struct ncsync_file {
 	struct file *file;
 	bool writable;
 	u64 seen_seq;
+	wait_queue_head_t poll_wq;
+	struct list_head armed_node;
+	struct ncsync_user *user;
 	struct list_head waiters;
 	struct list_head progs;
 	unsigned int nprogs;
@@ -320,11 +338,13 @@ struct ncsync_file {
  * @node: entry in ncsync_file.waiters.
  * @owner: the files_struct of the waiting task; a close() of the descriptor
  *	by the same process ends the wait.
+ * @wq: the wait queue it sleeps on.
  * @closed: set by ncsync_flush(), under the core lock.
  */
 struct ncsync_waiter {
 	struct list_head node;
 	fl_owner_t owner;
+	wait_queue_head_t *wq;
 	bool closed;
 };
 
@@ -334,6 +354,8 @@ extern unsigned int ncsync_rt_reserved_events;
 extern unsigned int ncsync_devmem_kb;
 extern unsigned int ncsync_watchdog_ms;
 extern unsigned int ncsync_fd_mem_mb;
+extern unsigned int ncsync_user_mem_mb;
+extern unsigned int ncsync_dma_depth;
 extern const struct file_operations ncsync_fops;
 extern const u8 ncsync_engine_ids[NCSYNC_NUM_ENGINES];
 
@@ -345,10 +367,11 @@ void ncsync_csr_read(struct ncsync_core *core, u32 addr, u32 *buf,
 void ncsync_csr_write_locked(struct ncsync_core *core, u32 addr,
 			     const u32 *buf, unsigned int nregs);
 void ncsync_op_apply_locked(struct ncsync_core *core, struct ncsync_op *op);
-void ncsync_changed_locked(struct ncsync_core *core);
-void ncsync_wake(struct ncsync_core *core, const struct ncsync_wake_key *key);
-void ncsync_wake_all(struct ncsync_core *core);
-void ncsync_wait_entry_init(struct ncsync_wait_entry *e, u8 bank, u8 index);
+wait_queue_head_t *ncsync_bank_wq(struct ncsync_core *core, u8 bank,
+				  unsigned int index);
+void ncsync_poll_arm_locked(struct ncsync_file *nfile);
+void ncsync_wait_entry_init(struct ncsync_wait_entry *e,
+			    struct ncsync_core *core);
 void ncsync_core_reset(struct ncsync_core *core);
 s32 ncsync_sem_get(struct ncsync_core *core, unsigned int i);
 bool ncsync_event_get(struct ncsync_core *core, unsigned int i);
@@ -363,9 +386,8 @@ u32 ncsync_nonzero_sems_locked(struct ncsync_core *core,
 /* ncsync_wait.c */
 int ncsync_deadline_get(const struct ncsync_timespec *ts, u32 flags,
 			ktime_t *deadline);
-int ncsync_sleep(struct ncsync_file *nfile, wait_queue_head_t *wq,
-		 const struct ncsync_wake_key *key, const ktime_t *deadline,
-		 int (*cond)(void *arg), void *arg);
+int ncsync_sleep(struct ncsync_file *nfile, wait_queue_head_t *wq, bool bank,
+		 const ktime_t *deadline, int (*cond)(void *arg), void *arg);
 int ncsync_wait(struct ncsync_file *nfile, struct ncsync_wait *w,
 		const ktime_t *deadline);
 void ncsync_flush_waiters(struct ncsync_file *nfile, fl_owner_t owner);
@@ -378,7 +400,7 @@ int ncsync_prog_wait(struct ncsync_file *nfile, struct ncsync_prog_wait *pw);
 int ncsync_prog_cancel(struct ncsync_file *nfile, u32 id);
 void ncsync_prog_put(struct ncsync_prog *prog);
 void ncsync_prog_progress(struct ncsync_prog *prog);
-void ncsync_prog_stop_locked(struct ncsync_prog *prog, int reason);
+bool ncsync_prog_stop_locked(struct ncsync_prog *prog, int reason);
 void ncsync_prog_queue_done(struct ncsync_equeue *q);
 void ncsync_progs_stop_core(struct ncsync_core *core, int reason);
 void ncsync_progs_release_file(struct ncsync_file *nfile);
@@ -414,7 +436,18 @@ void ncsync_nl_prog_ended(struct ncsync_prog *prog);
 /* ncsync_dma.c */
 int ncsync_dma_init(struct ncsync_core *core);
 void ncsync_dma_fini(struct ncsync_core *core);
-int ncsync_dma_issue(struct ncsync_equeue *q, const struct ncsync_insn *insn);
+bool ncsync_dma_full(struct ncsync_equeue *q);
+void ncsync_dma_issue(struct ncsync_equeue *q, const struct ncsync_insn *insn);
+
+/* ncsync_user.c */
+struct ncsync_user *ncsync_user_get(kuid_t uid);
+struct ncsync_user *ncsync_user_ref(struct ncsync_user *user);
+void ncsync_user_put(struct ncsync_user *user);
+int ncsync_user_charge(struct ncsync_user *user, size_t bytes);
+void ncsync_user_uncharge(struct ncsync_user *user, size_t bytes);
+
+/* ncsync_log.c */
+bool ncsync_log_allowed(struct ncsync_core *core);
 
 /* ncsync_mmap.c */
 int ncsync_mmap(struct file *file, struct vm_area_struct *vma);

@@ -9,9 +9,11 @@
  *   2. the op's own effect;
  *   3. the other updates, in lane order.
  *
- * Waits sleep on the core's wait queue and re-test after every change.
- * Before every record the engine checks whether its program must stop and
- * yields the CPU.
+ * Waits sleep on the wait queue of the semaphore or event they wait on and
+ * re-test after every change of it; Drain, and a DMA record whose queue
+ * has dma_depth copies in flight, sleep on the engine's own queue, which
+ * a landing of its copies wakes.  Before every record the engine checks
+ * whether its program must stop and yields the CPU.
  */
 #include <linux/kthread.h>
 #include <linux/sched.h>
@@ -55,35 +57,32 @@ enum ncsync_step {
 /**
  * struct ncsync_exec - an engine executing a queue.
  * @core: the core.
+ * @eng: the engine.
  * @prog: the program.
  * @q: the queue.
  * @strict: the program runs in strict mode.
  * @fault: the fault reason when a step returns NCSYNC_STEP_FAULT.
- * @changed: the banks changed since the last wake-up of the core.
- * @wkey: what changed: one register, or NCSYNC_WAKE_ANY.
+ * @changed: the banks changed since the last progress was noted.
  * @pc: the index of the record being executed.
  */
 struct ncsync_exec {
 	struct ncsync_core *core;
+	struct ncsync_engine *eng;
 	struct ncsync_prog *prog;
 	struct ncsync_equeue *q;
 	bool strict;
 	u8 fault;
 	bool changed;
-	struct ncsync_wake_key wkey;
 	u32 pc;
 };
 
-/* Note a change of one register (bank NCSYNC_WAKE_ANY: of several). */
-static void ncsync_exec_touch(struct ncsync_exec *x, u8 bank, u8 index)
+/*
+ * Note a change of the banks; the change itself woke the waiters of what
+ * it touched.
+ */
+static void ncsync_exec_touch(struct ncsync_exec *x)
 {
-	if (!x->changed) {
-		x->changed = true;
-		x->wkey.bank = bank;
-		x->wkey.index = index;
-	} else if (x->wkey.bank != bank || x->wkey.index != index) {
-		x->wkey.bank = NCSYNC_WAKE_ANY;
-	}
+	x->changed = true;
 }
 
 static bool ncsync_exec_stopping(const struct ncsync_exec *x)
@@ -96,7 +95,6 @@ static void ncsync_exec_flush(struct ncsync_exec *x)
 	if (x->changed) {
 		x->changed = false;
 		ncsync_prog_progress(x->prog);
-		ncsync_wake(x->core, &x->wkey);
 	}
 }
 
@@ -108,8 +106,7 @@ static u8 ncsync_exec_update_locked(struct ncsync_exec *x,
 	u32 operand = l->upd_value;
 	enum ncsync_sem_upd upd;
 
-	ncsync_exec_touch(x, ncsync_upd_is_event(l->upd_mode) ?
-			  NCSYNC_BANK_EVENT : NCSYNC_BANK_SEM, l->upd_idx);
+	ncsync_exec_touch(x);
 	if (ncsync_upd_is_event(l->upd_mode)) {
 		bool set = (l->upd_mode & 0x0F) == NCSYNC_UPD_EVT_SET;
 
@@ -148,7 +145,7 @@ static bool ncsync_exec_test_locked(struct ncsync_exec *x,
 	after = ncsync_event_after_wait(l->wait_mode, state);
 	if (after != state) {
 		ncsync_event_write_locked(core, l->wait_idx, after);
-		ncsync_exec_touch(x, NCSYNC_BANK_EVENT, l->wait_idx);
+		ncsync_exec_touch(x);
 	}
 	return true;
 }
@@ -168,50 +165,78 @@ static void ncsync_exec_set_blocked(struct ncsync_exec *x, u8 kind, u8 mode,
 	spin_unlock(&x->core->prog_lock);
 }
 
-/* Block until one lane's wait passes. */
-static enum ncsync_step ncsync_exec_wait(struct ncsync_exec *x,
-					 const struct ncsync_lane *l, u8 lane)
+/* Mark the engine blocked on one lane's wait, and trace it. */
+static void ncsync_exec_wait_begin(struct ncsync_exec *x,
+				   const struct ncsync_lane *l, u8 lane, u8 kind,
+				   s32 threshold)
+{
+	struct ncsync_core *core = x->core;
+
+	ncsync_exec_set_blocked(x, kind, l->wait_mode, l->wait_idx, lane,
+				threshold);
+	trace_ncsync_wait_begin(core->index, x->q->engine, x->prog->id, x->pc,
+				kind, l->wait_mode, l->wait_idx, threshold,
+				kind == NCSYNC_BLOCK_SEM ?
+				ncsync_sem_get(core, l->wait_idx) :
+				ncsync_event_get(core, l->wait_idx));
+}
+
+/*
+ * Sleep until one lane's wait passes or the program stops; *blocked tells
+ * whether it slept.  The engine sleeps on the queue of the register it
+ * waits on, and on its own queue, which a stop kicks.
+ */
+static bool ncsync_exec_wait_sleep(struct ncsync_exec *x,
+				   const struct ncsync_lane *l, u8 lane,
+				   u8 *fault, bool *blocked)
 {
 	struct ncsync_core *core = x->core;
 	bool reg = l->wait_mode & NCSYNC_WAIT_REG;
 	s32 threshold = reg ? x->q->regs[l->wait_value] : l->wait_value;
-	u8 kind = ncsync_wait_mode_is_sem(l->wait_mode) ? NCSYNC_BLOCK_SEM :
-							  NCSYNC_BLOCK_EVENT;
-	bool blocked = false, passed = false;
+	bool sem = ncsync_wait_mode_is_sem(l->wait_mode);
+	wait_queue_head_t *wq = ncsync_bank_wq(core, sem ? NCSYNC_BANK_SEM :
+					       NCSYNC_BANK_EVENT, l->wait_idx);
 	struct ncsync_wait_entry wait;
-	u8 fault = 0;
+	struct wait_queue_entry kick;
+	bool passed = false;
 
-	ncsync_wait_entry_init(&wait, kind == NCSYNC_BLOCK_SEM ?
-			       NCSYNC_BANK_SEM : NCSYNC_BANK_EVENT,
-			       l->wait_idx);
+	init_waitqueue_entry(&kick, current);
+	add_wait_queue(&x->eng->wq, &kick);
+	ncsync_wait_entry_init(&wait, core);
 	for (;;) {
-		prepare_to_wait(&core->wq, &wait.wq, TASK_INTERRUPTIBLE);
+		prepare_to_wait(wq, &wait.wq, TASK_INTERRUPTIBLE);
 		if (ncsync_exec_stopping(x))
 			break;
 		spin_lock(&core->lock);
-		passed = ncsync_exec_test_locked(x, l, threshold, &fault);
+		passed = ncsync_exec_test_locked(x, l, threshold, fault);
 		spin_unlock(&core->lock);
 		if (passed)
 			break;
-		if (!blocked) {
-			blocked = true;
-			ncsync_exec_set_blocked(x, kind, l->wait_mode,
-						l->wait_idx, lane, threshold);
-			trace_ncsync_wait_begin(core->index, x->q->engine,
-						x->prog->id, x->pc, kind,
-						l->wait_mode, l->wait_idx,
-						threshold,
-						kind == NCSYNC_BLOCK_SEM ?
-						ncsync_sem_get(core, l->wait_idx) :
-						ncsync_event_get(core, l->wait_idx));
+		if (!*blocked) {
+			*blocked = true;
+			ncsync_exec_wait_begin(x, l, lane, sem ?
+					       NCSYNC_BLOCK_SEM :
+					       NCSYNC_BLOCK_EVENT, threshold);
 		}
 		schedule();
 	}
-	finish_wait(&core->wq, &wait.wq);
+	finish_wait(wq, &wait.wq);
+	remove_wait_queue(&x->eng->wq, &kick);
+	return passed;
+}
+
+/* Block until one lane's wait passes. */
+static enum ncsync_step ncsync_exec_wait(struct ncsync_exec *x,
+					 const struct ncsync_lane *l, u8 lane)
+{
+	bool blocked = false, passed;
+	u8 fault = 0;
+
+	passed = ncsync_exec_wait_sleep(x, l, lane, &fault, &blocked);
 	if (blocked) {
 		ncsync_exec_set_blocked(x, NCSYNC_BLOCK_NONE, 0, 0, 0, 0);
-		trace_ncsync_wait_end(core->index, x->q->engine, x->prog->id,
-				      x->pc, passed);
+		trace_ncsync_wait_end(x->core->index, x->q->engine,
+				      x->prog->id, x->pc, passed);
 	}
 	if (!passed)
 		return NCSYNC_STEP_STOP;
@@ -226,40 +251,73 @@ static enum ncsync_step ncsync_exec_wait(struct ncsync_exec *x,
 	return NCSYNC_STEP_NEXT;
 }
 
-/* Drain: block until every copy this queue issued has landed. */
-static enum ncsync_step ncsync_exec_drain(struct ncsync_exec *x)
+/*
+ * Block on the engine's own queue until @done holds for this queue's
+ * copies: Drain (none in flight) or a DMA record (a free slot).  A landing
+ * of one of them wakes the engine.  Return false when the program stops.
+ */
+static bool ncsync_exec_dma_wait(struct ncsync_exec *x, u8 kind,
+				 bool (*done)(struct ncsync_equeue *q))
 {
 	struct ncsync_core *core = x->core;
+	struct ncsync_equeue *q = x->q;
 	struct ncsync_wait_entry wait;
 	bool blocked = false;
 
-	ncsync_wait_entry_init(&wait, NCSYNC_WAKE_ANY, 0);
+	ncsync_wait_entry_init(&wait, NULL);
 	for (;;) {
-		prepare_to_wait(&core->wq, &wait.wq, TASK_INTERRUPTIBLE);
-		if (!atomic_read(&x->q->dma_outstanding) ||
-		    ncsync_exec_stopping(x))
+		prepare_to_wait(&x->eng->wq, &wait.wq, TASK_INTERRUPTIBLE);
+		if (done(q) || ncsync_exec_stopping(x))
 			break;
 		if (!blocked) {
 			blocked = true;
-			ncsync_exec_set_blocked(x, NCSYNC_BLOCK_DRAIN, 0, 0, 0,
-						0);
-			trace_ncsync_wait_begin(core->index, x->q->engine,
-						x->prog->id, x->pc,
-						NCSYNC_BLOCK_DRAIN, 0, 0, 0,
-						atomic_read(&x->q->dma_outstanding));
+			ncsync_exec_set_blocked(x, kind, 0, 0, 0,
+						kind == NCSYNC_BLOCK_DMA_FULL ?
+						ncsync_dma_depth : 0);
+			trace_ncsync_wait_begin(core->index, q->engine,
+						x->prog->id, x->pc, kind, 0, 0,
+						0, atomic_read(&q->dma_outstanding));
 		}
 		schedule();
 	}
-	finish_wait(&core->wq, &wait.wq);
+	finish_wait(&x->eng->wq, &wait.wq);
 	if (blocked) {
 		ncsync_exec_set_blocked(x, NCSYNC_BLOCK_NONE, 0, 0, 0, 0);
-		trace_ncsync_wait_end(core->index, x->q->engine, x->prog->id,
-				      x->pc, !atomic_read(&x->q->dma_outstanding));
+		trace_ncsync_wait_end(core->index, q->engine, x->prog->id,
+				      x->pc, done(q));
 	}
-	if (atomic_read(&x->q->dma_outstanding))
-		return NCSYNC_STEP_STOP;
+	if (!done(q))
+		return false;
 	if (blocked)
 		ncsync_prog_progress(x->prog);
+	return true;
+}
+
+static bool ncsync_dma_drained(struct ncsync_equeue *q)
+{
+	return !atomic_read(&q->dma_outstanding);
+}
+
+static bool ncsync_dma_room(struct ncsync_equeue *q)
+{
+	return !ncsync_dma_full(q);
+}
+
+/* Drain: block until every copy this queue issued has landed. */
+static enum ncsync_step ncsync_exec_drain(struct ncsync_exec *x)
+{
+	if (!ncsync_exec_dma_wait(x, NCSYNC_BLOCK_DRAIN, ncsync_dma_drained))
+		return NCSYNC_STEP_STOP;
+	return NCSYNC_STEP_NEXT;
+}
+
+/* DMA: issue the copy once the queue has a free slot, like a full ring. */
+static enum ncsync_step ncsync_exec_dma(struct ncsync_exec *x,
+					const struct ncsync_insn *in)
+{
+	if (!ncsync_exec_dma_wait(x, NCSYNC_BLOCK_DMA_FULL, ncsync_dma_room))
+		return NCSYNC_STEP_STOP;
+	ncsync_dma_issue(x->q, in);
 	return NCSYNC_STEP_NEXT;
 }
 
@@ -274,7 +332,7 @@ static void ncsync_exec_group_reset(struct ncsync_exec *x,
 		if (in->gr.mask[i / 32] & (1U << (i % 32)))
 			ncsync_sem_update_locked(core, i, NCSYNC_SEM_UPD_SET, 0);
 	spin_unlock(&core->lock);
-	ncsync_exec_touch(x, NCSYNC_WAKE_ANY, 0);
+	ncsync_exec_touch(x);
 }
 
 static void ncsync_exec_poll(struct ncsync_exec *x,
@@ -336,11 +394,7 @@ static enum ncsync_step ncsync_exec_effect(struct ncsync_exec *x,
 		ncsync_exec_poll(x, in);
 		return NCSYNC_STEP_NEXT;
 	case NCSYNC_OPC_DMA:
-		if (ncsync_dma_issue(q, in)) {
-			x->fault = NCSYNC_FAULT_NOMEM;
-			return NCSYNC_STEP_FAULT;
-		}
-		return NCSYNC_STEP_NEXT;
+		return ncsync_exec_dma(x, in);
 	default:	/* EventSemaphore, NoOp */
 		return NCSYNC_STEP_NEXT;
 	}
@@ -407,11 +461,12 @@ static void ncsync_queue_end(struct ncsync_exec *x, u8 state, u8 fault)
 }
 
 /* Run one queue to its end. */
-static void ncsync_engine_run(struct ncsync_core *core,
+static void ncsync_engine_run(struct ncsync_engine *eng,
 			      struct ncsync_equeue *q)
 {
+	struct ncsync_core *core = eng->core;
 	struct ncsync_exec x = {
-		.core = core, .prog = q->prog, .q = q,
+		.core = core, .eng = eng, .prog = q->prog, .q = q,
 		.strict = q->prog->flags & NCSYNC_SUBMIT_F_STRICT,
 	};
 	enum ncsync_step step = NCSYNC_STEP_NEXT;
@@ -506,7 +561,6 @@ static struct ncsync_equeue *ncsync_engine_pick(struct ncsync_engine *eng)
 static int ncsync_engine_thread(void *data)
 {
 	struct ncsync_engine *eng = data;
-	struct ncsync_core *core = eng->core;
 	struct ncsync_equeue *q = NULL;
 
 	while (!kthread_should_stop()) {
@@ -514,7 +568,7 @@ static int ncsync_engine_thread(void *data)
 					 kthread_should_stop() ||
 					 (q = ncsync_engine_pick(eng)));
 		if (q) {
-			ncsync_engine_run(core, q);
+			ncsync_engine_run(eng, q);
 			q = NULL;
 		}
 	}

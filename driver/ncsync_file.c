@@ -16,17 +16,25 @@ static int ncsync_open(struct inode *inode, struct file *file)
 						struct ncsync_core, cdev);
 	struct ncsync_file *nfile;
 
-	nfile = kzalloc(sizeof(*nfile), GFP_KERNEL);
+	nfile = kzalloc(sizeof(*nfile), GFP_KERNEL_ACCOUNT);
 	if (!nfile)
 		return -ENOMEM;
+	nfile->user = ncsync_user_get(file->f_cred->uid);
+	if (!nfile->user) {
+		kfree(nfile);
+		return -ENOMEM;
+	}
 	nfile->core = core;
 	nfile->file = file;
 	nfile->writable = file->f_mode & FMODE_WRITE;
+	init_waitqueue_head(&nfile->poll_wq);
+	INIT_LIST_HEAD(&nfile->armed_node);
 	INIT_LIST_HEAD(&nfile->waiters);
 	INIT_LIST_HEAD(&nfile->progs);
 	nfile->next_id = 1;
 	spin_lock(&core->lock);
 	nfile->seen_seq = core->seq;
+	ncsync_poll_arm_locked(nfile);
 	spin_unlock(&core->lock);
 	file->private_data = nfile;
 	return 0;
@@ -43,8 +51,14 @@ static int ncsync_release(struct inode *inode, struct file *file)
 {
 	struct ncsync_file *nfile = file->private_data;
 
+	struct ncsync_core *core = nfile->core;
+
 	ncsync_progs_release_file(nfile);
 	WARN_ON_ONCE(!list_empty(&nfile->waiters));
+	spin_lock(&core->lock);
+	list_del(&nfile->armed_node);
+	spin_unlock(&core->lock);
+	ncsync_user_put(nfile->user);
 	kfree(nfile);
 	return 0;
 }
@@ -67,7 +81,7 @@ static ssize_t ncsync_read(struct file *file, char __user *ubuf, size_t len,
 	if (*ppos < 0 || !ncsync_csr_access_ok(*ppos, len))
 		return -EINVAL;
 
-	kbuf = kmalloc(len, GFP_KERNEL);
+	kbuf = kmalloc(len, GFP_KERNEL_ACCOUNT);
 	if (!kbuf)
 		return -ENOMEM;
 	ncsync_csr_read(nfile->core, *ppos, kbuf, len / NCSYNC_CSR_REG_SIZE);
@@ -77,20 +91,6 @@ static ssize_t ncsync_read(struct file *file, char __user *ubuf, size_t len,
 		*ppos += len;
 	kfree(kbuf);
 	return ret;
-}
-
-/* What a write of @len bytes at @addr wakes: one register, or anything. */
-static const struct ncsync_wake_key *
-ncsync_csr_wake_key(u32 addr, size_t len, struct ncsync_wake_key *key)
-{
-	unsigned int i;
-
-	if (len != NCSYNC_CSR_REG_SIZE)
-		return NULL;
-	key->bank = ncsync_csr_decode(addr, &i) == NCSYNC_WIN_EVENTS ?
-		    NCSYNC_BANK_EVENT : NCSYNC_BANK_SEM;
-	key->index = i;
-	return key;
 }
 
 /*
@@ -106,7 +106,6 @@ static ssize_t ncsync_write(struct file *file, const char __user *ubuf,
 {
 	struct ncsync_file *nfile = file->private_data;
 	struct ncsync_core *core = nfile->core;
-	struct ncsync_wake_key key;
 	u32 small[8], *kbuf = small;
 
 	if (!len)
@@ -128,7 +127,6 @@ static ssize_t ncsync_write(struct file *file, const char __user *ubuf,
 	spin_lock(&core->lock);
 	ncsync_csr_write_locked(core, *ppos, kbuf, len / NCSYNC_CSR_REG_SIZE);
 	spin_unlock(&core->lock);
-	ncsync_wake(core, ncsync_csr_wake_key(*ppos, len, &key));
 
 	if (kbuf != small)
 		kfree(kbuf);
@@ -145,6 +143,9 @@ static loff_t ncsync_llseek(struct file *file, loff_t offset, int whence)
  * EPOLLIN | EPOLLRDNORM while the core changed since this descriptor's
  * NCSYNC_IOC_ACK; EPOLLPRI while one of its programs has ended and its end
  * has not been reported by NCSYNC_IOC_PROG_STATUS or NCSYNC_IOC_PROG_WAIT.
+ * The first change after an acknowledgment wakes the pollers, later ones
+ * do not: they see EPOLLIN already.  A program's end wakes the pollers of
+ * the descriptor that submitted it.
  */
 static __poll_t ncsync_poll(struct file *file, poll_table *wait)
 {
@@ -152,7 +153,7 @@ static __poll_t ncsync_poll(struct file *file, poll_table *wait)
 	struct ncsync_core *core = nfile->core;
 	__poll_t mask = 0;
 
-	poll_wait(file, &core->poll_wq, wait);
+	poll_wait(file, &nfile->poll_wq, wait);
 	spin_lock(&core->lock);
 	if (core->seq != nfile->seen_seq)
 		mask = EPOLLIN | EPOLLRDNORM;

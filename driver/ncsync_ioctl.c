@@ -62,13 +62,6 @@ static int ncsync_op_ioctl(struct ncsync_file *nfile, void *data)
 	spin_lock(&core->lock);
 	ncsync_op_apply_locked(core, op);
 	spin_unlock(&core->lock);
-	if (update) {
-		struct ncsync_wake_key key = {
-			.bank = op->bank, .index = op->index,
-		};
-
-		ncsync_wake(core, &key);
-	}
 	return 0;
 }
 
@@ -117,8 +110,6 @@ static int ncsync_batch_ioctl(struct ncsync_file *nfile, void *data)
 	for (n = 0; n < batch->count; n++)
 		ncsync_op_apply_locked(core, &ops[n]);
 	spin_unlock(&core->lock);
-	if (any_update)
-		ncsync_wake(core, NULL);
 
 	ret = copy_to_user(uops, ops, size) ? -EFAULT : 0;
 out:
@@ -191,6 +182,7 @@ static int ncsync_ack_ioctl(struct ncsync_file *nfile, void *data)
 	spin_lock(&core->lock);
 	nfile->seen_seq = core->seq;
 	seq->seq = core->seq;
+	ncsync_poll_arm_locked(nfile);
 	spin_unlock(&core->lock);
 	return 0;
 }

@@ -5,6 +5,7 @@
  * Module set-up: one character device /dev/ncsyncN per modeled core.
  */
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
@@ -40,6 +41,18 @@ unsigned int ncsync_fd_mem_mb = 256;
 module_param_named(fd_mem_mb, ncsync_fd_mem_mb, uint, 0444);
 MODULE_PARM_DESC(fd_mem_mb,
 		 "kernel memory the programs of one descriptor may take, in MiB (default 256)");
+
+unsigned int ncsync_user_mem_mb = 256;
+module_param_named(user_mem_mb, ncsync_user_mem_mb, uint, 0444);
+MODULE_PARM_DESC(user_mem_mb,
+		 "kernel memory the programs of all descriptors one user opened may take, in MiB (default 256)");
+
+unsigned int ncsync_dma_depth = 64;
+module_param_named(dma_depth, ncsync_dma_depth, uint, 0444);
+MODULE_PARM_DESC(dma_depth,
+		 "DMA copies one engine queue may have in flight, 1-4096 (default 64)");
+
+#define NCSYNC_MAX_DMA_DEPTH	4096
 
 /**
  * struct ncsync_device - the module's global state.
@@ -132,22 +145,48 @@ static char *ncsync_devnode(ncsync_devnode_dev_t *dev, umode_t *mode)
 	return NULL;
 }
 
+static bool ncsync_params_ok(void)
+{
+	return ncsync_num_cores >= 1 && ncsync_num_cores <= NCSYNC_MAX_CORES &&
+	       ncsync_rt_reserved_sems <= NCSYNC_NUM_SEMS &&
+	       ncsync_rt_reserved_events <= NCSYNC_NUM_EVENTS &&
+	       ncsync_devmem_kb >= 4 && ncsync_devmem_kb <= 65536 &&
+	       !(ncsync_devmem_kb % 4) &&
+	       ncsync_watchdog_ms && ncsync_watchdog_ms <= NCSYNC_MAX_WATCHDOG_MS &&
+	       ncsync_fd_mem_mb && ncsync_user_mem_mb &&
+	       ncsync_dma_depth >= 1 && ncsync_dma_depth <= NCSYNC_MAX_DMA_DEPTH;
+}
+
+/*
+ * The device memory of every core must fit in half the machine's memory:
+ * more is refused with -ENOMEM before anything is allocated, instead of
+ * driving the machine out of memory.
+ */
+static int ncsync_devmem_fits(void)
+{
+	u64 want = (u64)ncsync_num_cores * ncsync_devmem_kb << 10;
+	u64 have = (u64)totalram_pages() << PAGE_SHIFT;
+
+	if (want <= have / 2)
+		return 0;
+	pr_err("ncsync: %u cores of %u KiB device memory need %llu MiB, more than half of this machine's %llu MiB\n",
+	       ncsync_num_cores, ncsync_devmem_kb, want >> 20, have >> 20);
+	return -ENOMEM;
+}
+
 static int __init ncsync_init(void)
 {
 	unsigned int i;
 	int ret;
 
-	if (ncsync_num_cores < 1 || ncsync_num_cores > NCSYNC_MAX_CORES ||
-	    ncsync_rt_reserved_sems > NCSYNC_NUM_SEMS ||
-	    ncsync_rt_reserved_events > NCSYNC_NUM_EVENTS ||
-	    ncsync_devmem_kb < 4 || ncsync_devmem_kb > 65536 ||
-	    ncsync_devmem_kb % 4 ||
-	    !ncsync_watchdog_ms || ncsync_watchdog_ms > NCSYNC_MAX_WATCHDOG_MS ||
-	    !ncsync_fd_mem_mb) {
+	if (!ncsync_params_ok()) {
 		pr_err("ncsync: a module parameter is out of range (see modinfo ncsync)\n");
 		return -EINVAL;
 	}
 	BUILD_BUG_ON(PAGE_SIZE != 4096);	/* the CSR window is 2 pages */
+	ret = ncsync_devmem_fits();
+	if (ret)
+		return ret;
 
 	ncsync_dev.cores = kcalloc(ncsync_num_cores, sizeof(*ncsync_dev.cores),
 				   GFP_KERNEL);

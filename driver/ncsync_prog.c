@@ -26,8 +26,14 @@ static void ncsync_prog_free(struct kref *ref)
 	struct ncsync_prog *prog = container_of(ref, struct ncsync_prog, ref);
 	unsigned int i;
 
-	for (i = 0; i < prog->nq; i++)
+	for (i = 0; i < prog->nq; i++) {
 		kvfree(prog->q[i].insns);
+		kvfree(prog->q[i].dma_slots);
+	}
+	if (prog->user) {
+		ncsync_user_uncharge(prog->user, prog->user_mem);
+		ncsync_user_put(prog->user);
+	}
 	kfree(prog->snap);
 	kfree(prog);
 }
@@ -83,6 +89,23 @@ static bool ncsync_prog_ended(const struct ncsync_prog *prog)
 	return prog->state >= NCSYNC_PROG_DONE;
 }
 
+/*
+ * A program's decoded records are freed (the program ended): give their
+ * memory back to the descriptor and the user, wake the descriptor's
+ * pollers (EPOLLPRI) and notify netlink.
+ */
+static void ncsync_prog_end_locked(struct ncsync_prog *prog)
+{
+	lockdep_assert_held(&prog->core->prog_lock);
+	list_del(&prog->core_node);
+	prog->nfile->mem -= prog->insn_mem;
+	prog->user_mem -= prog->insn_mem;
+	ncsync_user_uncharge(prog->user, prog->insn_mem);
+	/* Under prog_lock: the descriptor cannot be released meanwhile. */
+	wake_up_all(&prog->nfile->poll_wq);
+	ncsync_nl_prog_ended(prog);
+}
+
 /* Decode one queue, chunk by chunk, into q->insns. */
 static int ncsync_queue_decode(struct ncsync_core *core,
 			       struct ncsync_equeue *q,
@@ -95,7 +118,7 @@ static int ncsync_queue_decode(struct ncsync_core *core,
 	int ret = 0;
 
 	buf = kmalloc_array(NCSYNC_DECODE_CHUNK, NCSYNC_RECORD_SIZE,
-			    GFP_KERNEL);
+			    GFP_KERNEL_ACCOUNT);
 	if (!buf)
 		return -ENOMEM;
 
@@ -185,6 +208,8 @@ static struct ncsync_prog *ncsync_prog_alloc(u32 nq, const u32 *counts)
 	if (!prog)
 		return NULL;
 	kref_init(&prog->ref);
+	INIT_LIST_HEAD(&prog->dma_copies);
+	INIT_LIST_HEAD(&prog->dma_node);
 	prog->nq = nq;
 	prog->snap = kzalloc(sizeof(*prog->snap), GFP_KERNEL_ACCOUNT);
 	if (!prog->snap)
@@ -202,6 +227,152 @@ err:
 	return NULL;
 }
 
+/* The bytes of one queue's DMA ring: none without a DMA record. */
+static size_t ncsync_queue_dma_mem(const struct ncsync_equeue *q)
+{
+	u32 i;
+
+	for (i = 0; i < q->count; i++)
+		if (q->insns[i].opcode == NCSYNC_OPC_DMA)
+			return array_size(ncsync_dma_depth,
+					  sizeof(struct ncsync_dma_copy));
+	return 0;
+}
+
+/*
+ * Charge a program's memory, @mem bytes more than it has, to its user and
+ * check it against its descriptor's cap, so that a refusal comes before
+ * the records are read.
+ */
+static int ncsync_prog_charge(struct ncsync_prog *prog, size_t mem)
+{
+	struct ncsync_file *nfile = prog->nfile;
+	size_t cap = (size_t)ncsync_fd_mem_mb << 20;
+	int ret;
+
+	spin_lock(&nfile->core->prog_lock);
+	ret = nfile->mem + prog->mem + mem > cap ? -ENOMEM : 0;
+	spin_unlock(&nfile->core->prog_lock);
+	if (!ret)
+		ret = ncsync_user_charge(prog->user, mem);
+	if (ret)
+		return ret;
+	prog->mem += mem;
+	prog->user_mem += mem;
+	return 0;
+}
+
+/* Decode the queues and give the ones with DMA records their rings. */
+static int ncsync_prog_decode(struct ncsync_prog *prog,
+			      const struct ncsync_queue *uqs,
+			      struct ncsync_submit *sub)
+{
+	size_t ring;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < prog->nq; i++) {
+		struct ncsync_equeue *q = &prog->q[i];
+
+		q->prog = prog;
+		q->engine = uqs[i].engine;
+		q->count = uqs[i].count;
+		q->st.engine = q->engine;
+		q->st.state = NCSYNC_ENG_QUEUED;
+		ret = ncsync_queue_decode(prog->core, q, &uqs[i], sub);
+		if (ret)
+			return ret;
+		ring = ncsync_queue_dma_mem(q);
+		if (!ring)
+			continue;
+		ret = ncsync_prog_charge(prog, ring);
+		if (ret)
+			return ret;
+		q->dma_slots = kvzalloc(ring, GFP_KERNEL_ACCOUNT);
+		if (!q->dma_slots)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Allocate and decode a program whose queues passed ncsync_queues_check(). */
+static struct ncsync_prog *ncsync_prog_make(struct ncsync_file *nfile,
+					    const struct ncsync_queue *uqs,
+					    struct ncsync_submit *sub,
+					    u32 engine_mask, u64 records)
+{
+	struct ncsync_prog *prog;
+	u32 counts[NCSYNC_NUM_ENGINES];
+	struct ncsync_prog stub = { .nfile = nfile, .user = nfile->user };
+	size_t mem;
+	u32 i;
+	int ret;
+
+	/* Refuse what cannot fit before allocating or reading anything. */
+	mem = records * sizeof(struct ncsync_insn) +
+	      struct_size(prog, q, sub->nqueues) + sizeof(struct ncsync_snapshot);
+	ret = ncsync_prog_charge(&stub, mem);
+	if (ret)
+		return ERR_PTR(ret);
+	for (i = 0; i < sub->nqueues; i++)
+		counts[i] = uqs[i].count;
+	prog = ncsync_prog_alloc(sub->nqueues, counts);
+	if (!prog) {
+		ncsync_user_uncharge(nfile->user, mem);
+		return ERR_PTR(-ENOMEM);
+	}
+	prog->user = ncsync_user_ref(nfile->user);
+	prog->core = nfile->core;
+	prog->nfile = nfile;
+	prog->mem = mem;
+	prog->user_mem = mem;
+	prog->insn_mem = records * sizeof(struct ncsync_insn);
+	prog->flags = sub->flags;
+	prog->watchdog_ms = sub->watchdog_ms ?: ncsync_watchdog_ms;
+	prog->engine_mask = engine_mask;
+	prog->pid = task_tgid_nr(current);
+	prog->state = NCSYNC_PROG_QUEUED;
+	prog->nrunning = sub->nqueues;
+	ret = ncsync_prog_decode(prog, uqs, sub);
+	if (ret) {
+		ncsync_prog_put(prog);
+		return ERR_PTR(ret);
+	}
+	return prog;
+}
+
+/*
+ * Put a decoded program on its descriptor's and its core's lists.  Return
+ * an ended program evicted to make room (to be put), NULL, or an error.
+ */
+static struct ncsync_prog *ncsync_prog_queue(struct ncsync_prog *prog)
+{
+	struct ncsync_file *nfile = prog->nfile;
+	struct ncsync_core *core = nfile->core;
+	struct ncsync_prog *evict;
+
+	spin_lock(&core->prog_lock);
+	if (nfile->mem + prog->mem > (size_t)ncsync_fd_mem_mb << 20) {
+		evict = ERR_PTR(-ENOMEM);
+		goto out;
+	}
+	evict = ncsync_file_evict_locked(nfile);
+	if (IS_ERR(evict))
+		goto out;
+	prog->id = nfile->next_id++;
+	if (!nfile->next_id)
+		nfile->next_id = 1;
+	nfile->mem += prog->mem;
+	nfile->nprogs++;
+	list_add_tail(&prog->file_node, &nfile->progs);
+	/* core->progs stays in increasing seq order. */
+	prog->seq = ++core->prog_seq;
+	list_add_tail(&prog->core_node, &core->progs);
+out:
+	spin_unlock(&core->prog_lock);
+	return evict;
+}
+
 /**
  * ncsync_submit() - validate a program and queue it on the core.
  * @nfile: the descriptor, open for writing.
@@ -210,18 +381,16 @@ err:
  *
  * Return: 0; -EINVAL for bad flags, counts, engines, pads or a refused
  * record; -EFAULT for unreadable queues or records; -ENOMEM when the
- * program would take the descriptor past fd_mem_mb, or on allocation
- * failure; -EAGAIN when the descriptor holds NCSYNC_MAX_PROGS_PER_FD
- * programs and none has ended.  Nothing is queued on any error.
+ * program would take the descriptor past fd_mem_mb or its user past
+ * user_mem_mb, or on allocation failure; -EAGAIN when the descriptor holds
+ * NCSYNC_MAX_PROGS_PER_FD programs and none has ended.  Nothing is queued
+ * on any error.
  */
 int ncsync_submit(struct ncsync_file *nfile, struct ncsync_submit *sub)
 {
-	struct ncsync_core *core = nfile->core;
 	struct ncsync_queue uqs[NCSYNC_NUM_ENGINES];
-	u32 counts[NCSYNC_NUM_ENGINES];
 	struct ncsync_prog *prog, *evict;
-	u32 i, engine_mask;
-	size_t mem, insn_mem;
+	u32 engine_mask;
 	u64 records;
 	int ret;
 
@@ -240,74 +409,19 @@ int ncsync_submit(struct ncsync_file *nfile, struct ncsync_submit *sub)
 	if (ret)
 		return ret;
 
-	insn_mem = records * sizeof(struct ncsync_insn);
-	mem = insn_mem + struct_size(prog, q, sub->nqueues) +
-	      sizeof(struct ncsync_snapshot);
-	spin_lock(&core->prog_lock);
-	ret = nfile->mem + mem > (size_t)ncsync_fd_mem_mb << 20 ? -ENOMEM : 0;
-	spin_unlock(&core->prog_lock);
-	if (ret)
-		return ret;
-
-	for (i = 0; i < sub->nqueues; i++)
-		counts[i] = uqs[i].count;
-	prog = ncsync_prog_alloc(sub->nqueues, counts);
-	if (!prog)
-		return -ENOMEM;
-	prog->core = core;
-	prog->nfile = nfile;
-	prog->flags = sub->flags;
-	prog->watchdog_ms = sub->watchdog_ms ?: ncsync_watchdog_ms;
-	prog->engine_mask = engine_mask;
-	prog->pid = task_tgid_nr(current);
-	prog->mem = mem;
-	prog->insn_mem = insn_mem;
-	prog->state = NCSYNC_PROG_QUEUED;
-	prog->nrunning = sub->nqueues;
-	for (i = 0; i < sub->nqueues; i++) {
-		struct ncsync_equeue *q = &prog->q[i];
-
-		q->prog = prog;
-		q->engine = uqs[i].engine;
-		q->count = uqs[i].count;
-		q->st.engine = q->engine;
-		q->st.state = NCSYNC_ENG_QUEUED;
-		ret = ncsync_queue_decode(core, q, &uqs[i], sub);
-		if (ret)
-			goto err;
-	}
-
-	spin_lock(&core->prog_lock);
-	if (nfile->mem + mem > (size_t)ncsync_fd_mem_mb << 20) {
-		spin_unlock(&core->prog_lock);
-		ret = -ENOMEM;
-		goto err;
-	}
-	evict = ncsync_file_evict_locked(nfile);
+	prog = ncsync_prog_make(nfile, uqs, sub, engine_mask, records);
+	if (IS_ERR(prog))
+		return PTR_ERR(prog);
+	evict = ncsync_prog_queue(prog);
 	if (IS_ERR(evict)) {
-		spin_unlock(&core->prog_lock);
-		ret = PTR_ERR(evict);
-		goto err;
+		ncsync_prog_put(prog);
+		return PTR_ERR(evict);
 	}
-	prog->id = nfile->next_id++;
-	if (!nfile->next_id)
-		nfile->next_id = 1;
-	nfile->mem += mem;
-	nfile->nprogs++;
-	list_add_tail(&prog->file_node, &nfile->progs);
-	/* core->progs stays in increasing seq order. */
-	prog->seq = ++core->prog_seq;
-	list_add_tail(&prog->core_node, &core->progs);
 	sub->id = prog->id;
-	spin_unlock(&core->prog_lock);
-
 	if (evict)
 		ncsync_prog_put(evict);
-	ncsync_engines_kick(core, engine_mask);
+	ncsync_engines_kick(nfile->core, engine_mask);
 	return 0;
-err:
-	ncsync_prog_put(prog);
-	return ret;
 }
 
 /* Find a program of a descriptor and take a reference. */
@@ -371,25 +485,42 @@ void ncsync_snapshot_locked(struct ncsync_prog *prog)
 	spin_unlock(&core->lock);
 }
 
+/*
+ * Wake what must notice that programs on @engine_mask stopped: their
+ * engines (whose waits also sleep on the engine's own queue), the DMA
+ * engine (to drop their copies) and the waiters for programs.  Nothing
+ * else: waits of other programs and of userspace sleep on.
+ */
+static void ncsync_progs_wake(struct ncsync_core *core, u32 engine_mask)
+{
+	if (!engine_mask)
+		return;
+	ncsync_engines_kick(core, engine_mask);
+	wake_up(&core->dma_wq);
+	wake_up_all(&core->done_wq);
+}
+
 /**
  * ncsync_prog_stop_locked() - make a program's engines stop.
  * @prog: the program; prog_lock held.
  * @reason: a NCSYNC_FAULT_* reason.
  *
  * A program that has not started ends at once as cancelled.  The caller
- * wakes the engines and the waiters (ncsync_wake_all()) after dropping the
- * lock.
+ * wakes the engines and the waiters (ncsync_progs_wake()) after dropping
+ * the lock.
+ *
+ * Return: true when this stopped it, false when it had ended or stopped.
  */
-void ncsync_prog_stop_locked(struct ncsync_prog *prog, int reason)
+bool ncsync_prog_stop_locked(struct ncsync_prog *prog, int reason)
 {
 	unsigned int i;
 
 	lockdep_assert_held(&prog->core->prog_lock);
 	if (ncsync_prog_ended(prog) || prog->stop)
-		return;
+		return false;
 	WRITE_ONCE(prog->stop, reason);
 	if (prog->state != NCSYNC_PROG_QUEUED)
-		return;
+		return true;
 	for (i = 0; i < prog->nq; i++) {
 		prog->q[i].st.state = NCSYNC_ENG_CANCELLED;
 		prog->q[i].st.fault = reason;
@@ -397,17 +528,11 @@ void ncsync_prog_stop_locked(struct ncsync_prog *prog, int reason)
 		ncsync_insns_free_locked(prog->core, prog->q[i].insns);
 		prog->q[i].insns = NULL;
 	}
-	prog->nfile->mem -= prog->insn_mem;
 	prog->nrunning = 0;
 	ncsync_snapshot_locked(prog);
 	prog->state = NCSYNC_PROG_CANCELLED;
-	list_del(&prog->core_node);
-	ncsync_nl_prog_ended(prog);
-}
-
-static void ncsync_prog_wake(struct ncsync_core *core)
-{
-	ncsync_wake_all(core);
+	ncsync_prog_end_locked(prog);
+	return true;
 }
 
 static u32 ncsync_prog_final_state(const struct ncsync_prog *prog)
@@ -459,26 +584,23 @@ void ncsync_prog_queue_done(struct ncsync_equeue *q)
 		if (!prog->snapped)
 			ncsync_snapshot_locked(prog);
 		prog->state = ncsync_prog_final_state(prog);
-		list_del(&prog->core_node);
 		for (i = 0; i < prog->nq; i++) {
 			insns[i] = prog->q[i].insns;
 			prog->q[i].insns = NULL;
 		}
-		prog->nfile->mem -= prog->insn_mem;
 		ended = true;
-		ncsync_nl_prog_ended(prog);
+		ncsync_prog_end_locked(prog);
 	}
 	spin_unlock(&core->prog_lock);
 
 	if (faulted)		/* its peers must stop */
-		ncsync_wake(core, NULL);
+		ncsync_progs_wake(core, engine_mask);
 	if (!ended)
 		return;
 	for (i = 0; i < NCSYNC_NUM_ENGINES; i++)
 		kvfree(insns[i]);
-	/* Its waiters, poll(), and the engines the next programs need. */
+	/* Its waiters and the engines the next programs need. */
 	wake_up_all(&core->done_wq);
-	wake_up_all(&core->poll_wq);
 	ncsync_engines_kick(core, engine_mask);
 }
 
@@ -530,7 +652,7 @@ int ncsync_prog_status(struct ncsync_file *nfile,
 	prog = ncsync_prog_get(nfile, ps->id);
 	if (!prog)
 		return -ENOENT;
-	tmp = kzalloc(sizeof(*tmp), GFP_KERNEL);	/* unused engines stay zero */
+	tmp = kzalloc(sizeof(*tmp), GFP_KERNEL_ACCOUNT); /* unused engines: zero */
 	if (!tmp) {
 		ret = -ENOMEM;
 		goto out;
@@ -620,7 +742,7 @@ int ncsync_prog_wait(struct ncsync_file *nfile, struct ncsync_prog_wait *pw)
 	waiter.prog = ncsync_prog_get(nfile, pw->id);
 	if (!waiter.prog)
 		return -ENOENT;
-	ret = ncsync_sleep(nfile, &nfile->core->done_wq, NULL, &deadline,
+	ret = ncsync_sleep(nfile, &nfile->core->done_wq, false, &deadline,
 			   ncsync_prog_wait_cond, &waiter);
 	if (!ret)
 		pw->state = waiter.state;
@@ -641,13 +763,15 @@ int ncsync_prog_cancel(struct ncsync_file *nfile, u32 id)
 {
 	struct ncsync_core *core = nfile->core;
 	struct ncsync_prog *prog = ncsync_prog_get(nfile, id);
+	bool stopped;
 
 	if (!prog)
 		return -ENOENT;
 	spin_lock(&core->prog_lock);
-	ncsync_prog_stop_locked(prog, NCSYNC_FAULT_CANCELLED);
+	stopped = ncsync_prog_stop_locked(prog, NCSYNC_FAULT_CANCELLED);
 	spin_unlock(&core->prog_lock);
-	ncsync_prog_wake(core);
+	if (stopped)
+		ncsync_progs_wake(core, prog->engine_mask);
 	ncsync_prog_put(prog);
 	return 0;
 }
@@ -679,13 +803,15 @@ static void ncsync_progs_stop(struct ncsync_core *core, int reason,
 			      struct ncsync_file *nfile)
 {
 	struct ncsync_prog *prog, *tmp;
+	u32 mask = 0;
 
 	spin_lock(&core->prog_lock);
 	list_for_each_entry_safe(prog, tmp, &core->progs, core_node)
-		if (!nfile || prog->nfile == nfile)
-			ncsync_prog_stop_locked(prog, reason);
+		if ((!nfile || prog->nfile == nfile) &&
+		    ncsync_prog_stop_locked(prog, reason))
+			mask |= prog->engine_mask;
 	spin_unlock(&core->prog_lock);
-	ncsync_prog_wake(core);
+	ncsync_progs_wake(core, mask);
 	wait_event(core->done_wq, !ncsync_core_stopping(core, nfile));
 }
 
@@ -769,55 +895,73 @@ static const char *ncsync_wait_mode_name(u8 mode)
 	return name ? name : "?";
 }
 
-/* Write a program's snapshot to the kernel log, in one block. */
-static void ncsync_snapshot_log(struct ncsync_prog *prog)
+/* Log what one engine of a snapshot was doing. */
+static void ncsync_snapshot_log_engine(const struct ncsync_engine_status *st)
 {
-	const struct ncsync_snapshot *snap = prog->snap;
-	size_t size = 4096, len = 0;
-	unsigned int i;
+	const char *name = ncsync_engine_name(st->engine);
+
+	if (st->state != NCSYNC_ENG_BLOCKED)
+		pr_info("ncsync:   engine %u %-10s record %u: %s\n", st->engine,
+			name, st->pc, ncsync_eng_state_name(st->state));
+	else if (st->wait_kind == NCSYNC_BLOCK_DRAIN)
+		pr_info("ncsync:   engine %u %-10s record %u: waits in Drain, %d copies in flight\n",
+			st->engine, name, st->pc, st->wait_current);
+	else if (st->wait_kind == NCSYNC_BLOCK_DMA_FULL)
+		pr_info("ncsync:   engine %u %-10s record %u: waits for a DMA slot, %d copies in flight\n",
+			st->engine, name, st->pc, st->wait_current);
+	else if (st->wait_kind == NCSYNC_BLOCK_SEM)
+		pr_info("ncsync:   engine %u %-10s record %u: waits for sem[%u] %s %d (lane %u), now %d\n",
+			st->engine, name, st->pc, st->wait_index,
+			ncsync_wait_mode_name(st->wait_mode),
+			st->wait_threshold, st->wait_lane, st->wait_current);
+	else
+		pr_info("ncsync:   engine %u %-10s record %u: waits for event[%u] %s (lane %u), now %d\n",
+			st->engine, name, st->pc, st->wait_index,
+			ncsync_wait_mode_name(st->wait_mode), st->wait_lane,
+			st->wait_current);
+}
+
+/* Log the non-zero semaphores of a snapshot, in lines under 1 KiB. */
+static void ncsync_snapshot_log_sems(const struct ncsync_snapshot *snap)
+{
+	const size_t size = 512;
+	unsigned int i = 0;
+	size_t len;
 	char *buf;
 
 	buf = kmalloc(size, GFP_KERNEL);
 	if (!buf)
 		return;
-	len += scnprintf(buf + len, size - len,
-			 "ncsync: core %u program %u timed out: no progress for %u ms\n",
-			 prog->core->index, prog->id, prog->watchdog_ms);
-	for (i = 0; i < prog->nq; i++) {
-		const struct ncsync_engine_status *st = &snap->engines[i];
-
-		len += scnprintf(buf + len, size - len,
-				 "ncsync:   engine %u %-10s record %u: ",
-				 st->engine, ncsync_engine_name(st->engine),
-				 st->pc);
-		if (st->state != NCSYNC_ENG_BLOCKED)
-			len += scnprintf(buf + len, size - len, "%s\n",
-					 ncsync_eng_state_name(st->state));
-		else if (st->wait_kind == NCSYNC_BLOCK_DRAIN)
-			len += scnprintf(buf + len, size - len,
-					 "waits in Drain, %d copies in flight\n",
-					 st->wait_current);
-		else if (st->wait_kind == NCSYNC_BLOCK_SEM)
-			len += scnprintf(buf + len, size - len,
-					 "waits for sem[%u] %s %d (lane %u), now %d\n",
-					 st->wait_index,
-					 ncsync_wait_mode_name(st->wait_mode),
-					 st->wait_threshold, st->wait_lane,
-					 st->wait_current);
-		else
-			len += scnprintf(buf + len, size - len,
-					 "waits for event[%u] %s (lane %u), now %d\n",
-					 st->wait_index,
-					 ncsync_wait_mode_name(st->wait_mode),
-					 st->wait_lane, st->wait_current);
-	}
-	len += scnprintf(buf + len, size - len, "ncsync:   %u non-zero semaphores:",
-			 snap->nsems);
-	for (i = 0; i < snap->nsems && len < size - 32; i++)
-		len += scnprintf(buf + len, size - len, " [%u]=%d",
-				 snap->sems[i].index, snap->sems[i].value);
-	pr_info("%s\n", buf);
+	len = scnprintf(buf, size, "ncsync:   %u non-zero semaphores:",
+			snap->nsems);
+	do {
+		while (i < snap->nsems && len < size - 32) {
+			len += scnprintf(buf + len, size - len, " [%u]=%d",
+					 snap->sems[i].index,
+					 snap->sems[i].value);
+			i++;
+		}
+		pr_info("%s\n", buf);
+		len = scnprintf(buf, size, "ncsync:    ");
+	} while (i < snap->nsems);
 	kfree(buf);
+}
+
+/*
+ * Write a program's snapshot to the kernel log, one printk record per line
+ * (a record is cut near 1 KiB), within the module's rate limit.
+ */
+static void ncsync_snapshot_log(struct ncsync_prog *prog)
+{
+	unsigned int i;
+
+	if (!ncsync_log_allowed(prog->core))
+		return;
+	pr_info("ncsync: core %u program %u timed out: no progress for %u ms\n",
+		prog->core->index, prog->id, prog->watchdog_ms);
+	for (i = 0; i < prog->nq; i++)
+		ncsync_snapshot_log_engine(&prog->snap->engines[i]);
+	ncsync_snapshot_log_sems(prog->snap);
 }
 
 /**
@@ -832,6 +976,7 @@ void ncsync_watchdog_fn(struct work_struct *work)
 						struct ncsync_core, watchdog);
 	struct ncsync_prog *prog, *fired[8];
 	unsigned int i, nfired = 0;
+	u32 mask = 0;
 	bool again;
 
 	spin_lock(&core->prog_lock);
@@ -845,14 +990,14 @@ void ncsync_watchdog_fn(struct work_struct *work)
 		ncsync_snapshot_locked(prog);
 		prog->snapped = true;
 		ncsync_prog_stop_locked(prog, NCSYNC_FAULT_WATCHDOG);
+		mask |= prog->engine_mask;
 		kref_get(&prog->ref);
 		fired[nfired++] = prog;
 	}
 	again = !list_empty(&core->progs);
 	spin_unlock(&core->prog_lock);
 
-	if (nfired)
-		ncsync_prog_wake(core);
+	ncsync_progs_wake(core, mask);
 	for (i = 0; i < nfired; i++) {
 		ncsync_snapshot_log(fired[i]);
 		ncsync_prog_put(fired[i]);

@@ -2,9 +2,10 @@
 /*
  * ncsync: blocking waits for a semaphore condition or an event state.
  *
- * A wait sleeps on the core's wait queue and re-tests its condition under
- * the core lock after every wake-up.  It ends when the condition holds, at
- * its absolute CLOCK_MONOTONIC deadline (ETIMEDOUT), on a signal
+ * A wait sleeps on the wait queue of the semaphore or event it waits on
+ * and re-tests its condition under the core lock after every wake-up.  It
+ * ends when the condition holds, at its absolute CLOCK_MONOTONIC deadline
+ * (ETIMEDOUT), on a signal
  * (ERESTARTSYS: the deadline is absolute, so a restart is exact), when the
  * core is reset (ECANCELED) or when the waiting process closes the
  * descriptor (EBADF).
@@ -96,8 +97,7 @@ static bool ncsync_file_closed_by_current(struct ncsync_file *nfile)
  * ncsync_sleep() - sleep until a condition holds, interruptibly.
  * @nfile: the descriptor the wait is made through.
  * @wq: the wait queue @cond's changes are signalled on.
- * @key: what @cond looks at, for ncsync_core.wq's keyed wake-ups; NULL
- *	for anything.
+ * @bank: @wq is one of ncsync_core.bank_wq (its wake-ups are counted).
  * @deadline: absolute CLOCK_MONOTONIC deadline, KTIME_MAX for none.
  * @cond: called after every wake-up; returns 1 when the wait is over, a
  *	negative errno to end it with that error, 0 to sleep again.
@@ -110,19 +110,17 @@ static bool ncsync_file_closed_by_current(struct ncsync_file *nfile)
  *
  * Return: 0, the error of @cond, -ETIMEDOUT, -ERESTARTSYS or -EBADF.
  */
-int ncsync_sleep(struct ncsync_file *nfile, wait_queue_head_t *wq,
-		 const struct ncsync_wake_key *key, const ktime_t *deadline,
-		 int (*cond)(void *arg), void *arg)
+int ncsync_sleep(struct ncsync_file *nfile, wait_queue_head_t *wq, bool bank,
+		 const ktime_t *deadline, int (*cond)(void *arg), void *arg)
 {
 	struct ncsync_core *core = nfile->core;
-	struct ncsync_waiter waiter = { .owner = current->files };
+	struct ncsync_waiter waiter = { .owner = current->files, .wq = wq };
 	struct ncsync_wait_entry entry;
 	ktime_t expires = *deadline;
 	bool checked = false;
 	int ret;
 
-	ncsync_wait_entry_init(&entry, key ? key->bank : NCSYNC_WAKE_ANY,
-			       key ? key->index : 0);
+	ncsync_wait_entry_init(&entry, bank ? core : NULL);
 
 	spin_lock(&core->lock);
 	list_add(&waiter.node, &nfile->waiters);
@@ -171,29 +169,24 @@ int ncsync_sleep(struct ncsync_file *nfile, wait_queue_head_t *wq,
  * @core: the core.
  * @w: the request.
  * @gen: the core's reset generation when the wait began.
- * @changed: the wait's then-clear or then-set action changed the bank.
  */
 struct ncsync_bank_wait {
 	struct ncsync_core *core;
 	struct ncsync_wait *w;
 	u64 gen;
-	bool changed;
 };
 
 static int ncsync_bank_wait_cond(void *arg)
 {
 	struct ncsync_bank_wait *bw = arg;
 	struct ncsync_core *core = bw->core;
-	u64 seq;
 	int ret = 0;
 
 	spin_lock(&core->lock);
-	seq = core->seq;
 	if (core->reset_gen != bw->gen)
 		ret = -ECANCELED;
 	else if (ncsync_wait_test_locked(core, bw->w, &bw->w->result))
 		ret = 1;
-	bw->changed = core->seq != seq;
 	spin_unlock(&core->lock);
 	return ret;
 }
@@ -211,18 +204,13 @@ int ncsync_wait(struct ncsync_file *nfile, struct ncsync_wait *w,
 {
 	struct ncsync_core *core = nfile->core;
 	struct ncsync_bank_wait bw = { .core = core, .w = w };
-	struct ncsync_wake_key key = { .bank = w->bank, .index = w->index };
-	int ret;
 
 	spin_lock(&core->lock);
 	bw.gen = core->reset_gen;
 	spin_unlock(&core->lock);
 
-	ret = ncsync_sleep(nfile, &core->wq, &key, deadline,
-			   ncsync_bank_wait_cond, &bw);
-	if (bw.changed)
-		ncsync_wake(core, &key);
-	return ret;
+	return ncsync_sleep(nfile, ncsync_bank_wq(core, w->bank, w->index),
+			    true, deadline, ncsync_bank_wait_cond, &bw);
 }
 
 /**
@@ -231,24 +219,20 @@ int ncsync_wait(struct ncsync_file *nfile, struct ncsync_wait *w,
  * @owner: the files_struct of the closing process.
  *
  * Called from the flush method, that is on every close(); waits of other
- * processes sharing the open file (after fork()) go on.
+ * processes sharing the open file (after fork()) go on.  Only the queues
+ * those waits sleep on are woken.
  */
 void ncsync_flush_waiters(struct ncsync_file *nfile, fl_owner_t owner)
 {
 	struct ncsync_core *core = nfile->core;
 	struct ncsync_waiter *waiter;
-	bool any = false;
 
 	spin_lock(&core->lock);
 	list_for_each_entry(waiter, &nfile->waiters, node) {
 		if (waiter->owner == owner) {
 			waiter->closed = true;
-			any = true;
+			wake_up_all(waiter->wq);
 		}
 	}
 	spin_unlock(&core->lock);
-	if (any) {
-		ncsync_wake(core, NULL);
-		wake_up_all(&core->done_wq);
-	}
 }

@@ -80,6 +80,8 @@ int cmd_info(int argc, char **argv)
 		j_uint("event_clear_while_clear", st.event_clear_while_clear);
 		j_uint("sem_overflows", st.sem_overflows);
 		j_uint("notify_drops", st.notify_drops);
+		j_uint("log_suppressed", st.log_suppressed);
+		j_uint("wakeups", st.wakeups);
 		j_end();
 		j_end();
 		j_done();
@@ -113,6 +115,9 @@ int cmd_info(int argc, char **argv)
 		       (unsigned long long)st.event_clear_while_clear,
 		       (unsigned long long)st.sem_overflows,
 		       (unsigned long long)st.notify_drops);
+		printf("  log reports suppressed %llu, wake-ups %llu\n",
+		       (unsigned long long)st.log_suppressed,
+		       (unsigned long long)st.wakeups);
 	}
 	if (core)
 		nl_core_release(core);

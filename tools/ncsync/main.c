@@ -448,6 +448,9 @@ void describe_wait(char *buf, size_t len, uint8_t kind, uint8_t mode,
 	case NCSYNC_BLOCK_DRAIN:
 		snprintf(buf, len, "drain");
 		break;
+	case NCSYNC_BLOCK_DMA_FULL:
+		snprintf(buf, len, "a DMA slot");
+		break;
 	default:
 		snprintf(buf, len, "nothing");
 		break;

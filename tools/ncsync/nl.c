@@ -389,6 +389,8 @@ static void print_engine_line(const struct nl_engine *e, const char *indent)
 			      e->wait_index, e->wait_threshold);
 		if (e->wait_kind == NCSYNC_BLOCK_DRAIN)
 			printf(": in a drain");
+		else if (e->wait_kind == NCSYNC_BLOCK_DMA_FULL)
+			printf(": waits for a DMA slot");
 		else
 			printf(": waits for %s, now %d", what,
 			       e->wait_current);

@@ -917,6 +917,9 @@ static void print_engine(struct ncsync_program *prog,
 		if (e->wait_kind == NCSYNC_BLOCK_DRAIN) {
 			printf(": in a drain, %u copies in flight",
 			       e->dma_outstanding);
+		} else if (e->wait_kind == NCSYNC_BLOCK_DMA_FULL) {
+			printf(": waits for a DMA slot, %u copies in flight",
+			       e->dma_outstanding);
 		} else {
 			wait_text(e, what, sizeof(what));
 			printf(": waits for %s (lane %u), now %d", what,
@@ -948,7 +951,9 @@ static void json_engine(const struct ncsync_engine_status *e)
 		j_str("on", what);
 		j_str("kind", e->wait_kind == NCSYNC_BLOCK_SEM ? "sem" :
 		      e->wait_kind == NCSYNC_BLOCK_EVENT ? "event" :
-		      e->wait_kind == NCSYNC_BLOCK_DRAIN ? "drain" : "none");
+		      e->wait_kind == NCSYNC_BLOCK_DRAIN ? "drain" :
+		      e->wait_kind == NCSYNC_BLOCK_DMA_FULL ? "dma_full" :
+		      "none");
 		j_uint("mode", e->wait_mode);
 		j_uint("index", e->wait_index);
 		j_uint("lane", e->wait_lane);

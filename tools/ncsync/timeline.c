@@ -500,7 +500,8 @@ int timeline_write_svg(struct timeline *tl, uint32_t prog_id,
 					 ", never passed: stopped");
 				svg_wait(&s, y, wb, v->t,
 					 !v->passed ? COL_STUCK :
-					 begin->kind == NCSYNC_BLOCK_DRAIN ?
+					 begin->kind == NCSYNC_BLOCK_DRAIN ||
+					 begin->kind == NCSYNC_BLOCK_DMA_FULL ?
 					 COL_DRAIN : COL_WAIT, tt, what);
 				waits++;
 				begin = NULL;

@@ -482,17 +482,16 @@ struct ncsync_submit {
 #define NCSYNC_FAULT_RESET		6
 #define NCSYNC_FAULT_CLOSED		7
 #define NCSYNC_FAULT_PEER		8	/* another engine faulted */
-#define NCSYNC_FAULT_NOMEM		9	/* no longer produced: DMA copies
-						 * are allocated at submission */
+/* No longer produced: DMA copy slots are allocated at submission. */
+#define NCSYNC_FAULT_NOMEM		9
 
 /* What a blocked engine waits on (struct ncsync_engine_status.wait_kind) */
 #define NCSYNC_BLOCK_NONE		0
 #define NCSYNC_BLOCK_SEM		1
 #define NCSYNC_BLOCK_EVENT		2
 #define NCSYNC_BLOCK_DRAIN		3
-#define NCSYNC_BLOCK_DMA_FULL		4	/* a DMA record waits for one of
-						 * its queue's dma_depth copies
-						 * in flight to land */
+/* A DMA record waits until one of its queue's dma_depth copies lands. */
+#define NCSYNC_BLOCK_DMA_FULL		4
 
 /**
  * struct ncsync_engine_status - one engine of a program.
