@@ -463,7 +463,8 @@ void ncsync_status_read_locked(struct ncsync_equeue *q,
 		st->wait_current = ncsync_sem_get(core, st->wait_index);
 	else if (st->wait_kind == NCSYNC_BLOCK_EVENT)
 		st->wait_current = ncsync_event_get(core, st->wait_index);
-	else if (st->wait_kind == NCSYNC_BLOCK_DRAIN)
+	else if (st->wait_kind == NCSYNC_BLOCK_DRAIN ||
+		 st->wait_kind == NCSYNC_BLOCK_DMA_FULL)
 		st->wait_current = st->dma_outstanding;
 }
 

@@ -1,0 +1,1279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ncsync selftests: what a hostile local user can do to the module, and
+ * the bounds that stop it.
+ *
+ *  - a DMA flood: at most dma_depth copies in flight per queue, a full
+ *    queue blocks its engine (NCSYNC_BLOCK_DMA_FULL), and the kernel's
+ *    memory does not grow while the flood runs;
+ *  - fair DMA: one program's copies, due or not, never hold back another
+ *    program's due copy for more than one landing;
+ *  - the per-user cap user_mem_mb on the kernel memory of programs, next
+ *    to the per-descriptor fd_mem_mb (run with small caps by
+ *    ncsync_hostile_test.sh, skipped at the defaults);
+ *  - wake-ups: a change wakes only the waiters of what changed, and a
+ *    descriptor's pollers once until it acknowledges (ncsync_stats.wakeups);
+ *  - the watchdog's kernel log reports are rate-limited, and each report
+ *    left out is counted (ncsync_stats.log_suppressed);
+ *  - large overlapping copies land exactly as memmove().
+ *
+ * The module load that must fail cleanly (4 GiB of device memory) is in
+ * ncsync_hostile_test.sh.
+ *
+ * Records are encoded here, byte by byte, from
+ * Documentation/ncsync/records.rst: this test is an oracle independent of
+ * the library.  No test asserts how long anything takes; deadlines only
+ * keep a broken module from hanging the test.
+ *
+ * The 6.1 harness runs every test; main() below adds -l (list),
+ * -r FIXTURE.TEST, -f FIXTURE and -t TEST (each repeatable).
+ *
+ * Run inside the test VM:  tools/vm-run build/selftests/ncsync_hostile_test
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/ncsync.h>
+
+#include "kselftest_harness.h"
+#include "ncsync_selftest.h"
+
+#define DEV0		"/dev/ncsync0"
+#define PARAMS		"/sys/module/ncsync/parameters/"
+#define REC		NCSYNC_RECORD_SIZE
+
+#define SEM_RD(i)	(NCSYNC_CSR_SEM_READ + 4 * (i))
+#define SEM_INC(i)	(NCSYNC_CSR_SEM_INC + 4 * (i))
+
+#define LONG_MS		20000	/* deadline of a wait that must end */
+#define WD_LONG		60000	/* watchdog of a program that must not time out */
+#define WD_MAX		3600000	/* the largest watchdog */
+#define LAT_MAX_US	1000000	/* the largest DMA latency */
+
+#define FLOOD_MS	3000	/* how long a flood is watched */
+#define KMEM_SLACK_KB	4096	/* the kernel may grow less than this */
+#define KMEM_GUARD_KB	(256 * 1024)	/* stop a flood that grew this much */
+
+#define NOBODY		65534	/* the other user */
+#define NWAITERS	1000	/* threads in NCSYNC_IOC_WAIT */
+#define NEPOLL		2000	/* epoll instances on one descriptor */
+#define NWATCHDOG	100	/* programs that time out in a row */
+#define LOG_BURST	10	/* watchdog reports per LOG_INTERVAL_S */
+#define LOG_INTERVAL_S	5
+#define BIG_RECORDS	16384	/* records of a program of the memory tests */
+#define MAX_FILL	300	/* more than NCSYNC_MAX_PROGS_PER_FD */
+
+static const __u8 datapath[NCSYNC_NUM_ENGINES] = {
+	NCSYNC_ENGINE_POOL, NCSYNC_ENGINE_ACT, NCSYNC_ENGINE_PE,
+	NCSYNC_ENGINE_DVE, NCSYNC_ENGINE_SP,
+};
+
+static const __u8 engine_sp = NCSYNC_ENGINE_SP;
+
+/* ---------------------------------------------------------------------- */
+/* Records (records.rst), little-endian                                    */
+
+struct rec {
+	__u8 b[REC];
+};
+
+static void put32(__u8 *p, __u32 v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+static void put64(__u8 *p, __u64 v)
+{
+	put32(p, (__u32)v);
+	put32(p + 4, (__u32)(v >> 32));
+}
+
+/* The header: +0x00 opcode, +0x01 0x10 (16 dwords), +0x02 zero. */
+static void rec_init(struct rec *r, __u8 opcode)
+{
+	memset(r, 0, sizeof(*r));
+	r->b[0x00] = opcode;
+	r->b[0x01] = 0x10;
+}
+
+/*
+ * DMA 0xE0: +0x10 source, +0x18 destination, +0x20 length, +0x24 latency
+ * in us; the lane-0 update (+0x06 mode, +0x07 index) is the completion.
+ */
+static void rec_dma(struct rec *r, __u64 src, __u64 dst, __u32 len,
+		    __u32 latency_us, __u8 upd_mode, __u8 upd_idx)
+{
+	rec_init(r, 0xE0);
+	r->b[0x06] = upd_mode;
+	r->b[0x07] = upd_idx;
+	put64(&r->b[0x10], src);
+	put64(&r->b[0x18], dst);
+	put32(&r->b[0x20], len);
+	put32(&r->b[0x24], latency_us);
+}
+
+/* Branch 0xA9, comparison 0 (always), +0x30 the target record. */
+static void rec_jump(struct rec *r, __u64 target)
+{
+	rec_init(r, 0xA9);
+	put64(&r->b[0x30], target);
+}
+
+/* Drain 0xA2, +0x28 count 1: a full drain. */
+static void rec_drain(struct rec *r)
+{
+	rec_init(r, 0xA2);
+	r->b[0x28] = 1;
+}
+
+static void rec_exit(struct rec *r)
+{
+	rec_init(r, 0xDF);
+}
+
+static void rec_noop(struct rec *r)
+{
+	rec_init(r, 0xA4);
+}
+
+/* EventSemaphore 0xA0, lane-0 wait (+0x04 mode 0x01 EQ, +0x05, +0x08). */
+static void rec_wait_eq(struct rec *r, __u8 sem, __u32 threshold)
+{
+	rec_init(r, 0xA0);
+	r->b[0x04] = NCSYNC_WAIT_SEM_EQ;
+	r->b[0x05] = sem;
+	put32(&r->b[0x08], threshold);
+}
+
+/* {DMA 64 bytes, latency 0, no update; Branch always -> 0}. */
+static void recs_flood(struct rec *r)
+{
+	rec_dma(&r[0], 0, 0x1000, 64, 0, NCSYNC_UPD_NONE, 0);
+	rec_jump(&r[1], 0);
+}
+
+/* {DMA 64 bytes, latency 0; Drain; Exit}. */
+static void recs_one_copy(struct rec *r)
+{
+	rec_dma(&r[0], 0x2000, 0x3000, 64, 0, NCSYNC_UPD_NONE, 0);
+	rec_drain(&r[1]);
+	rec_exit(&r[2]);
+}
+
+/* @n records: a wait on @sem == 1 that never passes, NoOps, then Exit. */
+static void recs_blocker(struct rec *r, __u32 n, __u8 sem)
+{
+	__u32 i;
+
+	rec_wait_eq(&r[0], sem, 1);
+	for (i = 1; i + 1 < n; i++)
+		rec_noop(&r[i]);
+	rec_exit(&r[n - 1]);
+}
+
+/*
+ * @depth + 1 DMA records of latency 1 s, completion @upd_mode on @sem,
+ * then Exit: the last DMA record finds its queue full.
+ */
+static struct rec *recs_fill_dma(long depth, __u8 upd_mode, __u8 sem)
+{
+	struct rec *r = calloc(depth + 2, sizeof(*r));
+	long i;
+
+	if (!r)
+		return NULL;
+	for (i = 0; i <= depth; i++)
+		rec_dma(&r[i], 0x4000, 0x5000, 64, LAT_MAX_US, upd_mode, sem);
+	rec_exit(&r[depth + 1]);
+	return r;
+}
+
+/* ---------------------------------------------------------------------- */
+/* ioctls                                                                  */
+
+/* One program: the same @count records on each of the @n @engines. */
+static int submit(int fd, const __u8 *engines, unsigned int n,
+		  const struct rec *recs, __u32 count, __u32 wd, __u32 *id)
+{
+	struct ncsync_queue uq[NCSYNC_NUM_ENGINES];
+	struct ncsync_submit sub;
+	unsigned int i;
+
+	memset(uq, 0, sizeof(uq));
+	for (i = 0; i < n; i++) {
+		uq[i].records = (uintptr_t)recs;
+		uq[i].count = count;
+		uq[i].engine = engines[i];
+	}
+	memset(&sub, 0, sizeof(sub));
+	sub.queues = (uintptr_t)uq;
+	sub.nqueues = n;
+	sub.watchdog_ms = wd;
+	if (ioctl(fd, NCSYNC_IOC_SUBMIT, &sub))
+		return -errno;
+	*id = sub.id;
+	return 0;
+}
+
+static int status_get(int fd, __u32 id, struct ncsync_prog_status *ps)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->id = id;
+	return ioctl(fd, NCSYNC_IOC_PROG_STATUS, ps) ? -errno : 0;
+}
+
+/* Wait for a program to end: 0 and its state, or -errno. */
+static int prog_wait(int fd, __u32 id, int ms, __u32 *state)
+{
+	struct ncsync_prog_wait pw = {
+		.id = id, .deadline = deadline_ms(ms),
+	};
+
+	if (ioctl(fd, NCSYNC_IOC_PROG_WAIT, &pw))
+		return -errno;
+	*state = pw.state;
+	return 0;
+}
+
+static int prog_cancel(int fd, __u32 id)
+{
+	struct ncsync_prog_cancel pc = { .id = id };
+
+	return ioctl(fd, NCSYNC_IOC_PROG_CANCEL, &pc) ? -errno : 0;
+}
+
+static int core_reset(int fd)
+{
+	struct ncsync_reset r = { 0 };
+
+	return ioctl(fd, NCSYNC_IOC_RESET, &r) ? -errno : 0;
+}
+
+static int sem_op(int fd, __u8 op, __u32 index, __u32 value)
+{
+	struct ncsync_op o = {
+		.bank = NCSYNC_BANK_SEM, .op = op, .index = index,
+		.value = value,
+	};
+
+	return ioctl(fd, NCSYNC_IOC_OP, &o) ? -errno : 0;
+}
+
+static __u64 wakeups(struct __test_metadata *_metadata, int fd)
+{
+	struct ncsync_stats st;
+
+	ASSERT_EQ(0, ioctl(fd, NCSYNC_IOC_STATS, &st))
+		TH_LOG("STATS: %s", strerror(errno));
+	return st.wakeups;
+}
+
+static int ack(int fd)
+{
+	struct ncsync_seq s;
+
+	return ioctl(fd, NCSYNC_IOC_ACK, &s) ? -errno : 0;
+}
+
+/* Submit through @fd; the program's id. */
+static __u32 submit_ok(struct __test_metadata *_metadata, int fd,
+		       const __u8 *engines, unsigned int n,
+		       const struct rec *recs, __u32 count, __u32 wd)
+{
+	__u32 id = 0;
+	int ret = submit(fd, engines, n, recs, count, wd, &id);
+
+	ASSERT_EQ(0, ret) TH_LOG("SUBMIT: %s", strerror(-ret));
+	return id;
+}
+
+/* Wait for a program to end; its final state. */
+static int wait_end(struct __test_metadata *_metadata, int fd, __u32 id)
+{
+	__u32 state = ~0U;
+	int ret = prog_wait(fd, id, LONG_MS, &state);
+
+	ASSERT_EQ(0, ret) TH_LOG("PROG_WAIT %u: %s", id, strerror(-ret));
+	return (int)state;
+}
+
+/* Poll until every engine of a running program is blocked on @kind. */
+static void wait_all_blocked(struct __test_metadata *_metadata, int fd,
+			     __u32 id, __u8 kind,
+			     struct ncsync_prog_status *ps)
+{
+	__s64 end = now_ns() + LONG_MS * NSEC_PER_MSEC;
+	unsigned int i, n;
+
+	for (;;) {
+		ASSERT_EQ(0, status_get(fd, id, ps));
+		for (i = n = 0; i < ps->nengines; i++)
+			n += ps->engines[i].state == NCSYNC_ENG_BLOCKED &&
+			     ps->engines[i].wait_kind == kind;
+		if (n == ps->nengines)
+			return;
+		ASSERT_GT(NCSYNC_PROG_DONE, (int)ps->state)
+			TH_LOG("program %u ended (%u; engine 0: %u, pc %u) before wait kind %u",
+			       id, ps->state, ps->engines[0].state,
+			       ps->engines[0].pc, kind);
+		ASSERT_GT(end, now_ns())
+			TH_LOG("program %u: %u of %u engines in wait kind %u (engine 0: %u, %u)",
+			       id, n, ps->nengines, kind,
+			       ps->engines[0].state, ps->engines[0].wait_kind);
+		usleep(1000);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* The system                                                              */
+
+/* A module parameter's value, or -1 when the module does not have it. */
+static long param(const char *name)
+{
+	char path[128], buf[32];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), PARAMS "%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	return strtol(buf, NULL, 10);
+}
+
+/* A parameter the new module always has: fail when it is missing. */
+static long need_param(struct __test_metadata *_metadata, const char *name)
+{
+	long v = param(name);
+
+	ASSERT_LE(0, v)
+		TH_LOG("the module has no parameter %s (%s%s): no such bound",
+		       name, PARAMS, name);
+	return v;
+}
+
+/* Slab + VmallocUsed of /proc/meminfo in KiB: the kernel's own memory. */
+static long kmem_kb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	char line[128];
+	long kb, sum = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Slab: %ld kB", &kb) == 1 ||
+		    sscanf(line, "VmallocUsed: %ld kB", &kb) == 1)
+			sum += kb;
+	fclose(f);
+	return sum;
+}
+
+/* How many threads of this process sleep in system call @nr. */
+static int threads_in_syscall(long nr)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+	char path[300], buf[32];
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		ssize_t len;
+		int fd;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/syscall",
+			 de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len > 0 && buf[0] >= '0' && buf[0] <= '9') {
+			buf[len] = 0;
+			n += strtol(buf, NULL, 10) == nr;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The fixture: core 0, reset before and after                             */
+
+FIXTURE(hostile) {
+	int fd;		/* descriptor A */
+	int fdb;	/* descriptor B, when a test opens it */
+};
+
+FIXTURE_SETUP(hostile)
+{
+	self->fdb = -1;
+	self->fd = open(DEV0, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", DEV0, strerror(errno));
+	ASSERT_EQ(0, core_reset(self->fd));
+}
+
+/* The reset stops whatever a failed test left running. */
+FIXTURE_TEARDOWN(hostile)
+{
+	if (self->fd >= 0) {
+		core_reset(self->fd);
+		close(self->fd);
+	}
+	if (self->fdb >= 0)
+		close(self->fdb);
+}
+
+/* Open descriptor B into @fdb, which the teardown closes. */
+static int open_b(struct __test_metadata *_metadata, int *fdb)
+{
+	*fdb = open(DEV0, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, *fdb) TH_LOG("open %s: %s", DEV0, strerror(errno));
+	return *fdb;
+}
+
+/* ---------------------------------------------------------------------- */
+/* 1. Bounded DMA in flight                                                */
+
+/* What watching a flood saw. */
+struct flood {
+	__u32 id;		/* the flooding program, on descriptor A */
+	long guard_kb;		/* stop watching once the kernel grew this much */
+	long kmem0_kb;		/* the kernel's memory when the flood began */
+	long grow_kb;		/* the largest growth seen */
+	__u32 out_max;		/* the largest dma_outstanding seen */
+	int left_state;		/* a state other than RUNNING seen, or -1 */
+	int err;		/* a failed PROG_STATUS, or 0 */
+	unsigned int samples;
+	bool tripped;		/* stopped at guard_kb */
+};
+
+static void flood_sample(int fd, struct flood *f)
+{
+	struct ncsync_prog_status ps;
+	unsigned int i;
+	long kb;
+
+	f->err = f->err ?: status_get(fd, f->id, &ps);
+	if (!f->err) {
+		if (ps.state != NCSYNC_PROG_RUNNING && f->left_state < 0)
+			f->left_state = ps.state;
+		for (i = 0; i < ps.nengines; i++)
+			if (ps.engines[i].dma_outstanding > f->out_max)
+				f->out_max = ps.engines[i].dma_outstanding;
+	}
+	kb = kmem_kb() - f->kmem0_kb;
+	if (kb > f->grow_kb)
+		f->grow_kb = kb;
+	f->tripped |= kb >= f->guard_kb;
+	f->samples++;
+}
+
+/*
+ * Sample a flood for @ms, or until program @bid of descriptor @bfd ends
+ * (when @bfd >= 0), or until the kernel grew by f->guard_kb: then the
+ * flood is eating the guest, and it is cancelled at once.
+ */
+static void flood_watch(int fd, struct flood *f, int ms, int bfd, __u32 bid)
+{
+	__s64 end = now_ns() + (__s64)ms * NSEC_PER_MSEC;
+	struct ncsync_prog_status ps;
+
+	while (now_ns() < end && !f->tripped) {
+		flood_sample(fd, f);
+		if (bfd >= 0 && !status_get(bfd, bid, &ps) &&
+		    ps.state >= NCSYNC_PROG_DONE)
+			break;
+		usleep(2000);
+	}
+	if (f->tripped)
+		prog_cancel(fd, f->id);
+}
+
+/* Start the flood on @n engines of descriptor A. */
+static void flood_start(struct __test_metadata *_metadata, int fd,
+			struct flood *f, const __u8 *engines, unsigned int n,
+			long guard_kb)
+{
+	struct ncsync_prog_status ps;
+	struct rec r[2];
+	int i;
+
+	memset(f, 0, sizeof(*f));
+	f->left_state = -1;
+	f->guard_kb = guard_kb;
+	recs_flood(r);
+	/* A short watchdog: the copies that land are its progress. */
+	f->id = submit_ok(_metadata, fd, engines, n, r, 2, 1000);
+	for (i = 0; i < 1000; i++) {
+		ASSERT_EQ(0, status_get(fd, f->id, &ps));
+		if (ps.state != NCSYNC_PROG_QUEUED)
+			break;
+		usleep(1000);
+	}
+	ASSERT_EQ(NCSYNC_PROG_RUNNING, (int)ps.state);
+	f->kmem0_kb = kmem_kb();
+}
+
+/* Cancel the flood (if the watch has not); it must end CANCELLED. */
+static void flood_stop(struct __test_metadata *_metadata, int fd,
+		       const struct flood *f)
+{
+	ASSERT_EQ(0, prog_cancel(fd, f->id));
+	EXPECT_EQ(NCSYNC_PROG_CANCELLED, wait_end(_metadata, fd, f->id));
+}
+
+/*
+ * Every datapath engine loops {DMA; Branch always -> 0} for a few seconds:
+ * no queue ever has more than dma_depth copies in flight, the kernel does
+ * not grow, the program never times out (landed copies are progress), and
+ * it cancels.  Without the bound the copies pile up until the guest runs
+ * out of memory; the watch stops at a growth of KMEM_SLACK_KB to spare it.
+ */
+TEST_F_TIMEOUT(hostile, dma_flood_bounded, 60)
+{
+	long depth = param("dma_depth");
+	struct flood f;
+
+	EXPECT_LE(1, depth)
+		TH_LOG("the module has no parameter dma_depth (checking with 64)");
+	if (depth < 1)
+		depth = 64;
+	flood_start(_metadata, self->fd, &f, datapath, NCSYNC_NUM_ENGINES,
+		    KMEM_SLACK_KB);
+	flood_watch(self->fd, &f, FLOOD_MS, -1, 0);
+	flood_stop(_metadata, self->fd, &f);
+
+	EXPECT_EQ(0, f.err) TH_LOG("PROG_STATUS: %s", strerror(-f.err));
+	EXPECT_GE(depth, (long)f.out_max)
+		TH_LOG("a queue had %u copies in flight; dma_depth is %ld",
+		       f.out_max, depth);
+	EXPECT_GT(KMEM_SLACK_KB, f.grow_kb)
+		TH_LOG("Slab + VmallocUsed grew by %ld KiB in %u samples of the flood%s",
+		       f.grow_kb, f.samples,
+		       f.tripped ? " (stopped there)" : "");
+	EXPECT_EQ(-1, f.left_state)
+		TH_LOG("the flood left RUNNING (state %d) while it ran",
+		       f.left_state);
+}
+
+/*
+ * dma_depth + 1 copies of latency 1 s: the last DMA record finds its
+ * queue full and the engine blocks on NCSYNC_BLOCK_DMA_FULL, with the
+ * copies in flight and dma_depth as current value and threshold; once a
+ * copy lands it goes on and the program ends DONE.
+ */
+TEST_F(hostile, dma_full_blocks_engine)
+{
+	long depth = need_param(_metadata, "dma_depth");
+	struct ncsync_prog_status ps;
+	struct ncsync_engine_status *e = &ps.engines[0];
+	struct rec *r = recs_fill_dma(depth, NCSYNC_UPD_NONE, 0);
+	__u32 id;
+
+	ASSERT_NE(NULL, r);
+	id = submit_ok(_metadata, self->fd, &engine_sp, 1, r, depth + 2,
+		       WD_LONG);
+	free(r);
+	wait_all_blocked(_metadata, self->fd, id, NCSYNC_BLOCK_DMA_FULL, &ps);
+	EXPECT_EQ(NCSYNC_ENG_BLOCKED, e->state);
+	EXPECT_EQ(NCSYNC_BLOCK_DMA_FULL, e->wait_kind);
+	EXPECT_EQ(depth, (long)e->pc);
+	EXPECT_EQ(depth, (long)e->wait_current);
+	EXPECT_EQ(depth, (long)e->wait_threshold);
+	EXPECT_EQ(depth, (long)e->dma_outstanding);
+	EXPECT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
+}
+
+/* ---------------------------------------------------------------------- */
+/* 2. Fair DMA                                                             */
+
+/*
+ * Descriptor A floods from Pool, Activation, PE and DVE; descriptor B's
+ * program on SP issues one copy and drains, with a 2 s watchdog.  Its copy
+ * waits at most one landing of A's, so it ends DONE; in one FIFO behind
+ * A's backlog it would wait until its watchdog fired.
+ */
+TEST_F_TIMEOUT(hostile, dma_fair_flood_does_not_starve_other, 60)
+{
+	struct rec r[3];
+	struct flood f;
+	__u32 bid;
+	int state;
+	int fdb = open_b(_metadata, &self->fdb);
+
+	flood_start(_metadata, self->fd, &f, datapath, 4, KMEM_GUARD_KB);
+	flood_watch(self->fd, &f, 1000, -1, 0);
+	recs_one_copy(r);
+	bid = submit_ok(_metadata, fdb, &engine_sp, 1, r, 3, 2000);
+	flood_watch(self->fd, &f, LONG_MS, fdb, bid);
+	state = wait_end(_metadata, fdb, bid);
+	flood_stop(_metadata, self->fd, &f);
+
+	ASSERT_FALSE(f.tripped)
+		TH_LOG("the kernel grew by %ld KiB under the flood: stopped before B ended",
+		       f.grow_kb);
+	EXPECT_EQ(NCSYNC_PROG_DONE, state)
+		TH_LOG("B ended in state %d (5: TIMED_OUT): its copy waited behind A's flood",
+		       state);
+}
+
+/*
+ * A's four queues fill up with copies due in 1 s (each +1 on sem[10] when
+ * it lands) and block on NCSYNC_BLOCK_DMA_FULL.  B's copy of latency 0 is
+ * due at once and must not wait behind copies that are not due: B ends
+ * DONE while sem[10] is still 0.
+ */
+TEST_F(hostile, dma_fair_not_due_does_not_delay_other)
+{
+	long depth = need_param(_metadata, "dma_depth");
+	struct rec *r = recs_fill_dma(depth, NCSYNC_UPD_COMPLETE |
+				      NCSYNC_UPD_SEM_INC, 10);
+	struct ncsync_prog_status ps;
+	int fdb = open_b(_metadata, &self->fdb);
+	struct rec rb[3];
+	__u32 id, bid;
+	__s32 sem10 = -1;
+
+	ASSERT_NE(NULL, r);
+	id = submit_ok(_metadata, self->fd, datapath, 4, r, depth + 2,
+		       WD_LONG);
+	free(r);
+	wait_all_blocked(_metadata, self->fd, id, NCSYNC_BLOCK_DMA_FULL, &ps);
+
+	recs_one_copy(rb);
+	bid = submit_ok(_metadata, fdb, &engine_sp, 1, rb, 3, 2000);
+	EXPECT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, fdb, bid));
+	ASSERT_EQ(4, pread(fdb, &sem10, 4, SEM_RD(10)));
+	EXPECT_EQ(0, sem10)
+		TH_LOG("%d copies of A landed before B ended: B's copy waited for them",
+		       sem10);
+	/* A may have ended by now: its copies land 1 s after issue. */
+	ASSERT_EQ(0, prog_cancel(self->fd, id));
+	wait_end(_metadata, self->fd, id);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 3. The per-user memory cap                                              */
+
+/*
+ * Submit programs of @n records that stay (the first blocks on a wait,
+ * the others queue behind it on SP) until a submission fails: how many
+ * succeeded, the error in @err, the last id in @last.
+ */
+static int fill(int fd, const struct rec *r, __u32 n, int *err, __u32 *last)
+{
+	int count = 0;
+	__u32 id = 0;
+
+	for (*err = 0; count < MAX_FILL; count++) {
+		*err = submit(fd, &engine_sp, 1, r, n, WD_MAX, &id);
+		if (*err)
+			break;
+		*last = id;
+	}
+	return count;
+}
+
+/* A device node of core 0 in a fresh directory, mode 0666. */
+static void private_node(struct __test_metadata *_metadata, char *dir,
+			 char *node)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, stat(DEV0, &st));
+	strcpy(dir, "/tmp/ncsync-hostile.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(dir)) TH_LOG("mkdtemp: %s", strerror(errno));
+	ASSERT_EQ(0, chmod(dir, 0755));
+	sprintf(node, "%s/ncsync0", dir);
+	ASSERT_EQ(0, mknod(node, S_IFCHR | 0600, st.st_rdev))
+		TH_LOG("mknod %s: %s", node, strerror(errno));
+	ASSERT_EQ(0, chmod(node, 0666));
+}
+
+/* As uid and gid NOBODY, open @node and submit a program that stays. */
+static void nobody_submit(const char *node)
+{
+	struct rec r[2];
+	__u32 id;
+	int fd, ret;
+
+	if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+	    setresuid(NOBODY, NOBODY, NOBODY)) {
+		fprintf(stderr, "#  uid %d: setresuid: %s\n", NOBODY,
+			strerror(errno));
+		_exit(1);
+	}
+	fd = open(node, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "#  uid %d: open %s: %s\n", NOBODY, node,
+			strerror(errno));
+		_exit(1);
+	}
+	recs_blocker(r, 2, 200);
+	ret = submit(fd, &engine_sp, 1, r, 2, WD_MAX, &id);
+	if (ret) {
+		fprintf(stderr, "#  uid %d: SUBMIT: %s\n", NOBODY,
+			strerror(-ret));
+		_exit(1);
+	}
+	_exit(0);
+}
+
+/* Another user, at the cap of this one, can still submit. */
+static void other_user_submits(struct __test_metadata *_metadata)
+{
+	char dir[64], node[96];
+	int status = -1;
+	pid_t pid;
+
+	private_node(_metadata, dir, node);
+	fflush(stderr);
+	pid = fork();
+	if (!pid)
+		nobody_submit(node);
+	if (pid > 0)	/* the node stays until the child is done with it */
+		waitpid(pid, &status, 0);
+	unlink(node);
+	rmdir(dir);
+	ASSERT_LT(0, pid) TH_LOG("fork: %s", strerror(errno));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("a descriptor of uid %d could not submit (0x%x)",
+		       NOBODY, status);
+}
+
+/*
+ * Fill descriptor 1 to fd_mem_mb, then descriptor 2 of the same user to
+ * user_mem_mb: fd2 gets ENOMEM holding clearly less than fd1.  Another
+ * user can still submit; closing fd1 gives its memory back to fd2, whose
+ * ENOMEM consumed no id; once all is closed a fresh descriptor fills as
+ * fd1 did.  @fd1 and @fd2 are left for the caller to close.
+ */
+static void user_cap_check(struct __test_metadata *_metadata,
+			   const struct rec *r, long user_mb, long fd_mb,
+			   int *fd1, int *fd2)
+{
+	int n1, n2, n3, err;
+	__u32 last1 = 0, last2 = 0, id = 0;
+
+	*fd1 = open(DEV0, O_RDWR | O_CLOEXEC);
+	*fd2 = open(DEV0, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, *fd1);
+	ASSERT_LE(0, *fd2);
+	n1 = fill(*fd1, r, BIG_RECORDS, &err, &last1);
+	ASSERT_EQ(-ENOMEM, err) TH_LOG("fd1 after %d programs: %s", n1,
+				       strerror(-err));
+	ASSERT_LE(2, n1);
+	n2 = fill(*fd2, r, BIG_RECORDS, &err, &last2);
+	ASSERT_EQ(-ENOMEM, err) TH_LOG("fd2 after %d programs: %s", n2,
+				       strerror(-err));
+	EXPECT_GT(n1, n2)
+		TH_LOG("fd2 took %d programs, fd1 %d: no cap for the user",
+		       n2, n1);
+	EXPECT_GE(n1 * (user_mb - fd_mb) + user_mb, n2 * fd_mb)
+		TH_LOG("fd2 took %d programs, fd1 %d: more than %ld MiB for the user",
+		       n2, n1, user_mb);
+	other_user_submits(_metadata);
+
+	/* fd1's memory comes back; ENOMEM consumed no id of fd2 */
+	close(*fd1);
+	*fd1 = -1;
+	ASSERT_EQ(0, submit(*fd2, &engine_sp, 1, r, BIG_RECORDS, WD_MAX, &id))
+		TH_LOG("fd2 cannot submit after fd1 closed");
+	EXPECT_EQ(last2 + 1, id);
+	close(*fd2);
+	*fd2 = -1;
+
+	/* nothing leaked: a fresh descriptor fills as fd1 did */
+	*fd1 = open(DEV0, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, *fd1);
+	n3 = fill(*fd1, r, BIG_RECORDS, &err, &last1);
+	EXPECT_EQ(-ENOMEM, err);
+	EXPECT_EQ(n1, n3)
+		TH_LOG("after closing everything a descriptor took %d programs, at first %d",
+		       n3, n1);
+}
+
+/*
+ * user_mem_mb caps every descriptor of one user together, fd_mem_mb each
+ * one.  At the defaults (256 MiB each) filling them is too slow for TCG:
+ * ncsync_hostile_test.sh runs this with user_mem_mb=32 fd_mem_mb=24.
+ */
+TEST_F_TIMEOUT(hostile, user_mem_cap, 180)
+{
+	long user_mb = need_param(_metadata, "user_mem_mb");
+	long fd_mb = need_param(_metadata, "fd_mem_mb");
+	int fd1 = -1, fd2 = -1;
+	struct rec *r;
+
+	if (user_mb > 64 || fd_mb >= user_mb || 2 * fd_mb <= user_mb)
+		SKIP(return,
+		     "user_mem_mb %ld, fd_mem_mb %ld: needs user_mem_mb/2 < fd_mem_mb < user_mem_mb <= 64 (ncsync_hostile_test.sh runs it with 32 and 24)",
+		     user_mb, fd_mb);
+	r = calloc(BIG_RECORDS, sizeof(*r));
+	ASSERT_NE(NULL, r);
+	recs_blocker(r, BIG_RECORDS, 200);
+	user_cap_check(_metadata, r, user_mb, fd_mb, &fd1, &fd2);
+	free(r);
+	if (fd1 >= 0)
+		close(fd1);
+	if (fd2 >= 0)
+		close(fd2);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 4. Wake-ups                                                             */
+
+struct waiter {
+	pthread_t thread;
+	int fd;
+	int ret;
+};
+
+/* NCSYNC_IOC_WAIT for sem[0] == 123456, which never holds. */
+static void *waiter_main(void *arg)
+{
+	struct waiter *w = arg;
+	struct ncsync_wait wt = {
+		.bank = NCSYNC_BANK_SEM, .mode = NCSYNC_WAIT_SEM_EQ,
+		.index = 0, .value = 123456,
+		.deadline = deadline_ms(3 * LONG_MS),
+	};
+
+	w->ret = ioctl(w->fd, NCSYNC_IOC_WAIT, &wt) ? -errno : 0;
+	return NULL;
+}
+
+/* Start @n threads waiting on sem[0]; return once they all sleep. */
+static void waiters_start(struct __test_metadata *_metadata,
+			  struct waiter *w, int n, int fd)
+{
+	__s64 end = now_ns() + LONG_MS * NSEC_PER_MSEC;
+	pthread_attr_t attr;
+	int i, asleep = 0;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	for (i = 0; i < n; i++) {
+		w[i].fd = fd;
+		w[i].ret = 1;
+		ASSERT_EQ(0, pthread_create(&w[i].thread, &attr, waiter_main,
+					    &w[i])) TH_LOG("thread %d", i);
+	}
+	pthread_attr_destroy(&attr);
+	while (now_ns() < end) {
+		asleep = threads_in_syscall(SYS_ioctl);
+		if (asleep >= n)
+			break;
+		usleep(10000);
+	}
+	ASSERT_LE(n, asleep) TH_LOG("%d of %d waiters asleep", asleep, n);
+}
+
+/* 100 increments of sem[2] by pwrite, 100 by NCSYNC_IOC_OP. */
+static void bump_sem2(struct __test_metadata *_metadata, int fd)
+{
+	__u32 one = 1;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		ASSERT_EQ(4, pwrite(fd, &one, 4, SEM_INC(2)));
+		ASSERT_EQ(0, sem_op(fd, NCSYNC_OP_INC, 2, 1));
+	}
+}
+
+/*
+ * NWAITERS threads wait on sem[0] through one descriptor and five engines
+ * on sem[1]: 200 changes of sem[2] wake nobody (wakeups unchanged); a
+ * change of sem[0] wakes the threads, and only them.
+ */
+TEST_F_TIMEOUT(hostile, wakeups_only_waiters_of_changed_sem, 120)
+{
+	struct waiter *w = calloc(NWAITERS, sizeof(*w));
+	struct ncsync_prog_status ps;
+	__u64 w0, w1, w2;
+	struct rec r[2];
+	int i, cancelled = 0;
+	__u32 id;
+
+	ASSERT_NE(NULL, w);
+	recs_blocker(r, 2, 1);
+	id = submit_ok(_metadata, self->fd, datapath, NCSYNC_NUM_ENGINES, r,
+		       2, WD_LONG);
+	wait_all_blocked(_metadata, self->fd, id, NCSYNC_BLOCK_SEM, &ps);
+	waiters_start(_metadata, w, NWAITERS, self->fd);
+
+	w0 = wakeups(_metadata, self->fd);
+	bump_sem2(_metadata, self->fd);
+	w1 = wakeups(_metadata, self->fd);
+	ASSERT_EQ(0, sem_op(self->fd, NCSYNC_OP_SET, 0, 1));
+	w2 = wakeups(_metadata, self->fd);
+
+	ASSERT_EQ(0, core_reset(self->fd));
+	for (i = 0; i < NWAITERS; i++) {
+		pthread_join(w[i].thread, NULL);
+		cancelled += w[i].ret == -ECANCELED;
+	}
+	free(w);
+	EXPECT_EQ(w0, w1)
+		TH_LOG("200 changes of sem[2] woke %llu sleepers; none waits on it",
+		       (unsigned long long)(w1 - w0));
+	EXPECT_LT(w1, w2)
+		TH_LOG("a change of sem[0] woke none of its %d waiters",
+		       NWAITERS);
+	EXPECT_GE(w1 + NWAITERS, w2)
+		TH_LOG("a change of sem[0] woke %llu sleepers; %d wait on it",
+		       (unsigned long long)(w2 - w1), NWAITERS);
+	EXPECT_EQ(NWAITERS, cancelled);
+}
+
+/* How many of @n epoll instances report EPOLLIN now. */
+static int epoll_ready(const int *ep, int n)
+{
+	struct epoll_event ev;
+	int i, ready = 0;
+
+	for (i = 0; i < n; i++)
+		ready += epoll_wait(ep[i], &ev, 1, 0) == 1 &&
+			 (ev.events & EPOLLIN);
+	return ready;
+}
+
+/* @n epoll instances, each watching @fd for EPOLLIN. */
+static int *epolls_open(struct __test_metadata *_metadata, int fd, int n)
+{
+	struct rlimit rl = { n + 64, n + 64 };
+	struct epoll_event ev = { .events = EPOLLIN };
+	int *ep = calloc(n, sizeof(*ep));
+	int i;
+
+	ASSERT_NE(NULL, ep);
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl))
+		TH_LOG("RLIMIT_NOFILE %d: %s", n + 64, strerror(errno));
+	for (i = 0; i < n; i++) {
+		ep[i] = epoll_create1(EPOLL_CLOEXEC);
+		ASSERT_LE(0, ep[i]) TH_LOG("epoll %d: %s", i, strerror(errno));
+		ASSERT_EQ(0, epoll_ctl(ep[i], EPOLL_CTL_ADD, fd, &ev));
+	}
+	return ep;
+}
+
+/* One change of the banks through @fd. */
+static void change(struct __test_metadata *_metadata, int fd)
+{
+	__u32 one = 1;
+
+	ASSERT_EQ(4, pwrite(fd, &one, 4, SEM_INC(5)));
+}
+
+/*
+ * NEPOLL epoll instances watch one read-only descriptor.  After an ack a
+ * change wakes the descriptor's pollers once (wakeups + 1) and every
+ * instance reports EPOLLIN; more changes before the next ack wake nobody,
+ * and EPOLLIN stays; after the ack the next change wakes them again.
+ */
+TEST_F_TIMEOUT(hostile, wakeups_poll_once_until_ack, 120)
+{
+	int ro = open(DEV0, O_RDONLY | O_CLOEXEC);
+	__u64 w0, w1, w2, w3;
+	int *ep, i;
+
+	ASSERT_LE(0, ro);
+	ep = epolls_open(_metadata, ro, NEPOLL);
+	ASSERT_EQ(0, ack(ro));
+	EXPECT_EQ(0, epoll_ready(ep, NEPOLL));
+
+	w0 = wakeups(_metadata, self->fd);
+	change(_metadata, self->fd);
+	w1 = wakeups(_metadata, self->fd);
+	EXPECT_EQ(w0 + 1, w1) TH_LOG("one change: wakeups %llu -> %llu",
+				     (unsigned long long)w0,
+				     (unsigned long long)w1);
+	EXPECT_EQ(NEPOLL, epoll_ready(ep, NEPOLL));
+
+	for (i = 0; i < 100; i++)
+		change(_metadata, self->fd);
+	w2 = wakeups(_metadata, self->fd);
+	EXPECT_EQ(w1, w2) TH_LOG("100 changes before an ack: wakeups %llu -> %llu",
+				 (unsigned long long)w1,
+				 (unsigned long long)w2);
+	EXPECT_EQ(NEPOLL, epoll_ready(ep, NEPOLL));
+
+	ASSERT_EQ(0, ack(ro));
+	w2 = wakeups(_metadata, self->fd);
+	change(_metadata, self->fd);
+	w3 = wakeups(_metadata, self->fd);
+	EXPECT_EQ(w2 + 1, w3) TH_LOG("one change after the ack: wakeups %llu -> %llu",
+				     (unsigned long long)w2,
+				     (unsigned long long)w3);
+	for (i = 0; i < NEPOLL; i++)
+		close(ep[i]);
+	free(ep);
+	close(ro);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 5. The rate-limited kernel log                                          */
+
+/* Watchdog headers of core 0, programs @first..@last, in one record. */
+static int headers_in(const char *text, __u32 first, __u32 last)
+{
+	static const char head[] = "ncsync: core 0 program ";
+	const char *p = text;
+	int n = 0;
+	__u32 id;
+	int end;
+
+	while ((p = strstr(p, head))) {
+		p += strlen(head);
+		end = 0;
+		if (sscanf(p, "%u timed out: no progress for %n", &id,
+			   &end) == 1 && end && id >= first && id <= last)
+			n++;
+	}
+	return n;
+}
+
+/* The watchdog headers in the kernel log records after @kmsg's position. */
+static int headers_logged(int kmsg, __u32 first, __u32 last)
+{
+	static char buf[8192];
+	int n = 0;
+
+	for (;;) {
+		ssize_t len = read(kmsg, buf, sizeof(buf) - 1);
+
+		if (len < 0 && errno == EPIPE)
+			continue;	/* records were overwritten */
+		if (len <= 0)
+			return n;	/* EAGAIN: no more */
+		buf[len] = 0;
+		n += headers_in(buf, first, last);
+	}
+}
+
+/*
+ * NWATCHDOG programs in a row time out (one engine blocked on a wait,
+ * watchdog 1 ms).  At most LOG_BURST reports per LOG_INTERVAL_S reach the
+ * kernel log (one interval more for the boundary), and those printed and
+ * those counted in log_suppressed make NWATCHDOG.
+ */
+TEST_F_TIMEOUT(hostile, watchdog_log_rate_limited, 120)
+{
+	int kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct ncsync_stats st0, st1;
+	__u32 first = 0, id = 0;
+	int i, printed, timed_out = 0;
+	long suppressed, allowed;
+	struct rec r[2];
+	__s64 t0;
+
+	ASSERT_LE(0, kmsg) TH_LOG("/dev/kmsg: %s", strerror(errno));
+	ASSERT_LE(0, lseek(kmsg, 0, SEEK_END));
+	ASSERT_EQ(0, ioctl(self->fd, NCSYNC_IOC_STATS, &st0));
+	recs_blocker(r, 2, 30);
+	t0 = now_ns();
+	for (i = 0; i < NWATCHDOG; i++) {
+		id = submit_ok(_metadata, self->fd, &engine_sp, 1, r, 2, 1);
+		first = first ?: id;
+	}
+	for (id = first; id < first + NWATCHDOG; id++) {
+		timed_out += wait_end(_metadata, self->fd, id) ==
+			     NCSYNC_PROG_TIMED_OUT;
+	}
+	ASSERT_EQ(0, ioctl(self->fd, NCSYNC_IOC_STATS, &st1));
+	allowed = LOG_BURST *
+		  (2 + (now_ns() - t0) / (LOG_INTERVAL_S * NSEC_PER_SEC));
+	printed = headers_logged(kmsg, first, first + NWATCHDOG - 1);
+	close(kmsg);
+	suppressed = st1.log_suppressed - st0.log_suppressed;
+
+	ASSERT_EQ(NWATCHDOG, timed_out);
+	EXPECT_EQ(NWATCHDOG, printed + suppressed)
+		TH_LOG("%d reports printed, %ld counted as suppressed",
+		       printed, suppressed);
+	EXPECT_GE(allowed, printed)
+		TH_LOG("%d of %d reports printed: no rate limit", printed,
+		       NWATCHDOG);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 7. Large copies                                                         */
+
+/* Fill @n bytes with a sequence of period far above any copy's length. */
+static void fill_pattern(__u8 *p, size_t n)
+{
+	__u32 x = 0x9E3779B9;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		p[i] = x >> 24;
+	}
+}
+
+/* The first byte where @a and @b differ, or @n. */
+static size_t first_diff(const __u8 *a, const __u8 *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && a[i] == b[i]; i++)
+		;
+	return i;
+}
+
+/*
+ * Fill the device memory through its mapping, copy half of it from @src
+ * to @dst with one DMA record, and compare with memmove() of the same.
+ */
+static void large_copy(struct __test_metadata *_metadata, int fd,
+		       __u64 src, __u64 dst)
+{
+	const size_t size = 1 << 20, len = size / 2;
+	struct ncsync_info info;
+	struct rec r[3];
+	__u8 *mem, *want;
+	size_t at;
+	__u32 id;
+
+	ASSERT_EQ(0, ioctl(fd, NCSYNC_IOC_INFO, &info));
+	ASSERT_LE(size, info.devmem_size) TH_LOG("devmem_kb below 1024");
+	mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   NCSYNC_DEVMEM_OFFSET);
+	ASSERT_NE(MAP_FAILED, mem) TH_LOG("mmap: %s", strerror(errno));
+	want = malloc(size);
+	ASSERT_NE(NULL, want);
+	fill_pattern(mem, size);
+	memcpy(want, mem, size);
+	memmove(want + dst, want + src, len);
+
+	rec_dma(&r[0], src, dst, len, 0, NCSYNC_UPD_NONE, 0);
+	rec_drain(&r[1]);
+	rec_exit(&r[2]);
+	id = submit_ok(_metadata, fd, &engine_sp, 1, r, 3, WD_LONG);
+	EXPECT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, fd, id));
+	at = first_diff(mem, want, size);
+	EXPECT_EQ(size, at)
+		TH_LOG("copy 0x%llx -> 0x%llx: byte 0x%zx is 0x%02x, memmove() gives 0x%02x",
+		       (unsigned long long)src, (unsigned long long)dst, at,
+		       at < size ? mem[at] : 0, at < size ? want[at] : 0);
+	free(want);
+	munmap(mem, size);
+}
+
+/* 512 KiB forward over itself (dst > src, overlapping by ~320 KiB). */
+TEST_F(hostile, dma_large_copy_overlap_forward)
+{
+	large_copy(_metadata, self->fd, 0x3003, 0x3003 + 0x2F001);
+}
+
+/* 512 KiB backward over itself (dst < src). */
+TEST_F(hostile, dma_large_copy_overlap_backward)
+{
+	large_copy(_metadata, self->fd, 0x3003 + 0x2F001, 0x3003);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Test selection                                                          */
+
+static struct {
+	int kind;		/* 'r', 'f' or 't' */
+	const char *name;
+} sel[32];
+static unsigned int nsel;
+
+static bool selected(const char *fixture, const char *test)
+{
+	char full[256];
+	unsigned int i;
+
+	if (!nsel)
+		return true;
+	snprintf(full, sizeof(full), "%s.%s", fixture, test);
+	for (i = 0; i < nsel; i++)
+		if (!strcmp(sel[i].name, sel[i].kind == 'r' ? full :
+				       sel[i].kind == 'f' ? fixture : test))
+			return true;
+	return false;
+}
+
+/* Keep (or list) only the selected tests in the harness's lists. */
+static void select_tests(bool list)
+{
+	struct __fixture_metadata *f;
+	struct __test_metadata *t, *next, *head, *tail;
+
+	for (f = __fixture_list; f; f = f->next) {
+		head = NULL;
+		tail = NULL;
+		for (t = f->tests; t; t = next) {
+			next = t->next;
+			if (!selected(f->name, t->name))
+				continue;
+			if (list)
+				printf("%s.%s\n", f->name, t->name);
+			t->next = NULL;
+			if (tail)
+				tail->next = t;
+			else
+				head = t;
+			tail = t;
+		}
+		f->tests = head;
+		if (head)
+			head->prev = tail;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	bool list = false;
+	int c;
+
+	while ((c = getopt(argc, argv, "lr:f:t:")) != -1) {
+		if (c == 'l') {
+			list = true;
+		} else if (c != '?' && nsel < ARRAY_SIZE(sel)) {
+			sel[nsel].kind = c;
+			sel[nsel++].name = optarg;
+		} else {
+			fprintf(stderr, "usage: %s [-l] [-r FIX.TEST] [-f FIX] [-t TEST]...\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	select_tests(list);
+	return list ? 0 : test_harness_run(argc, argv);
+}

@@ -1,0 +1,178 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# ncsync selftest: the hostile-user cases that need the module loaded with
+# parameters of its own (ncsync_hostile_test.c has the others):
+#
+#  1. user_mem_cap: reload with user_mem_mb=32 fd_mem_mb=24 and run
+#     ncsync_hostile_test -r hostile.user_mem_cap (one user's descriptors
+#     together stay under user_mem_mb, each under fd_mem_mb);
+#  2. load_enomem: "insmod ncsync.ko cores=64 devmem_kb=65536" asks for
+#     4 GiB of device memory in the 1 GiB guest: it must fail with ENOMEM
+#     ("Cannot allocate memory"), the module must not stay loaded, and the
+#     kernel log must have no OOM-killer or allocation-failure report;
+#  3. load_again: the module loads again, with the parameters it had.
+#
+# selftests/run.sh runs this inside the test VM with the module loaded; it
+# is left loaded as found.  The module file loaded again is the first of
+# $NCSYNC_KO, ncsync.ko at the top of the tree and build/debug/src/ncsync.ko
+# that is built for the running kernel and, when the kernel shows the
+# loaded module's srcversion, has the same one.  Outside the VM
+# (NCSYNC_IN_VM unset) nothing is done.  Prints TAP.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+build=${BUILD:-$top/build}
+tool=$build/tools/ncsync
+bin=$build/selftests/ncsync_hostile_test
+sys=/sys/module/ncsync
+# Kernel log lines of a load that did not fail cleanly.
+oom_re='invoked oom-killer|Out of memory|oom-kill:|page allocation failure|vmalloc error|Call Trace'
+plan=3
+n=0
+failed=0
+
+echo "TAP version 13"
+echo "1..$plan"
+
+pass() {
+	n=$((n + 1))
+	echo "ok $n hostile: $*"
+}
+
+fail() {
+	n=$((n + 1))
+	echo "not ok $n hostile: $*"
+	failed=1
+}
+
+skip_rest() {
+	while [ "$n" -lt "$plan" ]; do
+		n=$((n + 1))
+		echo "ok $n hostile # SKIP $1"
+	done
+	exit $failed
+}
+
+# Indent command output as TAP diagnostics.
+diag() {
+	sed 's/^/#   /'
+}
+
+# The module file of the loaded module, for this kernel.
+module_file() {
+	want=$(cat $sys/srcversion 2>/dev/null)
+	for f in ${NCSYNC_KO:+"$NCSYNC_KO"} "$top/ncsync.ko" \
+		 "$build/debug/src/ncsync.ko"; do
+		[ -r "$f" ] || continue
+		vm=$(modinfo -F vermagic "$f" 2>/dev/null)
+		[ "${vm%% *}" = "$(uname -r)" ] || continue
+		[ -z "$want" ] ||
+			[ "$(modinfo -F srcversion "$f" 2>/dev/null)" = "$want" ] ||
+			continue
+		echo "$f"
+		return 0
+	done
+	return 1
+}
+
+# The loaded module's parameters, as NAME=VALUE words.
+params_now() {
+	for p in "$sys"/parameters/*; do
+		[ -r "$p" ] && printf ' %s=%s' "${p##*/}" "$(cat "$p")"
+	done
+}
+
+# The saved parameters with NAME=VALUE arguments replacing their namesakes.
+params_with() {
+	for kv in $saved; do
+		keep=1
+		for o in "$@"; do
+			[ "${kv%%=*}" = "${o%%=*}" ] && keep=0
+		done
+		[ $keep = 0 ] || printf ' %s' "$kv"
+	done
+	printf ' %s' "$@"
+}
+
+unload() {
+	[ -d $sys ] || return 0
+	"$tool" unload >/dev/null 2>&1
+	[ ! -d $sys ]
+}
+
+# Load the module file with NAME=VALUE arguments; the tool's output.
+load() {
+	unload || { echo "cannot unload (refcnt $(cat $sys/refcnt))"; return 1; }
+	"$tool" load --path "$ko" "$@" 2>&1 && [ -c /dev/ncsync0 ]
+}
+
+oom_reports() {
+	dmesg 2>/dev/null | grep -cE "$oom_re"
+}
+
+[ "${NCSYNC_IN_VM:-}" = 1 ] || skip_rest "not in the test VM (tools/vm-run)"
+[ "$(id -u)" = 0 ] || skip_rest "needs root"
+[ -d $sys ] || skip_rest "ncsync is not loaded"
+[ -x "$tool" ] || skip_rest "no $tool (make tools)"
+[ -x "$bin" ] || skip_rest "no $bin (make selftests)"
+ko=$(module_file) ||
+	skip_rest "no module file for $(uname -r) like the loaded one (set NCSYNC_KO)"
+saved=$(params_now)
+
+# 1: the per-user cap, with caps small enough to fill under TCG
+# shellcheck disable=SC2046 # one word per parameter
+if out=$(load $(params_with user_mem_mb=32 fd_mem_mb=24)); then
+	res=$("$bin" -r hostile.user_mem_cap 2>&1)
+	rc=$?
+	echo "$res" | diag
+	if [ $rc != 0 ]; then
+		fail "user_mem_cap # ncsync_hostile_test exited with $rc"
+	elif echo "$res" | grep -q '^ok 1 # SKIP'; then
+		fail "user_mem_cap # skipped with user_mem_mb=32 fd_mem_mb=24"
+	else
+		pass "user_mem_cap"
+	fi
+else
+	fail "user_mem_cap # load with user_mem_mb=32 fd_mem_mb=24: $out"
+fi
+
+# 2: 64 cores of 64 MiB each cannot be had; the load must say so cleanly
+if unload; then
+	before=$(oom_reports)
+	if command -v insmod >/dev/null 2>&1; then
+		out=$(insmod "$ko" cores=64 devmem_kb=65536 2>&1)
+	else
+		out=$("$tool" load --path "$ko" cores=64 devmem_kb=65536 2>&1)
+	fi
+	rc=$?
+	stayed=no
+	[ -d $sys ] && stayed=yes
+	unload
+	after=$(oom_reports)
+	why=
+	[ $rc != 0 ] && [ $stayed = no ] || why="; it loaded"
+	echo "$out" | grep -q 'Cannot allocate memory' ||
+		why="$why; exit status $rc, not ENOMEM: '$out'"
+	if [ "$after" != "$before" ]; then
+		dmesg | grep -E "$oom_re" | head -3 | diag
+		why="$why; $((after - before)) OOM or allocation-failure log lines"
+	fi
+	if [ -z "$why" ]; then
+		pass "load_enomem"
+	else
+		fail "load_enomem # cores=64 devmem_kb=65536${why#;}"
+	fi
+else
+	fail "load_enomem # cannot unload (refcnt $(cat $sys/refcnt))"
+fi
+
+# 3: loaded again as found
+# shellcheck disable=SC2086 # one word per parameter
+if out=$(load $saved) && [ "$(params_now)" = "$saved" ]; then
+	pass "load_again"
+else
+	fail "load_again # $out; have '$(params_now)', want '$saved'"
+fi
+exit $failed
