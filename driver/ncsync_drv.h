@@ -140,6 +140,7 @@ struct ncsync_snapshot {
  * @snap: the snapshot, allocated at submission.
  * @pid: the thread group of the process that submitted it.
  * @ntf_node: entry in ncsync_core.ntf_progs; under ntf_lock.
+ * @reap_node: entry in ncsync_core.reap.
  * @nq: entries of @q.
  * @q: the engines' queues, in submission order.
  */
@@ -169,6 +170,7 @@ struct ncsync_prog {
 	struct ncsync_snapshot *snap;
 	u32 pid;
 	struct list_head ntf_node;
+	struct llist_node reap_node;
 	unsigned int nq;
 	struct ncsync_equeue q[];
 };
@@ -261,7 +263,8 @@ struct ncsync_engine {
  * @ntf_lock: protects @ntf_progs.
  * @ntf_progs: ended programs to notify (ncsync_prog.ntf_node).
  * @ntf_work: sends the notifications.
- * @reap: decoded records to free (the arrays hold the llist nodes).
+ * @reap: programs whose decoded records are to be freed
+ *	(ncsync_prog.reap_node); each holds a reference.
  * @reap_work: frees them.
  */
 struct ncsync_core {
@@ -409,6 +412,9 @@ void ncsync_snapshot_locked(struct ncsync_prog *prog);
 void ncsync_status_read_locked(struct ncsync_equeue *q,
 			       struct ncsync_engine_status *st);
 void ncsync_watchdog_fn(struct work_struct *work);
+struct ncsync_equeue *ncsync_prog_next_queue(struct ncsync_core *core,
+					     u8 engine);
+bool ncsync_prog_work_ready(struct ncsync_core *core, u8 engine);
 void ncsync_reap_fn(struct work_struct *work);
 
 /* ncsync_engine.c */

@@ -515,62 +515,20 @@ static void ncsync_engine_run(struct ncsync_engine *eng,
 	ncsync_prog_queue_done(q);
 }
 
-/*
- * The queue this engine runs next, or NULL.  A program starts when every
- * earlier program of the core sharing an engine with it has ended.
- */
-static struct ncsync_equeue *ncsync_engine_pick(struct ncsync_engine *eng)
-{
-	struct ncsync_core *core = eng->core;
-	struct ncsync_equeue *found = NULL;
-	struct ncsync_prog *prog;
-	u32 busy = 0, bit = BIT(eng->id);
-	unsigned int i;
-
-	spin_lock(&core->prog_lock);
-	list_for_each_entry(prog, &core->progs, core_node) {
-		bool mine = prog->engine_mask & bit;
-
-		if (prog->state == NCSYNC_PROG_QUEUED) {
-			if (!(prog->engine_mask & busy) && !prog->stop) {
-				prog->state = NCSYNC_PROG_RUNNING;
-				prog->last_progress = jiffies;
-				schedule_delayed_work(&core->watchdog, 1);
-				ncsync_engines_kick(core, prog->engine_mask);
-			}
-		}
-		if (mine && prog->state == NCSYNC_PROG_RUNNING) {
-			for (i = 0; i < prog->nq; i++) {
-				struct ncsync_equeue *q = &prog->q[i];
-
-				if (q->engine == eng->id && !q->finished &&
-				    q->st.state == NCSYNC_ENG_QUEUED) {
-					q->st.state = NCSYNC_ENG_RUNNING;
-					found = q;
-				}
-			}
-		}
-		busy |= prog->engine_mask;
-		if (found || mine)
-			break;
-	}
-	spin_unlock(&core->prog_lock);
-	return found;
-}
-
 static int ncsync_engine_thread(void *data)
 {
 	struct ncsync_engine *eng = data;
-	struct ncsync_equeue *q = NULL;
+	struct ncsync_core *core = eng->core;
+	struct ncsync_equeue *q;
 
 	while (!kthread_should_stop()) {
-		wait_event_interruptible(eng->wq,
-					 kthread_should_stop() ||
-					 (q = ncsync_engine_pick(eng)));
+		q = ncsync_prog_next_queue(core, eng->id);
 		if (q) {
 			ncsync_engine_run(eng, q);
-			q = NULL;
+			continue;
 		}
+		wait_event_interruptible(eng->wq, kthread_should_stop() ||
+					 ncsync_prog_work_ready(core, eng->id));
 	}
 	return 0;
 }

@@ -57,31 +57,37 @@ void ncsync_prog_progress(struct ncsync_prog *prog)
 }
 
 /*
- * Free decoded records from under a spinlock: kvfree() may sleep, so the
- * array (dead memory now) carries an llist node to the core's reaper.
+ * Free a program's decoded records from under a spinlock: kvfree() may
+ * sleep, so the program, with a reference, goes to the core's reaper.
  */
-static void ncsync_insns_free_locked(struct ncsync_core *core,
-				     struct ncsync_insn *insns)
+static void ncsync_insns_reap_locked(struct ncsync_prog *prog)
 {
-	BUILD_BUG_ON(sizeof(*insns) < sizeof(struct llist_node));
-	if (!insns)
-		return;
-	llist_add((struct llist_node *)insns, &core->reap);
-	schedule_work(&core->reap_work);
+	lockdep_assert_held(&prog->core->prog_lock);
+	kref_get(&prog->ref);
+	llist_add(&prog->reap_node, &prog->core->reap);
+	schedule_work(&prog->core->reap_work);
 }
 
 /**
- * ncsync_reap_fn() - free the decoded records handed over under a lock.
+ * ncsync_reap_fn() - free the decoded records of programs handed over
+ *	under a lock.
  * @work: ncsync_core.reap_work.
  */
 void ncsync_reap_fn(struct work_struct *work)
 {
 	struct ncsync_core *core = container_of(work, struct ncsync_core,
 						reap_work);
-	struct llist_node *n, *next;
+	struct ncsync_prog *prog, *next;
+	unsigned int i;
 
-	llist_for_each_safe(n, next, llist_del_all(&core->reap))
-		kvfree(n);
+	llist_for_each_entry_safe(prog, next, llist_del_all(&core->reap),
+				  reap_node) {
+		for (i = 0; i < prog->nq; i++) {
+			kvfree(prog->q[i].insns);
+			prog->q[i].insns = NULL;
+		}
+		ncsync_prog_put(prog);
+	}
 }
 
 static bool ncsync_prog_ended(const struct ncsync_prog *prog)
@@ -424,6 +430,115 @@ int ncsync_submit(struct ncsync_file *nfile, struct ncsync_submit *sub)
 	return 0;
 }
 
+/* A queued program starts: all its queues together. */
+static void ncsync_prog_start_locked(struct ncsync_prog *prog)
+{
+	struct ncsync_core *core = prog->core;
+
+	lockdep_assert_held(&core->prog_lock);
+	prog->state = NCSYNC_PROG_RUNNING;
+	prog->last_progress = jiffies;
+	schedule_delayed_work(&core->watchdog, 1);
+	ncsync_engines_kick(core, prog->engine_mask);
+}
+
+/* The queue of a program that @engine has yet to run, or NULL. */
+static struct ncsync_equeue *ncsync_prog_queue_of(struct ncsync_prog *prog,
+						  u8 engine)
+{
+	unsigned int i;
+
+	for (i = 0; i < prog->nq; i++) {
+		struct ncsync_equeue *q = &prog->q[i];
+
+		if (q->engine == engine && !q->finished &&
+		    q->st.state == NCSYNC_ENG_QUEUED)
+			return q;
+	}
+	return NULL;
+}
+
+/*
+ * Walk the core's programs in submission order for @engine.  A queued
+ * program starts once no earlier program shares an engine with it; the
+ * walk ends at the first program that uses @engine.  With @take, start
+ * what may start and claim @engine's queue (*@found); without, only tell
+ * whether there is anything to do.
+ */
+static bool ncsync_prog_walk_locked(struct ncsync_core *core, u8 engine,
+				    bool take, struct ncsync_equeue **found)
+{
+	struct ncsync_prog *prog;
+	struct ncsync_equeue *q;
+	u32 busy = 0, bit = BIT(engine);
+
+	lockdep_assert_held(&core->prog_lock);
+	list_for_each_entry(prog, &core->progs, core_node) {
+		bool mine = prog->engine_mask & bit;
+
+		if (prog->state == NCSYNC_PROG_QUEUED && !prog->stop &&
+		    !(prog->engine_mask & busy)) {
+			if (!take)
+				return true;
+			ncsync_prog_start_locked(prog);
+		}
+		q = mine && prog->state == NCSYNC_PROG_RUNNING ?
+		    ncsync_prog_queue_of(prog, engine) : NULL;
+		if (q) {
+			if (!take)
+				return true;
+			q->st.state = NCSYNC_ENG_RUNNING;
+			*found = q;
+			return true;
+		}
+		busy |= prog->engine_mask;
+		if (mine)
+			break;
+	}
+	return false;
+}
+
+/**
+ * ncsync_prog_next_queue() - start the programs that may start, and claim
+ *	the queue an engine runs next.
+ * @core: the core.
+ * @engine: NCSYNC_ENGINE_*.
+ *
+ * A program starts when every earlier program of the core sharing an
+ * engine with it has ended.
+ *
+ * Return: the queue, now NCSYNC_ENG_RUNNING, or NULL.
+ */
+struct ncsync_equeue *ncsync_prog_next_queue(struct ncsync_core *core,
+					     u8 engine)
+{
+	struct ncsync_equeue *q = NULL;
+
+	spin_lock(&core->prog_lock);
+	ncsync_prog_walk_locked(core, engine, true, &q);
+	spin_unlock(&core->prog_lock);
+	return q;
+}
+
+/**
+ * ncsync_prog_work_ready() - whether ncsync_prog_next_queue() has work.
+ * @core: the core.
+ * @engine: NCSYNC_ENGINE_*.
+ *
+ * Changes nothing: the condition an idle engine sleeps on.
+ *
+ * Return: true if a program may start or @engine has a queue to run.
+ */
+bool ncsync_prog_work_ready(struct ncsync_core *core, u8 engine)
+{
+	bool ready;
+
+	spin_lock(&core->prog_lock);
+	ready = ncsync_prog_walk_locked(core, engine, false, NULL);
+	spin_unlock(&core->prog_lock);
+	return ready;
+}
+
 /* Find a program of a descriptor and take a reference. */
 static struct ncsync_prog *ncsync_prog_get(struct ncsync_file *nfile, u32 id)
 {
@@ -526,9 +641,8 @@ bool ncsync_prog_stop_locked(struct ncsync_prog *prog, int reason)
 		prog->q[i].st.state = NCSYNC_ENG_CANCELLED;
 		prog->q[i].st.fault = reason;
 		prog->q[i].finished = true;
-		ncsync_insns_free_locked(prog->core, prog->q[i].insns);
-		prog->q[i].insns = NULL;
 	}
+	ncsync_insns_reap_locked(prog);
 	prog->nrunning = 0;
 	ncsync_snapshot_locked(prog);
 	prog->state = NCSYNC_PROG_CANCELLED;
