@@ -25,7 +25,9 @@ all: module lib tools selftests host
 host: $(BUILD)/host/model_test
 
 $(BUILD)/host/model_test: common/test/model_test.c common/ncsync_model.c \
-		common/ncsync_model.h uapi/linux/ncsync.h
+		common/ncsync_record.c common/ncsync_exec.c \
+		common/test/exec_cases.h common/ncsync_model.h \
+		common/ncsync_record.h common/ncsync_exec.h uapi/linux/ncsync.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WFLAGS) -Iuapi -Icommon -o $@ $(filter %.c,$^)
 

@@ -136,69 +136,6 @@ bool ncsync_wait_mode_is_event(__u8 mode)
 }
 
 /**
- * ncsync_sem_test() - the signed compare of a semaphore wait.
- * @mode: a semaphore wait mode, immediate or register form.
- * @value: the semaphore.
- * @threshold: the immediate or the register's value.
- *
- * Return: true when the wait is satisfied.
- */
-bool ncsync_sem_test(__u8 mode, __s32 value, __s32 threshold)
-{
-	switch (mode & ~NCSYNC_WAIT_REG) {
-	case NCSYNC_WAIT_SEM_EQ:
-		return value == threshold;
-	case NCSYNC_WAIT_SEM_LT:
-		return value < threshold;
-	case NCSYNC_WAIT_SEM_LE:
-		return value <= threshold;
-	case NCSYNC_WAIT_SEM_GT:
-		return value > threshold;
-	case NCSYNC_WAIT_SEM_GE:
-		return value >= threshold;
-	default:
-		return false;
-	}
-}
-
-/**
- * ncsync_event_test() - the test of an event wait.
- * @mode: an event wait mode.
- * @state: the event.
- *
- * Return: true when the wait is satisfied.
- */
-bool ncsync_event_test(__u8 mode, bool state)
-{
-	switch (mode) {
-	case NCSYNC_WAIT_EVT_SET:
-	case NCSYNC_WAIT_EVT_SET_THEN_CLEAR:
-		return state;
-	case NCSYNC_WAIT_EVT_CLEAR:
-	case NCSYNC_WAIT_EVT_CLEAR_THEN_SET:
-		return !state;
-	default:
-		return false;
-	}
-}
-
-/**
- * ncsync_event_after_wait() - the event's state once a wait has passed.
- * @mode: an event wait mode whose test passed.
- * @state: the event when the test passed.
- *
- * Return: the state after the mode's then-clear or then-set action.
- */
-bool ncsync_event_after_wait(__u8 mode, bool state)
-{
-	if (mode == NCSYNC_WAIT_EVT_SET_THEN_CLEAR)
-		return false;
-	if (mode == NCSYNC_WAIT_EVT_CLEAR_THEN_SET)
-		return true;
-	return state;
-}
-
-/**
  * ncsync_op_check() - validate a struct ncsync_op from userspace.
  * @op: the operation.
  * @is_update: out: whether it changes state.

@@ -57,9 +57,6 @@ __s32 ncsync_sem_apply(enum ncsync_sem_upd upd, __s32 old, __u32 operand,
 
 bool ncsync_wait_mode_is_sem(__u8 mode);
 bool ncsync_wait_mode_is_event(__u8 mode);
-bool ncsync_sem_test(__u8 mode, __s32 value, __s32 threshold);
-bool ncsync_event_test(__u8 mode, bool state);
-bool ncsync_event_after_wait(__u8 mode, bool state);
 
 int ncsync_op_check(const struct ncsync_op *op, bool *is_update);
 

@@ -143,6 +143,84 @@ enum ncsync_sem_upd ncsync_upd_sem_arith(__u8 mode, __u32 *operand)
 	}
 }
 
+/**
+ * ncsync_wait_op_decode() - what a valid wait mode does.
+ * @mode: NCSYNC_WAIT_NONE, or a semaphore or event wait mode, as encoded.
+ * @index: the semaphore or event.
+ * @value: the threshold, or the register number of a register form.
+ * @w: out: the wait.
+ */
+void ncsync_wait_op_decode(__u8 mode, __u8 index, __u32 value,
+			   struct ncsync_wait_op *w)
+{
+	static const __u8 cmp[] = {
+		[NCSYNC_WAIT_SEM_EQ] = NCSYNC_CMP_EQ,
+		[NCSYNC_WAIT_SEM_LT] = NCSYNC_CMP_LT,
+		[NCSYNC_WAIT_SEM_LE] = NCSYNC_CMP_LE,
+		[NCSYNC_WAIT_SEM_GT] = NCSYNC_CMP_GT,
+		[NCSYNC_WAIT_SEM_GE] = NCSYNC_CMP_GE,
+	};
+
+	*w = (struct ncsync_wait_op){ .index = index, .value = value };
+	w->active = mode != NCSYNC_WAIT_NONE;
+	if (ncsync_wait_mode_is_sem(mode)) {
+		w->bank = NCSYNC_BANK_SEM;
+		w->cmp = cmp[mode & ~NCSYNC_WAIT_REG];
+		w->reg = mode & NCSYNC_WAIT_REG;
+		return;
+	}
+	w->bank = NCSYNC_BANK_EVENT;
+	w->want = mode == NCSYNC_WAIT_EVT_SET ||
+		  mode == NCSYNC_WAIT_EVT_SET_THEN_CLEAR;
+	if (mode == NCSYNC_WAIT_EVT_SET_THEN_CLEAR)
+		w->then = NCSYNC_THEN_CLEAR;
+	else if (mode == NCSYNC_WAIT_EVT_CLEAR_THEN_SET)
+		w->then = NCSYNC_THEN_SET;
+}
+
+/**
+ * ncsync_update_op_decode() - what a valid update mode does.
+ * @mode: NCSYNC_UPD_NONE, or a semaphore or event update mode, as encoded.
+ * @index: the semaphore or event.
+ * @value: the operand, or the register number of a register form.
+ * @u: out: the update; +1 and -1 become an add and a subtract of 1.
+ */
+void ncsync_update_op_decode(__u8 mode, __u8 index, __u32 value,
+			     struct ncsync_update_op *u)
+{
+	*u = (struct ncsync_update_op){ .index = index, .operand = value };
+	u->active = mode != NCSYNC_UPD_NONE;
+	if (ncsync_upd_is_event(mode)) {
+		u->bank = NCSYNC_BANK_EVENT;
+		u->set = (mode & 0x0F) == NCSYNC_UPD_EVT_SET;
+		u->operand = 0;
+		return;
+	}
+	u->bank = NCSYNC_BANK_SEM;
+	u->reg = mode & NCSYNC_UPD_REG;
+	u->op = ncsync_upd_sem_arith(mode, &u->operand);
+}
+
+/**
+ * ncsync_wait_op_mode() - the encoded mode of a wait.
+ * @w: the wait, from ncsync_wait_op_decode().
+ *
+ * Return: its NCSYNC_WAIT_* mode, or NCSYNC_WAIT_NONE.
+ */
+__u8 ncsync_wait_op_mode(const struct ncsync_wait_op *w)
+{
+	if (!w->active)
+		return NCSYNC_WAIT_NONE;
+	if (w->bank == NCSYNC_BANK_SEM)
+		return (NCSYNC_WAIT_SEM_EQ + w->cmp) |
+		       (w->reg ? NCSYNC_WAIT_REG : 0);
+	if (w->then == NCSYNC_THEN_CLEAR)
+		return NCSYNC_WAIT_EVT_SET_THEN_CLEAR;
+	if (w->then == NCSYNC_THEN_SET)
+		return NCSYNC_WAIT_EVT_CLEAR_THEN_SET;
+	return w->want ? NCSYNC_WAIT_EVT_SET : NCSYNC_WAIT_EVT_CLEAR;
+}
+
 static bool ncsync_wait_mode_valid(__u8 mode)
 {
 	return mode == NCSYNC_WAIT_NONE || ncsync_wait_mode_is_sem(mode) ||
@@ -184,8 +262,14 @@ static enum ncsync_rec_reason ncsync_lane_check(struct ncsync_lane *l,
 		return NCSYNC_REC_UNUSED_FIELD;
 	if (!l->upd_mode && l->upd_idx)
 		return NCSYNC_REC_UNUSED_FIELD;
-	l->paired = ncsync_wait_mode_is_sem(l->wait_mode) &&
-		    ncsync_upd_is_sem(l->upd_mode) && l->wait_idx == l->upd_idx;
+	ncsync_wait_op_decode(l->wait_mode, l->wait_idx, l->wait_value,
+			      &l->wait);
+	ncsync_update_op_decode(l->upd_mode, l->upd_idx, l->upd_value,
+				&l->upd);
+	l->paired = l->wait.active && l->upd.active &&
+		    l->wait.bank == NCSYNC_BANK_SEM &&
+		    l->upd.bank == NCSYNC_BANK_SEM &&
+		    l->wait.index == l->upd.index;
 	return NCSYNC_REC_OK;
 }
 
@@ -360,6 +444,7 @@ static enum ncsync_rec_reason ncsync_dma_decode(const __u8 *rec,
 		return NCSYNC_REC_BAD_DMA_UPDATE;
 	/* The update is the copy's completion, never part of the wait. */
 	insn->lane[0].paired = false;
+	insn->lane[0].upd.on_land = insn->lane[0].upd.active;
 	return NCSYNC_REC_OK;
 }
 

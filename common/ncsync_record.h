@@ -10,8 +10,82 @@
 #include "ncsync_model.h"
 
 /**
+ * enum ncsync_cmp - the signed comparison of a semaphore wait.
+ * @NCSYNC_CMP_EQ: value == threshold.
+ * @NCSYNC_CMP_LT: value < threshold.
+ * @NCSYNC_CMP_LE: value <= threshold.
+ * @NCSYNC_CMP_GT: value > threshold.
+ * @NCSYNC_CMP_GE: value >= threshold.
+ */
+enum ncsync_cmp {
+	NCSYNC_CMP_EQ,
+	NCSYNC_CMP_LT,
+	NCSYNC_CMP_LE,
+	NCSYNC_CMP_GT,
+	NCSYNC_CMP_GE,
+};
+
+/**
+ * enum ncsync_then - what an event wait does to the event once it passes.
+ * @NCSYNC_THEN_NONE: nothing.
+ * @NCSYNC_THEN_CLEAR: clears it (set-then-clear).
+ * @NCSYNC_THEN_SET: sets it (clear-then-set).
+ */
+enum ncsync_then {
+	NCSYNC_THEN_NONE,
+	NCSYNC_THEN_CLEAR,
+	NCSYNC_THEN_SET,
+};
+
+/**
+ * struct ncsync_wait_op - what a wait tests, decoded once.
+ * @active: the lane has a wait.
+ * @bank: NCSYNC_BANK_SEM or NCSYNC_BANK_EVENT.
+ * @index: the semaphore or event.
+ * @cmp: a semaphore wait's comparison (enum ncsync_cmp).
+ * @want: an event wait's state waited for: set (true) or clear.
+ * @then: an event wait's action once it passes (enum ncsync_then).
+ * @reg: a semaphore wait's threshold is the engine register @value.
+ * @value: the threshold, or the register number.
+ */
+struct ncsync_wait_op {
+	bool active;
+	__u8 bank;
+	__u8 index;
+	__u8 cmp;
+	bool want;
+	__u8 then;
+	bool reg;
+	__u32 value;
+};
+
+/**
+ * struct ncsync_update_op - what an update does, decoded once.
+ * @active: the lane has an update.
+ * @bank: NCSYNC_BANK_SEM or NCSYNC_BANK_EVENT.
+ * @index: the semaphore or event.
+ * @op: a semaphore update's arithmetic (enum ncsync_sem_upd); +1 and -1
+ *	are NCSYNC_SEM_UPD_ADD and NCSYNC_SEM_UPD_SUB of 1.
+ * @set: an event update sets (true) or clears the event.
+ * @reg: the operand is the engine register @operand.
+ * @on_land: a DMA record's update: applied when its copy lands, not by
+ *	the engine.
+ * @operand: the operand (1 for +1 and -1), or the register number.
+ */
+struct ncsync_update_op {
+	bool active;
+	__u8 bank;
+	__u8 index;
+	__u8 op;
+	bool set;
+	bool reg;
+	bool on_land;
+	__u32 operand;
+};
+
+/**
  * struct ncsync_lane - one wait/update lane of a record.
- * @wait_mode: NCSYNC_WAIT_*, or NCSYNC_WAIT_NONE.
+ * @wait_mode: NCSYNC_WAIT_*, or NCSYNC_WAIT_NONE, as encoded.
  * @wait_idx: the semaphore or event the wait tests.
  * @upd_mode: NCSYNC_UPD_* as encoded, or NCSYNC_UPD_NONE.
  * @upd_idx: the semaphore or event the update changes.
@@ -19,6 +93,11 @@
  *	test-and-modify (P() semantics).
  * @wait_value: the threshold, or the register number of a register form.
  * @upd_value: the operand, or the register number of a register form.
+ * @wait: what the wait does.
+ * @upd: what the update does.
+ *
+ * The encoded fields are what the encoder and the disassembler read;
+ * execution reads @paired, @wait and @upd only (common/ncsync_exec.h).
  */
 struct ncsync_lane {
 	__u8 wait_mode;
@@ -28,6 +107,8 @@ struct ncsync_lane {
 	bool paired;
 	__u32 wait_value;
 	__u32 upd_value;
+	struct ncsync_wait_op wait;
+	struct ncsync_update_op upd;
 };
 
 /**
@@ -88,6 +169,11 @@ struct ncsync_insn {
 
 #define NCSYNC_DMA_MAX_LATENCY_US	1000000
 
+void ncsync_wait_op_decode(__u8 mode, __u8 index, __u32 value,
+			   struct ncsync_wait_op *w);
+__u8 ncsync_wait_op_mode(const struct ncsync_wait_op *w);
+void ncsync_update_op_decode(__u8 mode, __u8 index, __u32 value,
+			     struct ncsync_update_op *u);
 enum ncsync_rec_reason ncsync_record_decode(const __u8 *rec, __u32 nrecords,
 					    __u64 devmem_size,
 					    struct ncsync_insn *insn);

@@ -57,8 +57,7 @@ void ncsync_dma_issue(struct ncsync_equeue *q, const struct ncsync_insn *insn)
 	c->dst = insn->dma.dst;
 	c->len = insn->dma.len;
 	c->land = ktime_add_us(ktime_get(), insn->dma.latency_us);
-	c->upd_mode = insn->lane[0].upd_mode;
-	c->upd_idx = insn->lane[0].upd_idx;
+	c->upd = insn->lane[0].upd;
 	c->reset_gen = READ_ONCE(core->reset_gen);
 
 	kref_get(&prog->ref);
@@ -146,18 +145,19 @@ static void ncsync_dma_land(struct ncsync_core *core,
 {
 	struct ncsync_equeue *q = c->q;
 	struct ncsync_prog *prog = q->prog;
-	bool update = c->upd_mode != NCSYNC_UPD_NONE;
 
 	if (!kthread_should_stop() && !ncsync_dma_void(core, c)) {
 		ncsync_dma_move(core, c->dst, c->src, c->len);
 		spin_lock(&core->lock);
 		/* Checked again under the lock: ordered with a reset's clear. */
-		if (update && !ncsync_dma_void(core, c)) {
-			if (ncsync_upd_is_event(c->upd_mode))
-				ncsync_event_write_locked(core, c->upd_idx, true);
+		if (c->upd.active && !ncsync_dma_void(core, c)) {
+			if (c->upd.bank == NCSYNC_BANK_EVENT)
+				ncsync_event_write_locked(core, c->upd.index,
+							  c->upd.set);
 			else
-				ncsync_sem_update_locked(core, c->upd_idx,
-							 NCSYNC_SEM_UPD_ADD, 1);
+				ncsync_sem_update_locked(core, c->upd.index,
+							 c->upd.op,
+							 c->upd.operand);
 		}
 		spin_unlock(&core->lock);
 		ncsync_prog_progress(prog);

@@ -43,11 +43,10 @@ struct ncsync_user;
  * @q: the queue that issued it; holds a reference on its program.
  * @src: source offset in device memory.
  * @dst: destination offset.
- * @len: bytes.
  * @land: when it lands (issue time + latency).
- * @upd_mode: the update applied when it lands, or NCSYNC_UPD_NONE.
- * @upd_idx: the semaphore or event it updates.
  * @reset_gen: the core's reset generation at issue; a reset voids it.
+ * @len: bytes.
+ * @upd: the update applied when it lands (+1 or event set), if active.
  *
  * Copies live in their queue's ring (ncsync_equeue.dma_slots), allocated
  * at submission: issuing one allocates nothing.
@@ -57,11 +56,10 @@ struct ncsync_dma_copy {
 	struct ncsync_equeue *q;
 	u64 src;
 	u64 dst;
-	u32 len;
 	ktime_t land;
-	u8 upd_mode;
-	u8 upd_idx;
 	u64 reset_gen;
+	u32 len;
+	struct ncsync_update_op upd;
 };
 
 /**

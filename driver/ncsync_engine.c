@@ -19,6 +19,7 @@
 #include <linux/sched.h>
 
 #include "ncsync_drv.h"
+#include "ncsync_exec.h"
 #include "ncsync_trace.h"
 
 /* Datapath engines, in the order of ncsync_core.engines (SYNC ordinals). */
@@ -100,25 +101,19 @@ static void ncsync_exec_flush(struct ncsync_exec *x)
 
 /* Apply one lane's update; return a strict-mode fault reason or 0. */
 static u8 ncsync_exec_update_locked(struct ncsync_exec *x,
-				    const struct ncsync_lane *l)
+				    const struct ncsync_update_op *u)
 {
 	struct ncsync_core *core = x->core;
-	u32 operand = l->upd_value;
-	enum ncsync_sem_upd upd;
 
 	ncsync_exec_touch(x);
-	if (ncsync_upd_is_event(l->upd_mode)) {
-		bool set = (l->upd_mode & 0x0F) == NCSYNC_UPD_EVT_SET;
-
-		if (!ncsync_event_write_locked(core, l->upd_idx, set))
+	if (u->bank == NCSYNC_BANK_EVENT) {
+		if (!ncsync_event_write_locked(core, u->index, u->set))
 			return 0;
-		return set ? NCSYNC_FAULT_EVENT_SET_WHILE_SET :
-			     NCSYNC_FAULT_EVENT_CLEAR_WHILE_CLEAR;
+		return u->set ? NCSYNC_FAULT_EVENT_SET_WHILE_SET :
+				NCSYNC_FAULT_EVENT_CLEAR_WHILE_CLEAR;
 	}
-	if (l->upd_mode & NCSYNC_UPD_REG)
-		operand = x->q->regs[l->upd_value];
-	upd = ncsync_upd_sem_arith(l->upd_mode, &operand);
-	if (ncsync_sem_update_locked(core, l->upd_idx, upd, operand))
+	if (ncsync_sem_update_locked(core, u->index, u->op,
+				     ncsync_update_operand(u, x->q->regs)))
 		return NCSYNC_FAULT_SEM_OVERFLOW;
 	return 0;
 }
@@ -128,23 +123,22 @@ static bool ncsync_exec_test_locked(struct ncsync_exec *x,
 				    const struct ncsync_lane *l, s32 threshold,
 				    u8 *fault)
 {
+	const struct ncsync_wait_op *w = &l->wait;
 	struct ncsync_core *core = x->core;
 	bool state, after;
 
-	if (ncsync_wait_mode_is_sem(l->wait_mode)) {
-		if (!ncsync_sem_test(l->wait_mode, core->sems[l->wait_idx],
-				     threshold))
+	if (w->bank == NCSYNC_BANK_SEM) {
+		if (!ncsync_wait_sem_passes(w, core->sems[w->index], threshold))
 			return false;
 		if (l->paired)
-			*fault = ncsync_exec_update_locked(x, l);
+			*fault = ncsync_exec_update_locked(x, &l->upd);
 		return true;
 	}
-	state = core->events[l->wait_idx];
-	if (!ncsync_event_test(l->wait_mode, state))
+	state = core->events[w->index];
+	if (!ncsync_wait_event_passes(w, state, &after))
 		return false;
-	after = ncsync_event_after_wait(l->wait_mode, state);
 	if (after != state) {
-		ncsync_event_write_locked(core, l->wait_idx, after);
+		ncsync_event_write_locked(core, w->index, after);
 		ncsync_exec_touch(x);
 	}
 	return true;
@@ -171,14 +165,14 @@ static void ncsync_exec_wait_begin(struct ncsync_exec *x,
 				   s32 threshold)
 {
 	struct ncsync_core *core = x->core;
+	u8 mode = ncsync_wait_op_mode(&l->wait);
 
-	ncsync_exec_set_blocked(x, kind, l->wait_mode, l->wait_idx, lane,
-				threshold);
+	ncsync_exec_set_blocked(x, kind, mode, l->wait.index, lane, threshold);
 	trace_ncsync_wait_begin(core->index, x->q->engine, x->prog->id, x->pc,
-				kind, l->wait_mode, l->wait_idx, threshold,
+				kind, mode, l->wait.index, threshold,
 				kind == NCSYNC_BLOCK_SEM ?
-				ncsync_sem_get(core, l->wait_idx) :
-				ncsync_event_get(core, l->wait_idx));
+				ncsync_sem_get(core, l->wait.index) :
+				ncsync_event_get(core, l->wait.index));
 }
 
 /*
@@ -191,11 +185,10 @@ static bool ncsync_exec_wait_sleep(struct ncsync_exec *x,
 				   u8 *fault, bool *blocked)
 {
 	struct ncsync_core *core = x->core;
-	bool reg = l->wait_mode & NCSYNC_WAIT_REG;
-	s32 threshold = reg ? x->q->regs[l->wait_value] : l->wait_value;
-	bool sem = ncsync_wait_mode_is_sem(l->wait_mode);
-	wait_queue_head_t *wq = ncsync_bank_wq(core, sem ? NCSYNC_BANK_SEM :
-					       NCSYNC_BANK_EVENT, l->wait_idx);
+	s32 threshold = ncsync_wait_threshold(&l->wait, x->q->regs);
+	bool sem = l->wait.bank == NCSYNC_BANK_SEM;
+	wait_queue_head_t *wq = ncsync_bank_wq(core, l->wait.bank,
+					       l->wait.index);
 	struct ncsync_wait_entry wait;
 	struct wait_queue_entry kick;
 	bool passed = false;
@@ -329,7 +322,7 @@ static void ncsync_exec_group_reset(struct ncsync_exec *x,
 
 	spin_lock(&core->lock);
 	for (i = 0; i < NCSYNC_NUM_SEMS; i++)
-		if (in->gr.mask[i / 32] & (1U << (i % 32)))
+		if (ncsync_group_reset_clears(in, i))
 			ncsync_sem_update_locked(core, i, NCSYNC_SEM_UPD_SET, 0);
 	spin_unlock(&core->lock);
 	ncsync_exec_touch(x);
@@ -338,31 +331,13 @@ static void ncsync_exec_group_reset(struct ncsync_exec *x,
 static void ncsync_exec_poll(struct ncsync_exec *x,
 			     const struct ncsync_insn *in)
 {
-	struct ncsync_core *core = x->core;
+	s32 values[NCSYNC_POLL_MAX_COUNT];
 	unsigned int i;
-	s32 v, acc;
 
-	acc = ncsync_sem_get(core, in->poll.first);
-	for (i = 1; i < in->poll.count; i++) {
-		v = ncsync_sem_get(core, in->poll.first + i);
-		if (in->poll.op == NCSYNC_POLL_MIN)
-			acc = min(acc, v);
-		else
-			acc = (s32)((u32)acc + (u32)v);
-	}
-	x->q->regs[in->poll.dst] = acc;
-}
-
-static bool ncsync_exec_branch(struct ncsync_exec *x,
-			       const struct ncsync_insn *in)
-{
-	u32 *regs = x->q->regs;
-	u32 rhs = in->br.comp & NCSYNC_BR_REG ? regs[in->br.rhs] : in->br.imm;
-
-	if (in->br.comp == NCSYNC_BR_ALWAYS)
-		return true;
-	return ncsync_br_test(in->br.comp, in->br.dtype, regs[in->br.lhs],
-			      rhs);
+	/* Each semaphore is read once, without the lock, as pread does. */
+	for (i = 0; i < in->poll.count; i++)
+		values[i] = ncsync_sem_get(x->core, in->poll.first + i);
+	x->q->regs[in->poll.dst] = ncsync_poll_reduce(in, values);
 }
 
 /* The op's own effect. */
@@ -379,14 +354,11 @@ static enum ncsync_step ncsync_exec_effect(struct ncsync_exec *x,
 	case NCSYNC_OPC_DRAIN:
 		return ncsync_exec_drain(x);
 	case NCSYNC_OPC_MOV32:
-		q->regs[in->mov.dst] = ncsync_alu(in->mov.alu,
-						  q->regs[in->mov.dst],
-						  q->regs[in->mov.src],
-						  in->mov.imm);
+		ncsync_mov_exec(in, q->regs);
 		return NCSYNC_STEP_NEXT;
 	case NCSYNC_OPC_BRANCH:
-		return ncsync_exec_branch(x, in) ? NCSYNC_STEP_JUMP :
-						   NCSYNC_STEP_NEXT;
+		return ncsync_branch_taken(in, q->regs) ? NCSYNC_STEP_JUMP :
+							  NCSYNC_STEP_NEXT;
 	case NCSYNC_OPC_GROUP_RESET:
 		ncsync_exec_group_reset(x, in);
 		return NCSYNC_STEP_NEXT;
@@ -413,10 +385,9 @@ static enum ncsync_step ncsync_exec_updates(struct ncsync_exec *x,
 		const struct ncsync_lane *l = &in->lane[i];
 
 		/* A DMA's update is applied when its copy lands. */
-		if (!l->upd_mode || l->paired ||
-		    (in->opcode == NCSYNC_OPC_DMA && i == 0))
+		if (!l->upd.active || l->paired || l->upd.on_land)
 			continue;
-		f = ncsync_exec_update_locked(x, l);
+		f = ncsync_exec_update_locked(x, &l->upd);
 		fault = fault ?: f;
 	}
 	spin_unlock(&core->lock);
@@ -436,7 +407,7 @@ static enum ncsync_step ncsync_exec_insn(struct ncsync_exec *x,
 	unsigned int i;
 
 	for (i = 0; i < in->nlanes; i++) {
-		if (!in->lane[i].wait_mode)
+		if (!in->lane[i].wait.active)
 			continue;
 		step = ncsync_exec_wait(x, &in->lane[i], i);
 		if (step != NCSYNC_STEP_NEXT)

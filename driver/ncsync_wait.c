@@ -17,6 +17,7 @@
 #include <linux/time64.h>
 
 #include "ncsync_drv.h"
+#include "ncsync_exec.h"
 
 /* Timer slack of a wait deadline: waits are for people, not for hardware. */
 #define NCSYNC_WAIT_SLACK_NS	(50 * NSEC_PER_USEC)
@@ -50,7 +51,8 @@ int ncsync_deadline_get(const struct ncsync_timespec *ts, u32 flags,
  * Return true when the wait is over, with *result set.
  */
 static bool ncsync_wait_test_locked(struct ncsync_core *core,
-				    const struct ncsync_wait *w, s32 *result)
+				    const struct ncsync_wait_op *w,
+				    s32 *result)
 {
 	bool state, after;
 	s32 val;
@@ -58,16 +60,15 @@ static bool ncsync_wait_test_locked(struct ncsync_core *core,
 	lockdep_assert_held(&core->lock);
 	if (w->bank == NCSYNC_BANK_SEM) {
 		val = core->sems[w->index];
-		if (!ncsync_sem_test(w->mode, val, w->value))
+		if (!ncsync_wait_sem_passes(w, val, (s32)w->value))
 			return false;
 		*result = val;
 		return true;
 	}
 
 	state = core->events[w->index];
-	if (!ncsync_event_test(w->mode, state))
+	if (!ncsync_wait_event_passes(w, state, &after))
 		return false;
-	after = ncsync_event_after_wait(w->mode, state);
 	if (after != state)
 		ncsync_event_write_locked(core, w->index, after);
 	*result = state;
@@ -168,11 +169,13 @@ int ncsync_sleep(struct ncsync_file *nfile, wait_queue_head_t *wq, bool bank,
  * struct ncsync_bank_wait - the state of one NCSYNC_IOC_WAIT.
  * @core: the core.
  * @w: the request.
+ * @op: what it waits for, decoded as an engine's wait is.
  * @gen: the core's reset generation when the wait began.
  */
 struct ncsync_bank_wait {
 	struct ncsync_core *core;
 	struct ncsync_wait *w;
+	struct ncsync_wait_op op;
 	u64 gen;
 };
 
@@ -185,7 +188,7 @@ static int ncsync_bank_wait_cond(void *arg)
 	spin_lock(&core->lock);
 	if (core->reset_gen != bw->gen)
 		ret = -ECANCELED;
-	else if (ncsync_wait_test_locked(core, bw->w, &bw->w->result))
+	else if (ncsync_wait_test_locked(core, &bw->op, &bw->w->result))
 		ret = 1;
 	spin_unlock(&core->lock);
 	return ret;
@@ -205,6 +208,7 @@ int ncsync_wait(struct ncsync_file *nfile, struct ncsync_wait *w,
 	struct ncsync_core *core = nfile->core;
 	struct ncsync_bank_wait bw = { .core = core, .w = w };
 
+	ncsync_wait_op_decode(w->mode, w->index, w->value, &bw.op);
 	spin_lock(&core->lock);
 	bw.gen = core->reset_gen;
 	spin_unlock(&core->lock);

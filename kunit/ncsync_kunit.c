@@ -14,6 +14,8 @@
 
 #include "../common/ncsync_model.c"
 #include "../common/ncsync_record.c"
+#include "../common/ncsync_exec.c"
+#include "../common/test/exec_cases.h"
 
 /* ---------------------------------------------------------------- CSR map */
 
@@ -112,6 +114,17 @@ static bool sem_ref(__u8 mode, s64 v, s64 t)
 	}
 }
 
+/* A semaphore wait of @mode, decoded as the engines do, against @t. */
+static bool sem_passes(__u8 mode, __s32 v, __s32 t)
+{
+	__u32 regs[NCSYNC_NUM_REGS] = { [3] = (__u32)t };
+	struct ncsync_wait_op w;
+
+	ncsync_wait_op_decode(mode, 0, mode & NCSYNC_WAIT_REG ? 3 : (__u32)t,
+			      &w);
+	return ncsync_wait_sem_passes(&w, v, ncsync_wait_threshold(&w, regs));
+}
+
 static void sem_test_signed_compare(struct kunit *test)
 {
 	static const __s32 vals[] = {
@@ -128,16 +141,12 @@ static void sem_test_signed_compare(struct kunit *test)
 					__u8 mode = sem_modes[m] | r;
 					__s32 v = vals[i], t = vals[j];
 					bool want = sem_ref(sem_modes[m], v, t);
-					bool got = ncsync_sem_test(mode, v, t);
+					bool got = sem_passes(mode, v, t);
 
 					KUNIT_EXPECT_EQ_MSG(test, got, want,
 							    "mode %#x %d vs %d",
 							    mode, v, t);
 				}
-	/* Not a semaphore mode: never satisfied. */
-	KUNIT_EXPECT_FALSE(test, ncsync_sem_test(NCSYNC_WAIT_NONE, 0, 0));
-	KUNIT_EXPECT_FALSE(test, ncsync_sem_test(NCSYNC_WAIT_EVT_SET, 1, 1));
-	KUNIT_EXPECT_FALSE(test, ncsync_sem_test(0x7F, 0, 0));
 }
 
 static void wait_mode_classes(struct kunit *test)
@@ -159,26 +168,15 @@ static void wait_mode_classes(struct kunit *test)
 	}
 }
 
-static void event_rules(struct kunit *test)
+/* The table of common/test/exec_cases.h, which the host test runs too. */
+static void exec_cases(struct kunit *test)
 {
-	KUNIT_EXPECT_TRUE(test, ncsync_event_test(NCSYNC_WAIT_EVT_SET, true));
-	KUNIT_EXPECT_FALSE(test, ncsync_event_test(NCSYNC_WAIT_EVT_SET, false));
-	KUNIT_EXPECT_TRUE(test, ncsync_event_test(NCSYNC_WAIT_EVT_SET_THEN_CLEAR,
-						  true));
-	KUNIT_EXPECT_TRUE(test, ncsync_event_test(NCSYNC_WAIT_EVT_CLEAR, false));
-	KUNIT_EXPECT_FALSE(test, ncsync_event_test(NCSYNC_WAIT_EVT_CLEAR, true));
-	KUNIT_EXPECT_TRUE(test, ncsync_event_test(NCSYNC_WAIT_EVT_CLEAR_THEN_SET,
-						  false));
-	KUNIT_EXPECT_FALSE(test, ncsync_event_test(NCSYNC_WAIT_SEM_EQ, true));
-	KUNIT_EXPECT_FALSE(test, ncsync_event_test(NCSYNC_WAIT_NONE, false));
+	const char *table;
+	unsigned int n, i;
 
-	KUNIT_EXPECT_FALSE(test, ncsync_event_after_wait(NCSYNC_WAIT_EVT_SET_THEN_CLEAR,
-							 true));
-	KUNIT_EXPECT_TRUE(test, ncsync_event_after_wait(NCSYNC_WAIT_EVT_CLEAR_THEN_SET,
-							false));
-	KUNIT_EXPECT_TRUE(test, ncsync_event_after_wait(NCSYNC_WAIT_EVT_SET, true));
-	KUNIT_EXPECT_FALSE(test, ncsync_event_after_wait(NCSYNC_WAIT_EVT_CLEAR,
-							 false));
+	for (n = 0; n < exec_cases_count(); n++)
+		KUNIT_EXPECT_TRUE_MSG(test, exec_case_run(n, &table, &i),
+				      "%s[%u]", table, i);
 }
 
 /* ----------------------------------------------------- semaphore update */
@@ -919,7 +917,7 @@ static struct kunit_suite ncsync_csr_suite = {
 static struct kunit_case ncsync_sem_cases[] = {
 	KUNIT_CASE(sem_test_signed_compare),
 	KUNIT_CASE(wait_mode_classes),
-	KUNIT_CASE(event_rules),
+	KUNIT_CASE(exec_cases),
 	KUNIT_CASE(sem_apply_cases),
 	KUNIT_CASE(sem_apply_properties),
 	KUNIT_CASE(upd_mode_rules),

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host test of the shared model rules (common/ncsync_model.c), the same
- * source the module compiles.  Prints TAP.
+ * Host test of the shared model rules (common/ncsync_model.c) and of the
+ * execution core (common/ncsync_exec.c), the same sources the module
+ * compiles, with the table of cases KUnit runs too.  Prints TAP.
  */
 #include <errno.h>
 #include <limits.h>
@@ -9,6 +10,8 @@
 #include <string.h>
 
 #include "ncsync_model.h"
+#include "ncsync_exec.h"
+#include "test/exec_cases.h"
 
 static int planned, failed;
 
@@ -80,15 +83,21 @@ static void test_wait_modes(void)
 	CHECK(!ncsync_wait_mode_is_sem(0x86));
 	CHECK(ncsync_wait_mode_is_event(NCSYNC_WAIT_EVT_CLEAR_THEN_SET));
 	CHECK(!ncsync_wait_mode_is_event(0x08));
-	CHECK(ncsync_sem_test(NCSYNC_WAIT_SEM_LT, -1, 0));
-	CHECK(!ncsync_sem_test(NCSYNC_WAIT_SEM_GT, -1, 0));
-	CHECK(ncsync_sem_test(NCSYNC_WAIT_SEM_LE, 0, 0));
-	CHECK(ncsync_sem_test(NCSYNC_WAIT_SEM_GE, INT_MAX, INT_MIN));
-	CHECK(ncsync_sem_test(NCSYNC_WAIT_SEM_EQ | NCSYNC_WAIT_REG, 4, 4));
-	CHECK(ncsync_event_test(NCSYNC_WAIT_EVT_SET_THEN_CLEAR, true));
-	CHECK(!ncsync_event_after_wait(NCSYNC_WAIT_EVT_SET_THEN_CLEAR, true));
-	CHECK(ncsync_event_after_wait(NCSYNC_WAIT_EVT_CLEAR_THEN_SET, false));
-	CHECK(ncsync_event_test(NCSYNC_WAIT_EVT_CLEAR, false));
+}
+
+/* The execution core: one TAP line per case of common/test/exec_cases.h. */
+static void test_exec_cases(void)
+{
+	const char *table;
+	unsigned int n, i;
+	bool ok;
+
+	for (n = 0; n < exec_cases_count(); n++) {
+		ok = exec_case_run(n, &table, &i);
+		planned++;
+		printf("%sok %d %s[%u]\n", ok ? "" : "not ", planned, table, i);
+		failed += !ok;
+	}
 }
 
 static void test_op_check(void)
@@ -126,6 +135,7 @@ int main(void)
 	test_csr_access();
 	test_sem_apply();
 	test_wait_modes();
+	test_exec_cases();
 	test_op_check();
 	printf("1..%d\n", planned);
 	return failed ? 1 : 0;

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "ncsync.h"
-#include "ncsync_record.h"
+#include "ncsync_exec.h"
 #include "tap.h"
 
 #define MAX_ENG		5
@@ -59,48 +59,39 @@ static uint32_t rnd(struct sim *sm)
 	return (uint32_t)(sm->rng >> 11);
 }
 
+/* The engines' execution core (common/ncsync_exec.c) on the simulator. */
 static void sim_update(struct sim *sm, struct sim_eng *x,
-		       const struct ncsync_lane *l)
+		       const struct ncsync_update_op *u)
 {
-	uint32_t operand = l->upd_value;
-	enum ncsync_sem_upd upd;
 	bool ovf;
 
-	if (ncsync_upd_is_event(l->upd_mode)) {
-		bool set = (l->upd_mode & 0x0F) == NCSYNC_UPD_EVT_SET;
-
-		if (sm->events[l->upd_idx] == set)
+	if (u->bank == NCSYNC_BANK_EVENT) {
+		if (sm->events[u->index] == u->set)
 			sm->misuse++;
-		sm->events[l->upd_idx] = set;
+		sm->events[u->index] = u->set;
 		return;
 	}
-	if (l->upd_mode & NCSYNC_UPD_REG)
-		operand = x->regs[l->upd_value];
-	upd = ncsync_upd_sem_arith(l->upd_mode, &operand);
-	sm->sems[l->upd_idx] = ncsync_sem_apply(upd, sm->sems[l->upd_idx],
-						operand, &ovf);
+	sm->sems[u->index] = ncsync_update_sem(u, sm->sems[u->index], x->regs,
+					       &ovf);
 }
 
 static bool sim_wait(struct sim *sm, struct sim_eng *x,
 		     const struct ncsync_lane *l)
 {
-	bool state;
+	const struct ncsync_wait_op *w = &l->wait;
+	bool after;
 
-	if (ncsync_wait_mode_is_sem(l->wait_mode)) {
-		int32_t thr = l->wait_mode & NCSYNC_WAIT_REG ?
-			      (int32_t)x->regs[l->wait_value] :
-			      (int32_t)l->wait_value;
-
-		if (!ncsync_sem_test(l->wait_mode, sm->sems[l->wait_idx], thr))
+	if (w->bank == NCSYNC_BANK_SEM) {
+		if (!ncsync_wait_sem_passes(w, sm->sems[w->index],
+					    ncsync_wait_threshold(w, x->regs)))
 			return false;
 		if (l->paired)
-			sim_update(sm, x, l);
+			sim_update(sm, x, &l->upd);
 		return true;
 	}
-	state = sm->events[l->wait_idx];
-	if (!ncsync_event_test(l->wait_mode, state))
+	if (!ncsync_wait_event_passes(w, sm->events[w->index], &after))
 		return false;
-	sm->events[l->wait_idx] = ncsync_event_after_wait(l->wait_mode, state);
+	sm->events[w->index] = after;
 	return true;
 }
 
@@ -108,8 +99,6 @@ static void sim_effect(struct sim *sm, struct sim_eng *x,
 		       const struct ncsync_insn *in)
 {
 	unsigned int i;
-	uint32_t rhs;
-	int32_t acc;
 
 	x->next = x->pc + 1;
 	switch (in->opcode) {
@@ -118,10 +107,7 @@ static void sim_effect(struct sim *sm, struct sim_eng *x,
 		x->next = x->count;
 		break;
 	case NCSYNC_OPC_MOV32:
-		x->regs[in->mov.dst] = ncsync_alu(in->mov.alu,
-						  x->regs[in->mov.dst],
-						  x->regs[in->mov.src],
-						  in->mov.imm);
+		ncsync_mov_exec(in, x->regs);
 		if (in->mov.dst == REG_PASSED) {
 			uint32_t k = x->regs[REG_PASSED];
 
@@ -131,29 +117,17 @@ static void sim_effect(struct sim *sm, struct sim_eng *x,
 		}
 		break;
 	case NCSYNC_OPC_BRANCH:
-		rhs = in->br.comp & NCSYNC_BR_REG ? x->regs[in->br.rhs] :
-						    in->br.imm;
-		if (in->br.comp == NCSYNC_BR_ALWAYS ||
-		    ncsync_br_test(in->br.comp, in->br.dtype,
-				   x->regs[in->br.lhs], rhs))
+		if (ncsync_branch_taken(in, x->regs))
 			x->next = in->br.target;
 		break;
 	case NCSYNC_OPC_GROUP_RESET:
 		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
-			if (in->gr.mask[i / 32] & (1U << (i % 32)))
+			if (ncsync_group_reset_clears(in, i))
 				sm->sems[i] = 0;
 		break;
 	case NCSYNC_OPC_POLL_SEM:
-		acc = sm->sems[in->poll.first];
-		for (i = 1; i < in->poll.count; i++) {
-			int32_t v = sm->sems[in->poll.first + i];
-
-			if (in->poll.op == NCSYNC_POLL_MIN)
-				acc = v < acc ? v : acc;
-			else
-				acc = (int32_t)((uint32_t)acc + (uint32_t)v);
-		}
-		x->regs[in->poll.dst] = (uint32_t)acc;
+		x->regs[in->poll.dst] =
+			ncsync_poll_reduce(in, &sm->sems[in->poll.first]);
 		break;
 	default:	/* EventSemaphore, NoOp, Drain (no copies here) */
 		break;
@@ -166,7 +140,7 @@ static bool sim_step(struct sim *sm, struct sim_eng *x)
 	const struct ncsync_insn *in = &x->insns[x->pc];
 	unsigned int i;
 
-	while (x->step < in->nlanes && !in->lane[x->step].wait_mode)
+	while (x->step < in->nlanes && !in->lane[x->step].wait.active)
 		x->step++;
 	if (x->step < in->nlanes) {
 		if (!sim_wait(sm, x, &in->lane[x->step]))
@@ -180,8 +154,9 @@ static bool sim_step(struct sim *sm, struct sim_eng *x)
 		return true;
 	}
 	for (i = 0; i < in->nlanes; i++)
-		if (in->lane[i].upd_mode && !in->lane[i].paired)
-			sim_update(sm, x, &in->lane[i]);
+		/* A DMA's update too: copies land at once here. */
+		if (in->lane[i].upd.active && !in->lane[i].paired)
+			sim_update(sm, x, &in->lane[i].upd);
 	x->step = 0;
 	x->pc = x->next;
 	if (x->pc >= x->count)
