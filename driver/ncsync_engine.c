@@ -20,6 +20,7 @@
 
 #include "ncsync_drv.h"
 #include "ncsync_exec.h"
+#include "ncsync_names.h"
 #include "ncsync_trace.h"
 
 /* Datapath engines, in the order of ncsync_core.engines (SYNC ordinals). */
@@ -36,13 +37,7 @@ const u8 ncsync_engine_ids[NCSYNC_NUM_ENGINES] = {
  */
 const char *ncsync_engine_name(u8 id)
 {
-	static const char * const names[] = {
-		[NCSYNC_ENGINE_POOL] = "Pool", [NCSYNC_ENGINE_ACT] = "Activation",
-		[NCSYNC_ENGINE_PE] = "PE", [NCSYNC_ENGINE_DMA] = "DMA",
-		[NCSYNC_ENGINE_DVE] = "DVE", [NCSYNC_ENGINE_SP] = "SP",
-	};
-
-	return id < ARRAY_SIZE(names) && names[id] ? names[id] : "?";
+	return ncsync_text_name(ncsync_text_engine_titles, id) ?: "?";
 }
 
 /* What executing a record leads to. */

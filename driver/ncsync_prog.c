@@ -15,6 +15,7 @@
 #include <linux/vmalloc.h>
 
 #include "ncsync_drv.h"
+#include "ncsync_names.h"
 
 /* Records copied from userspace at a time while decoding. */
 #define NCSYNC_DECODE_CHUNK	64
@@ -985,29 +986,18 @@ bool ncsync_file_progs_unseen(struct ncsync_file *nfile)
 
 static const char *ncsync_eng_state_name(u8 state)
 {
-	static const char * const names[] = {
-		[NCSYNC_ENG_QUEUED] = "queued", [NCSYNC_ENG_RUNNING] = "running",
-		[NCSYNC_ENG_BLOCKED] = "blocked", [NCSYNC_ENG_DONE] = "done",
-		[NCSYNC_ENG_HALTED] = "halted", [NCSYNC_ENG_FAULTED] = "faulted",
-		[NCSYNC_ENG_CANCELLED] = "cancelled",
-	};
-
-	return state < ARRAY_SIZE(names) ? names[state] : "?";
+	return ncsync_text_name(ncsync_text_eng_states, state) ?: "?";
 }
 
+/* A wait mode as the text form spells it: ">=", "set_then_clear". */
 static const char *ncsync_wait_mode_name(u8 mode)
 {
-	static const char * const names[16] = {
-		[NCSYNC_WAIT_SEM_EQ] = "==", [NCSYNC_WAIT_SEM_LT] = "<",
-		[NCSYNC_WAIT_SEM_LE] = "<=", [NCSYNC_WAIT_SEM_GT] = ">",
-		[NCSYNC_WAIT_SEM_GE] = ">=", [NCSYNC_WAIT_EVT_SET] = "set",
-		[NCSYNC_WAIT_EVT_SET_THEN_CLEAR] = "set-then-clear",
-		[NCSYNC_WAIT_EVT_CLEAR] = "clear",
-		[NCSYNC_WAIT_EVT_CLEAR_THEN_SET] = "clear-then-set",
-	};
-	const char *name = names[mode & 0x0F];
+	const char *name = ncsync_wait_mode_is_sem(mode) ?
+			   ncsync_text_name(ncsync_text_wait_sem,
+					    mode & ~NCSYNC_WAIT_REG) :
+			   ncsync_text_name(ncsync_text_wait_ev, mode);
 
-	return name ? name : "?";
+	return name ?: "?";
 }
 
 /* Log what one engine of a snapshot was doing. */
