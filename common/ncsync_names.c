@@ -23,7 +23,6 @@ const struct ncsync_text ncsync_text_opcodes[] = {
 	NCSYNC_TEXT_END
 };
 
-
 const struct ncsync_text ncsync_text_alu[] = {
 	{ NCSYNC_ALU_MOV_IMM, NCSYNC_ALU_SHAPE_IMM, "movi" },
 	{ NCSYNC_ALU_MOV, NCSYNC_ALU_SHAPE_REG, "mov" },
