@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ncsync top-level Makefile.  `make` builds the module (against the headers
-# of the kernel the test VM boots), the library, the tools and the
-# selftests.  `make check` runs every test; `make run` runs the demonstration
-# in the VM.  See README.md.
+# of the kernel the test VM boots) into build/module/ncsync.ko, the library,
+# the tools and the selftests.  `make check` runs every test; `make run`
+# runs the demonstration in the VM.  See README.md.
 # `make check-debug` runs the debug-kernel tier (KASAN, lockdep, kmemleak,
 # UBSAN, KUnit; Documentation/ncsync/debug-tier.rst).
 
 TOP	:= $(CURDIR)
 BUILD	:= $(TOP)/build
+MODDIR	:= $(BUILD)/module
 KVER	?= $(shell $(TOP)/tools/kver 2>/dev/null)
 KDIR	?= /lib/modules/$(KVER)/build
 CC	?= cc
@@ -34,16 +35,18 @@ $(BUILD)/host/model_test: common/test/model_test.c common/ncsync_model.c \
 deps:
 	@$(TOP)/tools/install-deps
 
+# The module builds in $(MODDIR), a directory of links to its sources
+# (tools/module-tree): every kbuild product lands there, and kbuild's clean,
+# which deletes every *.s, never runs over the repository (examples/).
 module:
-	$(MAKE) -C $(KDIR) M=$(TOP) modules
+	@$(TOP)/tools/module-tree $(MODDIR)
+	$(MAKE) -C $(KDIR) M=$(MODDIR) modules
 
 # The module must build clean with W=1 and sparse (C=1): a full build in a
-# fresh copy of its sources, so the tree's own build is left alone (and
-# kbuild's clean, which deletes every *.s, never runs over the repo).
+# fresh directory of its own, so that $(MODDIR) is left alone.
 module-check:
-	rm -rf $(BUILD)/w1 && mkdir -p $(BUILD)/w1
-	tar -cf - Kbuild $$(find driver common uapi -name '*.[ch]') | \
-		tar -xf - -C $(BUILD)/w1
+	rm -rf $(BUILD)/w1
+	@$(TOP)/tools/module-tree $(BUILD)/w1
 	$(MAKE) -C $(KDIR) M=$(BUILD)/w1 W=1 C=1 modules
 
 lib:
@@ -104,8 +107,9 @@ PREFIX	?= /usr/local
 UDEVDIR	?= /etc/udev/rules.d
 DKMSVER	:= $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 
-install: all
-	$(MAKE) -C $(KDIR) M=$(TOP) INSTALL_MOD_PATH=$(DESTDIR) \
+# It builds only what it installs: the module, the library and the tool.
+install: module
+	$(MAKE) -C $(KDIR) M=$(MODDIR) INSTALL_MOD_PATH=$(DESTDIR) \
 		INSTALL_MOD_DIR=extra CONFIG_MODULE_SIG_ALL= \
 		$(if $(DESTDIR),DEPMOD=true) modules_install
 	$(MAKE) -C lib install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
@@ -113,12 +117,14 @@ install: all
 	install -D -m 644 packaging/60-ncsync.rules \
 		$(DESTDIR)$(UDEVDIR)/60-ncsync.rules
 
-# The module's sources for dkms, in /usr/src/ncsync-VERSION.
+# The module's sources for dkms, in /usr/src/ncsync-VERSION: the tree
+# tools/module-tree makes (copies, no build product), and dkms.conf.
 install-dkms:
-	install -d $(DESTDIR)/usr/src/ncsync-$(DKMSVER)
-	cp -r Kbuild dkms.conf driver common uapi \
-		$(DESTDIR)/usr/src/ncsync-$(DKMSVER)/
+	$(TOP)/tools/module-tree --copy $(DESTDIR)/usr/src/ncsync-$(DKMSVER)
+	install -m 644 dkms.conf $(DESTDIR)/usr/src/ncsync-$(DKMSVER)/
 
+# build/, and what the module's build in the repository itself left before
+# it moved to $(MODDIR).
 clean:
 	rm -rf $(BUILD)
 	rm -f ncsync.ko ncsync.o ncsync.mod ncsync.mod.[co] Module.symvers \

@@ -1438,13 +1438,17 @@ static void usage(FILE *f)
 		"                  growth_engines memory)\n"
 		"  --no-reload     do not reload the module (memory per core)\n"
 		"  --ncsync-only   skip the baselines (to profile ncsync alone)\n"
-		"  --module FILE   the module to reload (default: TOP/ncsync.ko)\n");
+		"  --module FILE   the module to reload (default:\n"
+		"                  BUILD/module/ncsync.ko)\n");
 }
 
-/* The module vm-run loaded: TOP/ncsync.ko, TOP from /proc/self/exe. */
+/*
+ * The module vm-run loaded: BUILD/module/ncsync.ko, BUILD from
+ * /proc/self/exe.
+ */
 static void default_module(void)
 {
-	static char mod[PATH_MAX + 16];
+	static char mod[PATH_MAX + 32];
 	char exe[PATH_MAX];
 	ssize_t n;
 	int up;
@@ -1454,13 +1458,13 @@ static void default_module(void)
 	if (n < 0)
 		return;
 	exe[n] = '\0';
-	for (up = 0; up < 3; up++) {	/* TOP/build/bench/ncsync-bench */
+	for (up = 0; up < 2; up++) {	/* BUILD/bench/ncsync-bench */
 		p = strrchr(exe, '/');
 		if (!p)
 			return;
 		*p = '\0';
 	}
-	snprintf(mod, sizeof(mod), "%s/ncsync.ko", exe);
+	snprintf(mod, sizeof(mod), "%s/module/ncsync.ko", exe);
 	opt.module = mod;
 }
 

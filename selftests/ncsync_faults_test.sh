@@ -12,9 +12,9 @@
 # nothing the activity did may keep the module busy once its process is
 # gone.  Prints TAP.
 #
-# The module file loaded again is the first of $NCSYNC_KO, ncsync.ko at
-# the top of the tree (tools/vm-run) and build/debug/src/ncsync.ko (tools/
-# check-debug) built for the running kernel (vermagic) and, when the kernel
+# The module file loaded again is the first of $NCSYNC_KO,
+# build/module/ncsync.ko (tools/vm-run) and build/debug/src/ncsync.ko
+# (tools/check-debug) built for the running kernel (vermagic) and, when the kernel
 # shows the loaded module's srcversion, with the same one; without one,
 # every test is skipped.  Outside the VM (NCSYNC_IN_VM unset) nothing is
 # done: it never unloads a host's module.
@@ -66,7 +66,8 @@ reports() {
 
 # The module file the loaded module came from: we load it again.
 ko=
-for f in ${NCSYNC_KO:+"$NCSYNC_KO"} "$top/ncsync.ko" "$build/debug/src/ncsync.ko"; do
+for f in ${NCSYNC_KO:+"$NCSYNC_KO"} "$build/module/ncsync.ko" \
+	 "$build/debug/src/ncsync.ko"; do
 	[ -r "$f" ] || continue
 	vermagic=$(modinfo -F vermagic "$f" 2>/dev/null)
 	[ "${vermagic%% *}" = "$(uname -r)" ] || continue

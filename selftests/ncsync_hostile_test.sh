@@ -15,8 +15,8 @@
 #
 # selftests/run.sh runs this inside the test VM with the module loaded; it
 # is left loaded as found.  The module file loaded again is the first of
-# $NCSYNC_KO, ncsync.ko at the top of the tree and build/debug/src/ncsync.ko
-# that is built for the running kernel and, when the kernel shows the
+# $NCSYNC_KO, build/module/ncsync.ko and build/debug/src/ncsync.ko that is
+# built for the running kernel and, when the kernel shows the
 # loaded module's srcversion, has the same one.  Outside the VM
 # (NCSYNC_IN_VM unset) nothing is done.  Prints TAP.
 set -u
@@ -63,7 +63,7 @@ diag() {
 # The module file of the loaded module, for this kernel.
 module_file() {
 	want=$(cat $sys/srcversion 2>/dev/null)
-	for f in ${NCSYNC_KO:+"$NCSYNC_KO"} "$top/ncsync.ko" \
+	for f in ${NCSYNC_KO:+"$NCSYNC_KO"} "$build/module/ncsync.ko" \
 		 "$build/debug/src/ncsync.ko"; do
 		[ -r "$f" ] || continue
 		vm=$(modinfo -F vermagic "$f" 2>/dev/null)

@@ -12,14 +12,14 @@
 # parameters it had.  Prints TAP.
 #
 # The tool is $BUILD/tools/ncsync, the module $NCSYNC_KO (default
-# ncsync.ko at the top of the tree).  Outside the VM nothing is done.
+# $BUILD/module/ncsync.ko).  Outside the VM nothing is done.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 build=${BUILD:-$top/build}
 N=$build/tools/ncsync
-ko=${NCSYNC_KO:-$top/ncsync.ko}
+ko=${NCSYNC_KO:-$build/module/ncsync.ko}
 ex=$top/examples
 sys=/sys/module/ncsync
 n=0
