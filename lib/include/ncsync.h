@@ -222,6 +222,10 @@ int ncsync_asm(const char *text, struct ncsync_program **progp,
 	       struct ncsync_asm_error *err);
 const char *ncsync_reason_name(unsigned int reason);
 const char *ncsync_engine_name(uint8_t engine);
+const char *ncsync_prog_state_name(uint32_t state);
+const char *ncsync_engine_state_name(uint8_t state);
+const char *ncsync_fault_name(uint8_t fault);
+const char *ncsync_wait_kind_name(uint8_t kind);
 
 /* Running programs on a device. */
 
