@@ -20,8 +20,15 @@ struct ncsync_dev {
 	struct ncsync_info info;
 };
 
-static int ncsync_ioctl(const struct ncsync_dev *dev, unsigned long cmd,
-			void *arg)
+/**
+ * ncsync_ioctl() - the library's one way to make an ioctl of a core.
+ * @dev: the device.
+ * @cmd: NCSYNC_IOC_*.
+ * @arg: its argument.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ncsync_ioctl(const struct ncsync_dev *dev, unsigned long cmd, void *arg)
 {
 	int ret;
 

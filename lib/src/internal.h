@@ -139,6 +139,9 @@ struct ncsync_program {
 	uint32_t bad_reason;
 };
 
+/* device.c */
+int ncsync_ioctl(const struct ncsync_dev *dev, unsigned long cmd, void *arg);
+
 /* program.c */
 bool ncsync_engine_valid(unsigned int engine);
 unsigned int ncsync_engine_slot(uint8_t engine);

@@ -4,7 +4,6 @@
  */
 #include <errno.h>
 #include <string.h>
-#include <sys/ioctl.h>
 
 #include "internal.h"
 
@@ -63,11 +62,8 @@ int ncsync_program_submit(struct ncsync_dev *dev, struct ncsync_program *prog,
 	sub.nqueues = nq;
 	sub.flags = flags;
 	sub.watchdog_ms = watchdog_ms;
-	do {
-		ret = ioctl(ncsync_fd(dev), NCSYNC_IOC_SUBMIT, &sub);
-	} while (ret < 0 && errno == EINTR);
-	if (ret < 0) {
-		ret = -errno;
+	ret = ncsync_ioctl(dev, NCSYNC_IOC_SUBMIT, &sub);
+	if (ret) {
 		if (ret == -EINVAL && sub.reason)
 			ncsync_submit_error_set(err, sub.bad_engine,
 						sub.bad_index, sub.reason);
