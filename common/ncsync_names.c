@@ -171,6 +171,20 @@ const struct ncsync_text ncsync_text_blocks[] = {
 };
 
 /**
+ * ncsync_engine_title() - an engine's name in the kernel's thread names and
+ *	log: "Pool", "Activation", "PE", "DMA", "DVE", "SP".
+ * @id: NCSYNC_ENGINE_*.
+ *
+ * Return: a constant string, "?" for another id.
+ */
+const char *ncsync_engine_title(__u8 id)
+{
+	const char *name = ncsync_text_name(ncsync_text_engine_titles, id);
+
+	return name ? name : "?";
+}
+
+/**
  * ncsync_text_entry() - the entry of a table for a value.
  * @t: the table.
  * @val: the value.

@@ -49,6 +49,7 @@ extern const struct ncsync_text ncsync_text_blocks[];
 const struct ncsync_text *ncsync_text_entry(const struct ncsync_text *t,
 					    unsigned int val);
 const char *ncsync_text_name(const struct ncsync_text *t, unsigned int val);
+const char *ncsync_engine_title(__u8 id);
 const struct ncsync_text *ncsync_text_find(const struct ncsync_text *t,
 					   const char *s, size_t len);
 

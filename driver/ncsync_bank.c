@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ncsync: the semaphore and event banks of a core, and its CSR window.
+ * ncsync: the semaphore and event banks of a core, its CSR window, and the
+ * wake-ups of what waits on them (waits, pollers, engines).  The bottom of
+ * the driver: it calls into no other file of it.
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
@@ -8,6 +10,12 @@
 
 #include "ncsync_drv.h"
 #include "ncsync_trace.h"
+
+/* Datapath engines, in the order of ncsync_core.engines (SYNC ordinals). */
+const u8 ncsync_engine_ids[NCSYNC_NUM_ENGINES] = {
+	NCSYNC_ENGINE_POOL, NCSYNC_ENGINE_ACT, NCSYNC_ENGINE_PE,
+	NCSYNC_ENGINE_DVE, NCSYNC_ENGINE_SP,
+};
 
 /* Offsets of the semaphore windows within the semaphore page. */
 static const u32 ncsync_sem_mirrors[] = {
@@ -34,46 +42,34 @@ static int ncsync_bank_wq_init(struct ncsync_core *core)
 }
 
 /**
- * ncsync_core_init() - allocate and clear a core's banks.
+ * ncsync_banks_init() - allocate and clear a core's banks.
  * @core: the core, zeroed by the caller.
  * @index: its number.
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0 or -ENOMEM; ncsync_banks_fini() frees what was allocated.
  */
-int ncsync_core_init(struct ncsync_core *core, unsigned int index)
+int ncsync_banks_init(struct ncsync_core *core, unsigned int index)
 {
 	core->index = index;
 	spin_lock_init(&core->lock);
 	INIT_LIST_HEAD(&core->poll_armed);
-	spin_lock_init(&core->prog_lock);
-	INIT_LIST_HEAD(&core->progs);
-	init_waitqueue_head(&core->done_wq);
-	INIT_DELAYED_WORK(&core->watchdog, ncsync_watchdog_fn);
-	ncsync_nl_core_init(core);
-	init_llist_head(&core->reap);
-	INIT_WORK(&core->reap_work, ncsync_reap_fn);
-
 	core->event_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
 	core->sem_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-	if (!core->event_page || !core->sem_page || ncsync_bank_wq_init(core)) {
-		ncsync_core_fini(core);
+	if (!core->event_page || !core->sem_page || ncsync_bank_wq_init(core))
 		return -ENOMEM;
-	}
 	core->events = page_address(core->event_page);
 	core->sems = page_address(core->sem_page);
 	return 0;
 }
 
 /**
- * ncsync_core_fini() - free a core's banks.
+ * ncsync_banks_fini() - free a core's banks.
  * @core: the core; no descriptor is open.
  *
  * A page still mapped somewhere stays alive until its last mapping goes.
  */
-void ncsync_core_fini(struct ncsync_core *core)
+void ncsync_banks_fini(struct ncsync_core *core)
 {
-	cancel_delayed_work_sync(&core->watchdog);
-	flush_work(&core->reap_work);
 	if (core->event_page)
 		__free_page(core->event_page);
 	if (core->sem_page)
@@ -272,7 +268,8 @@ bool ncsync_event_write_locked(struct ncsync_core *core, unsigned int i,
 		core->stats.event_clear_while_clear++;
 	WRITE_ONCE(core->events[i], set);
 	ncsync_changed_locked(core, NCSYNC_BANK_EVENT, i);
-	ncsync_nl_event_locked(core, i, set);
+	if (READ_ONCE(core->notify))
+		core->ntf_event(core, i, set);
 	return same;
 }
 
@@ -419,15 +416,18 @@ void ncsync_banks_clear(struct ncsync_core *core)
 }
 
 /**
- * ncsync_core_reset() - reset a core.
- * @core: the core, no lock held.
+ * ncsync_engines_kick() - make engines look for work.
+ * @core: the core.
+ * @engine_mask: bit i for engine i.
  *
- * Stops its programs (they end as cancelled, fault NCSYNC_FAULT_RESET),
- * waits for its engines to leave them, then clears the banks and ends
- * every wait with ECANCELED.
+ * Called after a submission, a program's start or end, a stop, or a
+ * landing of a copy the engine waits for (Drain, a free DMA slot).
  */
-void ncsync_core_reset(struct ncsync_core *core)
+void ncsync_engines_kick(struct ncsync_core *core, u32 engine_mask)
 {
-	ncsync_progs_stop_core(core, NCSYNC_FAULT_RESET);
-	ncsync_banks_clear(core);
+	unsigned int i;
+
+	for (i = 0; i < NCSYNC_NUM_ENGINES; i++)
+		if (engine_mask & BIT(ncsync_engine_ids[i]))
+			wake_up(&core->engines[i].wq);
 }

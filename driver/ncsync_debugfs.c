@@ -7,6 +7,7 @@
 #include <linux/seq_file.h>
 
 #include "ncsync_drv.h"
+#include "ncsync_names.h"
 
 static struct dentry *ncsync_debugfs_root;
 
@@ -51,7 +52,7 @@ static int ncsync_debugfs_show(struct seq_file *m, void *unused)
 		for (i = 0; i < prog->nq; i++) {
 			ncsync_status_read_locked(&prog->q[i], &st);
 			seq_printf(m, "  engine %u %s: state %u pc %u/%u executed %llu fault %u",
-				   st.engine, ncsync_engine_name(st.engine),
+				   st.engine, ncsync_engine_title(st.engine),
 				   st.state, st.pc, prog->q[i].count,
 				   st.executed, st.fault);
 			if (st.state == NCSYNC_ENG_BLOCKED)
@@ -69,19 +70,20 @@ DEFINE_SHOW_ATTRIBUTE(ncsync_debugfs);
 
 /**
  * ncsync_debugfs_init() - create /sys/kernel/debug/ncsync/coreN.
+ * @cores: the cores.
+ * @ncores: how many.
  *
  * Failures are not errors: debugfs is optional.
  */
-void ncsync_debugfs_init(void)
+void ncsync_debugfs_init(struct ncsync_core *cores, unsigned int ncores)
 {
-	struct ncsync_core *core;
 	char name[16];
 	unsigned int i;
 
 	ncsync_debugfs_root = debugfs_create_dir("ncsync", NULL);
-	for (i = 0; (core = ncsync_core_by_index(i)); i++) {
+	for (i = 0; i < ncores; i++) {
 		snprintf(name, sizeof(name), "core%u", i);
-		debugfs_create_file(name, 0444, ncsync_debugfs_root, core,
+		debugfs_create_file(name, 0444, ncsync_debugfs_root, &cores[i],
 				    &ncsync_debugfs_fops);
 	}
 }

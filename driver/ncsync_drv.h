@@ -261,6 +261,10 @@ struct ncsync_engine {
  * @ntf_lock: protects @ntf_progs.
  * @ntf_progs: ended programs to notify (ncsync_prog.ntf_node).
  * @ntf_work: sends the notifications.
+ * @ntf_event: queues the notification of an event write, called under
+ *	@lock while @notify is set; set by ncsync_nl_core_init(), so that
+ *	the banks never call up into netlink.
+ * @ntf_prog_ended: queues the notification of a program's end; likewise.
  * @reap: programs whose decoded records are to be freed
  *	(ncsync_prog.reap_node); each holds a reference.
  * @reap_work: frees them.
@@ -296,6 +300,9 @@ struct ncsync_core {
 	spinlock_t ntf_lock;	/* see above */
 	struct list_head ntf_progs;
 	struct work_struct ntf_work;
+	void (*ntf_event)(struct ncsync_core *core, unsigned int index,
+			  bool state);
+	void (*ntf_prog_ended)(struct ncsync_prog *prog);
 	struct llist_head reap;
 	struct work_struct reap_work;
 };
@@ -360,9 +367,10 @@ extern unsigned int ncsync_dma_depth;
 extern const struct file_operations ncsync_fops;
 extern const u8 ncsync_engine_ids[NCSYNC_NUM_ENGINES];
 
-/* ncsync_bank.c */
-int ncsync_core_init(struct ncsync_core *core, unsigned int index);
-void ncsync_core_fini(struct ncsync_core *core);
+/* ncsync_bank.c: the bottom of the driver, it calls no other file */
+int ncsync_banks_init(struct ncsync_core *core, unsigned int index);
+void ncsync_banks_fini(struct ncsync_core *core);
+void ncsync_engines_kick(struct ncsync_core *core, u32 engine_mask);
 void ncsync_csr_read(struct ncsync_core *core, u32 addr, u32 *buf,
 		     unsigned int nregs);
 void ncsync_csr_write_locked(struct ncsync_core *core, u32 addr,
@@ -373,7 +381,6 @@ wait_queue_head_t *ncsync_bank_wq(struct ncsync_core *core, u8 bank,
 void ncsync_poll_arm_locked(struct ncsync_file *nfile);
 void ncsync_wait_entry_init(struct ncsync_wait_entry *e,
 			    struct ncsync_core *core);
-void ncsync_core_reset(struct ncsync_core *core);
 s32 ncsync_sem_get(struct ncsync_core *core, unsigned int i);
 bool ncsync_event_get(struct ncsync_core *core, unsigned int i);
 bool ncsync_sem_update_locked(struct ncsync_core *core, unsigned int i,
@@ -418,24 +425,21 @@ void ncsync_reap_fn(struct work_struct *work);
 /* ncsync_engine.c */
 int ncsync_engines_start(struct ncsync_core *core);
 void ncsync_engines_stop(struct ncsync_core *core);
-void ncsync_engines_kick(struct ncsync_core *core, u32 engine_mask);
-const char *ncsync_engine_name(u8 id);
 
-/* ncsync_main.c */
-struct ncsync_core *ncsync_core_by_index(u32 index);
+/* ncsync_core.c */
+int ncsync_core_init(struct ncsync_core *core, unsigned int index);
+void ncsync_core_fini(struct ncsync_core *core);
+void ncsync_core_reset(struct ncsync_core *core);
 
 /* ncsync_debugfs.c */
-void ncsync_debugfs_init(void);
+void ncsync_debugfs_init(struct ncsync_core *cores, unsigned int ncores);
 void ncsync_debugfs_fini(void);
 
 /* ncsync_netlink.c */
-int ncsync_nl_register(void);
+int ncsync_nl_register(struct ncsync_core *cores, unsigned int ncores);
 void ncsync_nl_unregister(void);
 void ncsync_nl_core_init(struct ncsync_core *core);
 void ncsync_nl_core_fini(struct ncsync_core *core);
-void ncsync_nl_event_locked(struct ncsync_core *core, unsigned int index,
-			    bool state);
-void ncsync_nl_prog_ended(struct ncsync_prog *prog);
 
 /* ncsync_dma.c */
 int ncsync_dma_init(struct ncsync_core *core);

@@ -23,23 +23,6 @@
 #include "ncsync_names.h"
 #include "ncsync_trace.h"
 
-/* Datapath engines, in the order of ncsync_core.engines (SYNC ordinals). */
-const u8 ncsync_engine_ids[NCSYNC_NUM_ENGINES] = {
-	NCSYNC_ENGINE_POOL, NCSYNC_ENGINE_ACT, NCSYNC_ENGINE_PE,
-	NCSYNC_ENGINE_DVE, NCSYNC_ENGINE_SP,
-};
-
-/**
- * ncsync_engine_name() - the name of an engine.
- * @id: NCSYNC_ENGINE_*.
- *
- * Return: a constant string.
- */
-const char *ncsync_engine_name(u8 id)
-{
-	return ncsync_text_name(ncsync_text_engine_titles, id) ?: "?";
-}
-
 /* What executing a record leads to. */
 enum ncsync_step {
 	NCSYNC_STEP_NEXT,
@@ -517,7 +500,7 @@ int ncsync_engines_start(struct ncsync_core *core)
 		init_waitqueue_head(&eng->wq);
 		eng->thread = kthread_run(ncsync_engine_thread, eng,
 					  "ncsync%u-%s", core->index,
-					  ncsync_engine_name(eng->id));
+					  ncsync_engine_title(eng->id));
 		if (IS_ERR(eng->thread)) {
 			int ret = PTR_ERR(eng->thread);
 
@@ -527,22 +510,6 @@ int ncsync_engines_start(struct ncsync_core *core)
 		}
 	}
 	return 0;
-}
-
-/**
- * ncsync_engines_kick() - make engines look for work.
- * @core: the core.
- * @engine_mask: bit i for engine i.
- *
- * Called after a submission, a program's start or end, or a stop.
- */
-void ncsync_engines_kick(struct ncsync_core *core, u32 engine_mask)
-{
-	unsigned int i;
-
-	for (i = 0; i < NCSYNC_NUM_ENGINES; i++)
-		if (engine_mask & BIT(ncsync_engine_ids[i]))
-			wake_up(&core->engines[i].wq);
 }
 
 /**

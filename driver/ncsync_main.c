@@ -13,45 +13,6 @@
 #include "ncsync_compat.h"
 #include "ncsync_drv.h"
 
-unsigned int ncsync_num_cores = 2;
-module_param_named(cores, ncsync_num_cores, uint, 0444);
-MODULE_PARM_DESC(cores, "number of modeled NeuronCores, 1-64 (default 2)");
-
-unsigned int ncsync_rt_reserved_sems = 16;
-module_param_named(rt_reserved_sems, ncsync_rt_reserved_sems, uint, 0444);
-MODULE_PARM_DESC(rt_reserved_sems,
-		 "semaphores at the top of the bank reserved for the runtime, 0-256 (default 16)");
-
-unsigned int ncsync_rt_reserved_events = 16;
-module_param_named(rt_reserved_events, ncsync_rt_reserved_events, uint, 0444);
-MODULE_PARM_DESC(rt_reserved_events,
-		 "events at the top of the bank reserved for the runtime, 0-256 (default 16)");
-
-unsigned int ncsync_devmem_kb = 1024;
-module_param_named(devmem_kb, ncsync_devmem_kb, uint, 0444);
-MODULE_PARM_DESC(devmem_kb,
-		 "device memory per core in KiB, a multiple of 4 in 4-65536 (default 1024)");
-
-unsigned int ncsync_watchdog_ms = 10000;
-module_param_named(watchdog_ms, ncsync_watchdog_ms, uint, 0444);
-MODULE_PARM_DESC(watchdog_ms,
-		 "default program watchdog: time without progress in ms, 1-3600000 (default 10000)");
-
-unsigned int ncsync_fd_mem_mb = 256;
-module_param_named(fd_mem_mb, ncsync_fd_mem_mb, uint, 0444);
-MODULE_PARM_DESC(fd_mem_mb,
-		 "kernel memory the programs of one descriptor may take, in MiB (default 256)");
-
-unsigned int ncsync_user_mem_mb = 256;
-module_param_named(user_mem_mb, ncsync_user_mem_mb, uint, 0444);
-MODULE_PARM_DESC(user_mem_mb,
-		 "kernel memory the programs of all descriptors one user opened may take, in MiB (default 256)");
-
-unsigned int ncsync_dma_depth = 64;
-module_param_named(dma_depth, ncsync_dma_depth, uint, 0444);
-MODULE_PARM_DESC(dma_depth,
-		 "DMA copies one engine queue may have in flight, 1-4096 (default 64)");
-
 #define NCSYNC_MAX_DMA_DEPTH	4096
 
 /**
@@ -118,20 +79,6 @@ static void ncsync_core_remove(struct ncsync_core *core)
 	ncsync_dma_fini(core);
 	ncsync_nl_core_fini(core);
 	ncsync_core_fini(core);
-}
-
-/**
- * ncsync_core_by_index() - find a core for netlink.
- * @index: N of /dev/ncsyncN.
- *
- * Return: the core, or NULL.  Cores live as long as the netlink family is
- * registered.
- */
-struct ncsync_core *ncsync_core_by_index(u32 index)
-{
-	if (index >= ncsync_num_cores)
-		return NULL;
-	return &ncsync_dev.cores[index];
 }
 
 /*
@@ -210,10 +157,10 @@ static int __init ncsync_init(void)
 		if (ret)
 			goto err_cores;
 	}
-	ret = ncsync_nl_register();
+	ret = ncsync_nl_register(ncsync_dev.cores, ncsync_num_cores);
 	if (ret)
 		goto err_cores;
-	ncsync_debugfs_init();
+	ncsync_debugfs_init(ncsync_dev.cores, ncsync_num_cores);
 	pr_info("ncsync: %u cores, API version %d\n", ncsync_num_cores,
 		NCSYNC_API_VERSION);
 	return 0;

@@ -21,6 +21,15 @@
 
 static struct genl_family ncsync_genl_family;
 
+/* The cores, given at registration; they outlive the family. */
+static struct ncsync_core *ncsync_nl_cores;
+static unsigned int ncsync_nl_ncores;
+
+static struct ncsync_core *ncsync_core_by_index(u32 index)
+{
+	return index < ncsync_nl_ncores ? &ncsync_nl_cores[index] : NULL;
+}
+
 /*
  * The family is registered: notifications may be queued and sent.  Set
  * after registration; cleared, and every core's work flushed, before
@@ -46,14 +55,12 @@ static void ncsync_nl_drop(struct ncsync_core *core)
 	spin_unlock(&core->lock);
 }
 
-/**
- * ncsync_nl_event_locked() - note an event write for the notify group.
- * @core: the core, lock held.
- * @index: the event.
- * @state: its state after the write.
+/*
+ * Note an event write for the notify group: ncsync_core.ntf_event, which
+ * the banks call under the core lock while notifications are enabled.
  */
-void ncsync_nl_event_locked(struct ncsync_core *core, unsigned int index,
-			    bool state)
+static void ncsync_nl_event_locked(struct ncsync_core *core,
+				   unsigned int index, bool state)
 {
 	struct ncsync_event_ntf ntf = {
 		.index = index, .state = state, .seq = core->seq,
@@ -69,11 +76,11 @@ void ncsync_nl_event_locked(struct ncsync_core *core, unsigned int index,
 	queue_work(system_wq, &core->ntf_work);
 }
 
-/**
- * ncsync_nl_prog_ended() - queue the notification of a program's end.
- * @prog: the program, which has ended; prog_lock may be held.
+/*
+ * Queue the notification of a program's end: ncsync_core.ntf_prog_ended,
+ * which the programs call when one ends; prog_lock may be held.
  */
-void ncsync_nl_prog_ended(struct ncsync_prog *prog)
+static void ncsync_nl_prog_ended(struct ncsync_prog *prog)
 {
 	struct ncsync_core *core = prog->core;
 
@@ -265,6 +272,8 @@ void ncsync_nl_core_init(struct ncsync_core *core)
 	spin_lock_init(&core->ntf_lock);
 	INIT_LIST_HEAD(&core->ntf_progs);
 	INIT_WORK(&core->ntf_work, ncsync_nl_work);
+	core->ntf_event = ncsync_nl_event_locked;
+	core->ntf_prog_ended = ncsync_nl_prog_ended;
 }
 
 /**
@@ -585,12 +594,18 @@ static struct genl_family ncsync_genl_family __ro_after_init = {
 
 /**
  * ncsync_nl_register() - register the generic netlink family.
+ * @cores: the cores its commands name; they outlive the family.
+ * @ncores: how many.
  *
  * Return: 0 or a negative errno.
  */
-int ncsync_nl_register(void)
+int ncsync_nl_register(struct ncsync_core *cores, unsigned int ncores)
 {
-	int ret = genl_register_family(&ncsync_genl_family);
+	int ret;
+
+	ncsync_nl_cores = cores;
+	ncsync_nl_ncores = ncores;
+	ret = genl_register_family(&ncsync_genl_family);
 
 	if (!ret)
 		WRITE_ONCE(ncsync_nl_ready, true);

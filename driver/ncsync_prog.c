@@ -110,7 +110,7 @@ static void ncsync_prog_end_locked(struct ncsync_prog *prog)
 	ncsync_user_uncharge(prog->user, prog->insn_mem);
 	/* Under prog_lock: the descriptor cannot be released meanwhile. */
 	wake_up_all(&prog->nfile->poll_wq);
-	ncsync_nl_prog_ended(prog);
+	prog->core->ntf_prog_ended(prog);
 }
 
 /* Decode one queue, chunk by chunk, into q->insns. */
@@ -1003,7 +1003,7 @@ static const char *ncsync_wait_mode_name(u8 mode)
 /* Log what one engine of a snapshot was doing. */
 static void ncsync_snapshot_log_engine(const struct ncsync_engine_status *st)
 {
-	const char *name = ncsync_engine_name(st->engine);
+	const char *name = ncsync_engine_title(st->engine);
 
 	if (st->state != NCSYNC_ENG_BLOCKED)
 		pr_info("ncsync:   engine %u %-10s record %u: %s\n", st->engine,
