@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * The 64-byte record: decoding and validation, written once and compiled
- * into the module (submission), the library (disassembler, assembler) and
- * the fuzzers.  Freestanding C.
+ * The 64-byte record: decoding and validation (ncsync_record.c) and
+ * encoding (ncsync_encode.c), written once and compiled into the module
+ * (submission), the library (builders, assembler, disassembler) and the
+ * fuzzers.  Freestanding C.
  */
 #ifndef _NCSYNC_RECORD_H
 #define _NCSYNC_RECORD_H
@@ -178,6 +179,27 @@ enum ncsync_rec_reason ncsync_record_decode(const __u8 *rec, __u32 nrecords,
 					    __u64 devmem_size,
 					    struct ncsync_insn *insn);
 const char *ncsync_rec_reason_name(unsigned int reason);
+
+/**
+ * ncsync_record_encode() - write the record of a decoded instruction.
+ * @insn: the instruction.  Only its wire-level fields are read: @opcode;
+ *	the modes, indices and values of lane 0 and, for EventSemaphore, of
+ *	lane 1; and the member of the opcode's family (@drain, @mov, @br,
+ *	@gr, @poll, @dma).  The branch operand kind follows from @br.comp.
+ *	Lane 0 has one value field: its @wait_value when it has a wait, else
+ *	its @upd_value.  The range form of GroupResetSemaphores encodes
+ *	@gr.first and @gr.last, not the mask.  Exit's flag byte is zero.
+ * @rec: out: the NCSYNC_RECORD_SIZE bytes.
+ *
+ * The exact inverse of ncsync_record_decode(): for every record r that it
+ * accepts, ncsync_record_encode() of the decoded r is r byte for byte.
+ * Any other instruction is encoded field by field as it is, so that the
+ * decoder refuses the record for the field that is wrong.  Every byte the
+ * opcode's layout does not name is zero; an opcode engines do not run (a
+ * pseudo-op) gets the header and the events block only.
+ */
+void ncsync_record_encode(const struct ncsync_insn *insn,
+			  __u8 rec[NCSYNC_RECORD_SIZE]);
 
 bool ncsync_upd_is_sem(__u8 mode);
 bool ncsync_upd_is_event(__u8 mode);

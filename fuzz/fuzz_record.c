@@ -19,9 +19,11 @@
  *   device memory, decodes to the same struct, and that struct holds only
  *   values in range: opcode, modes, registers, indices, branch target below
  *   the queue length, DMA range inside the device memory, ...;
- * - re-encoding the struct, independently of the decoder, gives back the
- *   record byte for byte (so every byte was read and checked), and any
- *   change to a byte no field names makes the record refused.
+ * - re-encoding the struct with the shared encoder, common/ncsync_encode.c
+ *   (the module's and the library's), gives back the record byte for byte
+ *   (so every byte was read and checked, and the encoder is the decoder's
+ *   exact inverse), and any change to a byte no field names makes the
+ *   record refused.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -43,20 +45,6 @@
 static uint32_t get32(const uint8_t *p)
 {
 	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = v;
-	p[1] = v >> 8;
-	p[2] = v >> 16;
-	p[3] = v >> 24;
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
 }
 
 /*
@@ -166,12 +154,39 @@ static void check_lane(const struct ncsync_lane *l, bool evsem, bool lane0,
 			    l->wait_idx == l->upd_idx));
 }
 
+static void check_gr(const struct ncsync_insn *in)
+{
+	unsigned int i;
+
+	CHECK(in->gr.mode == NCSYNC_CLEAR_RANGE ||
+	      in->gr.mode == NCSYNC_CLEAR_MASK);
+	if (in->gr.mode == NCSYNC_CLEAR_RANGE) {
+		CHECK(in->gr.first <= in->gr.last);
+		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
+			CHECK(!!(in->gr.mask[i / 32] & 1U << (i % 32)) ==
+			      (i >= in->gr.first && i <= in->gr.last));
+	} else {
+		CHECK(!in->gr.first && !in->gr.last);
+	}
+}
+
+static void check_dma(const struct ncsync_insn *in, uint64_t devmem)
+{
+	CHECK(in->dma.len > 0);
+	CHECK(in->dma.latency_us <= NCSYNC_DMA_MAX_LATENCY_US);
+	CHECK(in->dma.src <= devmem && in->dma.len <= devmem - in->dma.src);
+	CHECK(in->dma.dst <= devmem && in->dma.len <= devmem - in->dma.dst);
+	CHECK(!in->lane[0].upd_mode ||
+	      (in->lane[0].upd_mode & 0x0F) == NCSYNC_UPD_SEM_INC ||
+	      (in->lane[0].upd_mode & 0x0F) == NCSYNC_UPD_EVT_SET);
+	CHECK(!(in->lane[0].upd_mode & NCSYNC_UPD_REG));
+}
+
 /* The fields of an accepted record, each in its range. */
 static void check_insn(const struct ncsync_insn *in, uint32_t nrecords,
 		       uint64_t devmem)
 {
 	bool evsem = in->opcode == NCSYNC_OPC_EVENT_SEMAPHORE;
-	unsigned int i;
 
 	CHECK(in->nlanes == (evsem ? 2 : 1));
 	check_lane(&in->lane[0], evsem, true, in->opcode == NCSYNC_OPC_DMA);
@@ -207,16 +222,7 @@ static void check_insn(const struct ncsync_insn *in, uint32_t nrecords,
 		CHECK(in->br.rhs < NCSYNC_NUM_REGS);
 		break;
 	case NCSYNC_OPC_GROUP_RESET:
-		CHECK(in->gr.mode == NCSYNC_CLEAR_RANGE ||
-		      in->gr.mode == NCSYNC_CLEAR_MASK);
-		if (in->gr.mode == NCSYNC_CLEAR_RANGE) {
-			CHECK(in->gr.first <= in->gr.last);
-			for (i = 0; i < NCSYNC_NUM_SEMS; i++)
-				CHECK(!!(in->gr.mask[i / 32] & 1U << (i % 32)) ==
-				      (i >= in->gr.first && i <= in->gr.last));
-		} else {
-			CHECK(!in->gr.first && !in->gr.last);
-		}
+		check_gr(in);
 		break;
 	case NCSYNC_OPC_POLL_SEM:
 		CHECK(in->poll.op <= NCSYNC_POLL_SUM);
@@ -227,84 +233,10 @@ static void check_insn(const struct ncsync_insn *in, uint32_t nrecords,
 		      NCSYNC_NUM_SEMS);
 		break;
 	case NCSYNC_OPC_DMA:
-		CHECK(in->dma.len > 0);
-		CHECK(in->dma.latency_us <= NCSYNC_DMA_MAX_LATENCY_US);
-		CHECK(in->dma.src <= devmem && in->dma.len <= devmem - in->dma.src);
-		CHECK(in->dma.dst <= devmem && in->dma.len <= devmem - in->dma.dst);
-		CHECK(!in->lane[0].upd_mode ||
-		      (in->lane[0].upd_mode & 0x0F) == NCSYNC_UPD_SEM_INC ||
-		      (in->lane[0].upd_mode & 0x0F) == NCSYNC_UPD_EVT_SET);
-		CHECK(!(in->lane[0].upd_mode & NCSYNC_UPD_REG));
+		check_dma(in, devmem);
 		break;
 	default:
 		CHECK(!"accepted an opcode engines do not run");
-	}
-}
-
-/* The record of a decoded struct, written from the uapi offsets. */
-static void encode(const struct ncsync_insn *in, uint8_t *r)
-{
-	const struct ncsync_lane *l0 = &in->lane[0], *l1 = &in->lane[1];
-	unsigned int i;
-
-	memset(r, 0, REC);
-	r[0] = in->opcode;
-	r[1] = NCSYNC_RECORD_WORDLEN;
-	r[NCSYNC_REC_EV_WAIT_MODE] = l0->wait_mode;
-	r[NCSYNC_REC_EV_WAIT_IDX] = l0->wait_idx;
-	r[NCSYNC_REC_EV_UPD_MODE] = l0->upd_mode;
-	r[NCSYNC_REC_EV_UPD_IDX] = l0->upd_idx;
-	put32(r + NCSYNC_REC_EV_VALUE, l0->wait_value);
-
-	switch (in->opcode) {
-	case NCSYNC_OPC_EVENT_SEMAPHORE:
-		r[NCSYNC_REC_EX_WAIT_MODE] = l1->wait_mode;
-		r[NCSYNC_REC_EX_WAIT_IDX] = l1->wait_idx;
-		r[NCSYNC_REC_EX_UPD_MODE] = l1->upd_mode;
-		r[NCSYNC_REC_EX_UPD_IDX] = l1->upd_idx;
-		put32(r + NCSYNC_REC_EX_WAIT_VALUE, l1->wait_value);
-		put32(r + NCSYNC_REC_EX_UPD_VALUE, l1->upd_value);
-		break;
-	case NCSYNC_OPC_DRAIN:
-		r[NCSYNC_REC_DRAIN_COUNT] = in->drain.count;
-		break;
-	case NCSYNC_OPC_MOV32:
-		r[NCSYNC_REC_MOV_ALU] = in->mov.alu;
-		r[NCSYNC_REC_MOV_DST] = in->mov.dst;
-		r[NCSYNC_REC_MOV_SRC] = in->mov.src;
-		put32(r + NCSYNC_REC_MOV_IMM, in->mov.imm);
-		break;
-	case NCSYNC_OPC_BRANCH:
-		r[NCSYNC_REC_BR_COMP_OP] = in->br.comp;
-		r[NCSYNC_REC_BR_DTYPE] = in->br.dtype;
-		if (in->br.comp != NCSYNC_BR_ALWAYS)
-			r[NCSYNC_REC_BR_OPERAND_KIND] = NCSYNC_BR_OPERANDS;
-		put32(r + NCSYNC_REC_BR_IMM, in->br.imm);
-		r[NCSYNC_REC_BR_LHS_REG] = in->br.lhs;
-		r[NCSYNC_REC_BR_RHS_REG] = in->br.rhs;
-		put64(r + NCSYNC_REC_BR_TARGET, in->br.target);
-		break;
-	case NCSYNC_OPC_GROUP_RESET:
-		r[NCSYNC_REC_GR_CLEAR_MODE] = in->gr.mode;
-		r[NCSYNC_REC_GR_FIRST] = in->gr.first;
-		r[NCSYNC_REC_GR_LAST] = in->gr.last;
-		if (in->gr.mode == NCSYNC_CLEAR_MASK)
-			for (i = 0; i < 8; i++)
-				put32(r + NCSYNC_REC_GR_MASK + 4 * i,
-				      in->gr.mask[i]);
-		break;
-	case NCSYNC_OPC_POLL_SEM:
-		r[NCSYNC_REC_POLL_OP] = in->poll.op;
-		r[NCSYNC_REC_POLL_DST] = in->poll.dst;
-		r[NCSYNC_REC_POLL_FIRST] = in->poll.first;
-		r[NCSYNC_REC_POLL_COUNT] = in->poll.count;
-		break;
-	case NCSYNC_OPC_DMA:
-		put64(r + NCSYNC_REC_DMA_SRC, in->dma.src);
-		put64(r + NCSYNC_REC_DMA_DST, in->dma.dst);
-		put32(r + NCSYNC_REC_DMA_LEN, in->dma.len);
-		put32(r + NCSYNC_REC_DMA_LATENCY_US, in->dma.latency_us);
-		break;
 	}
 }
 
@@ -321,12 +253,67 @@ static enum ncsync_rec_reason decode(const uint8_t *rec, uint32_t nrecords,
 	return r;
 }
 
+/*
+ * Every byte was read, and the shared encoder is the decoder's inverse:
+ * encoding the decoded @in gives back @rec (@enc is scratch).
+ */
+static void check_encode(const uint8_t *rec, uint8_t *enc,
+			 const struct ncsync_insn *in, uint32_t nrecords,
+			 uint64_t devmem)
+{
+	struct ncsync_insn again;
+	unsigned int i;
+
+	ncsync_record_encode(in, enc);
+	if (memcmp(enc, rec, REC)) {
+		for (i = 0; i < REC; i++)
+			fprintf(stderr, "%02x%s", rec[i], i % 4 == 3 ? " " : "");
+		fprintf(stderr, "\n");
+		for (i = 0; i < REC; i++)
+			fprintf(stderr, "%02x%s", enc[i], i % 4 == 3 ? " " : "");
+		fprintf(stderr, "\n");
+		CHECK(!"re-encoded record differs");
+	}
+	CHECK(decode(enc, nrecords, devmem, &again) == NCSYNC_REC_OK);
+	CHECK(!memcmp(in, &again, sizeof(again)));
+}
+
+/* Every byte no field names must be zero, and the header as it is. */
+static void check_reserved(const uint8_t *rec, uint8_t *enc,
+			   uint32_t nrecords, uint64_t devmem)
+{
+	struct ncsync_insn again;
+	enum ncsync_rec_reason r;
+	unsigned int i;
+
+	for (i = 0x0C; i < REC; i++) {
+		if (named(rec[0], i))
+			continue;
+		memcpy(enc, rec, REC);
+		enc[i] = 1 + (rec[i] ^ (uint8_t)(i * 37));
+		if (!enc[i])
+			enc[i] = 0x80;
+		r = decode(enc, nrecords, devmem, &again);
+		if (r != NCSYNC_REC_RESERVED_BYTE) {
+			fprintf(stderr, "byte 0x%02x of opcode 0x%02x\n", i,
+				rec[0]);
+			CHECK(!"a reserved byte set was not refused");
+		}
+	}
+	memcpy(enc, rec, REC);
+	enc[2 + (rec[5] & 1)] = 0x01;
+	CHECK(decode(enc, nrecords, devmem, &again) ==
+	      NCSYNC_REC_HEADER_RESERVED);
+	memcpy(enc, rec, REC);
+	enc[1] = NCSYNC_RECORD_WORDLEN + 1 + (rec[6] & 0x7F);
+	CHECK(decode(enc, nrecords, devmem, &again) == NCSYNC_REC_BAD_WORDLEN);
+}
+
 static void one(const uint8_t *data, uint32_t nrecords, uint64_t devmem)
 {
 	struct ncsync_insn in, again;
 	enum ncsync_rec_reason r, r2;
 	uint8_t *rec, *enc;
-	unsigned int i;
 
 	/* Exactly 64 bytes on the heap: ASan catches a read past them. */
 	rec = malloc(REC);
@@ -355,43 +342,8 @@ static void one(const uint8_t *data, uint32_t nrecords, uint64_t devmem)
 	CHECK(!memcmp(&in, &again, sizeof(in)));
 	CHECK(r2 == NCSYNC_REC_OK);
 
-	/* Every byte was read: the struct gives back the record. */
-	encode(&in, enc);
-	if (memcmp(enc, rec, REC)) {
-		for (i = 0; i < REC; i++)
-			fprintf(stderr, "%02x%s", rec[i], i % 4 == 3 ? " " : "");
-		fprintf(stderr, "\n");
-		for (i = 0; i < REC; i++)
-			fprintf(stderr, "%02x%s", enc[i], i % 4 == 3 ? " " : "");
-		fprintf(stderr, "\n");
-		CHECK(!"re-encoded record differs");
-	}
-	CHECK(decode(enc, nrecords, devmem, &again) == NCSYNC_REC_OK);
-	CHECK(!memcmp(&in, &again, sizeof(in)));
-
-	/* Every byte no field names must be zero. */
-	for (i = 0x0C; i < REC; i++) {
-		if (named(rec[0], i))
-			continue;
-		memcpy(enc, rec, REC);
-		enc[i] = 1 + (rec[i] ^ (uint8_t)(i * 37));
-		if (!enc[i])
-			enc[i] = 0x80;
-		r = decode(enc, nrecords, devmem, &again);
-		if (r != NCSYNC_REC_RESERVED_BYTE) {
-			fprintf(stderr, "byte 0x%02x of opcode 0x%02x\n", i,
-				rec[0]);
-			CHECK(!"a reserved byte set was not refused");
-		}
-	}
-	/* The header too. */
-	memcpy(enc, rec, REC);
-	enc[2 + (rec[5] & 1)] = 0x01;
-	CHECK(decode(enc, nrecords, devmem, &again) ==
-	      NCSYNC_REC_HEADER_RESERVED);
-	memcpy(enc, rec, REC);
-	enc[1] = NCSYNC_RECORD_WORDLEN + 1 + (rec[6] & 0x7F);
-	CHECK(decode(enc, nrecords, devmem, &again) == NCSYNC_REC_BAD_WORDLEN);
+	check_encode(rec, enc, &in, nrecords, devmem);
+	check_reserved(rec, enc, nrecords, devmem);
 out:
 	free(enc);
 	free(rec);

@@ -2,9 +2,10 @@
 /*
  * KUnit tests of the ncsync model rules: the CSR map, the semaphore compare
  * and update arithmetic, the event rules, struct ncsync_op validation and
- * the 64-byte record decoder.  The code under test is common/ncsync_*.c,
- * compiled into this module from the very source ncsync.ko compiles, so the
- * tests run it under KASAN and UBSAN in the debug tier (tools/check-debug).
+ * the 64-byte record decoder and encoder.  The code under test is
+ * common/ncsync_*.c, compiled into this module from the very source
+ * ncsync.ko compiles, so the tests run it under KASAN and UBSAN in the
+ * debug tier (tools/check-debug).
  */
 #include <kunit/test.h>
 #include <linux/kernel.h>
@@ -15,6 +16,7 @@
 #include "../common/ncsync_model.c"
 #include "../common/ncsync_record.c"
 #include "../common/ncsync_exec.c"
+#include "../common/ncsync_encode.c"
 #include "../common/test/exec_cases.h"
 
 /* ---------------------------------------------------------------- CSR map */
@@ -776,7 +778,8 @@ static void record_dma(struct kunit *test)
 /*
  * Random records with a valid header: whatever the bytes, the decoder
  * returns a known reason (under KASAN/UBSAN: without a bad access or an
- * undefined operation), and an accepted record decodes the same twice.
+ * undefined operation), an accepted record decodes the same twice, and the
+ * encoder gives it back byte for byte.
  */
 static void record_random(struct kunit *test)
 {
@@ -787,9 +790,9 @@ static void record_random(struct kunit *test)
 		NCSYNC_OPC_DMA, NCSYNC_OPC_CALL, 0x00, 0xFF,
 	};
 	unsigned int i, j, ok = 0;
+	__u8 r[NCSYNC_RECORD_SIZE], enc[NCSYNC_RECORD_SIZE];
 	struct ncsync_insn a, b;
 	__u32 seed = 0x9E3779B9;
-	__u8 r[NCSYNC_RECORD_SIZE];
 
 	for (i = 0; i < 50000; i++) {
 		enum ncsync_rec_reason why;
@@ -811,6 +814,9 @@ static void record_random(struct kunit *test)
 				NCSYNC_REC_OK);
 		KUNIT_EXPECT_EQ(test, a.opcode, r[0]);
 		KUNIT_EXPECT_TRUE(test, a.nlanes == 1 || a.nlanes == 2);
+		ncsync_record_encode(&a, enc);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(enc, r, NCSYNC_RECORD_SIZE), 0,
+				    "record %u, opcode %#x re-encoded", i, r[0]);
 	}
 	KUNIT_EXPECT_GT(test, ok, 0U);
 	kunit_info(test, "%u of %u random records accepted\n", ok, i);

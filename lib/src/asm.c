@@ -4,12 +4,12 @@
  * a program.
  *
  * One pass over the text, one statement per line.  Each instruction is
- * first encoded here and checked with ncsync_record_decode(), the validator
- * the driver runs at submission, so that a refusal names its reason; then
- * it is appended with the program builders of <ncsync.h>, and the record
- * the builder wrote must be the same bytes.  Labels are the builders'
- * labels, resolved by ncsync_program_finalize().  The first error stops
- * the assembly and is reported with its line and column.
+ * parsed into a struct ncsync_insn, encoded by the shared encoder
+ * (ncsync_record_encode()) and checked with ncsync_record_decode(), the
+ * validator the driver runs at submission, so that a refusal names its
+ * reason; then the builders append it (ncsync_add_insn()).  Labels are the
+ * builders' labels, resolved by ncsync_program_finalize().  The first
+ * error stops the assembly and is reported with its line and column.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -17,8 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ncsync.h"
-#include "ncsync_record.h"
+#include "internal.h"
 #include "text.h"
 
 /* A label: its name is unique within its engine's stream. */
@@ -757,31 +756,11 @@ static int syms_check(struct asm_ctx *c)
 
 /* Emitting records */
 
-static void put_u32(uint8_t *p, uint32_t v)
+/* A zero instruction of @opcode. */
+static void asm_insn(struct ncsync_insn *in, uint8_t opcode)
 {
-	p[0] = v;
-	p[1] = v >> 8;
-	p[2] = v >> 16;
-	p[3] = v >> 24;
-}
-
-static void put_u64(uint8_t *p, uint64_t v)
-{
-	put_u32(p, (uint32_t)v);
-	put_u32(p + 4, (uint32_t)(v >> 32));
-}
-
-/* The header and the events block (lane 0) of a record. */
-static void rec_init(uint8_t *rec, uint8_t opcode, const struct asm_lane *l0)
-{
-	memset(rec, 0, NCSYNC_RECORD_SIZE);
-	rec[0] = opcode;
-	rec[1] = NCSYNC_RECORD_WORDLEN;
-	rec[NCSYNC_REC_EV_WAIT_MODE] = l0->wait_mode;
-	rec[NCSYNC_REC_EV_WAIT_IDX] = l0->wait_idx;
-	rec[NCSYNC_REC_EV_UPD_MODE] = l0->upd_mode;
-	rec[NCSYNC_REC_EV_UPD_IDX] = l0->upd_idx;
-	put_u32(rec + NCSYNC_REC_EV_VALUE, l0->wval.v);
+	memset(in, 0, sizeof(*in));
+	in->opcode = opcode;
 }
 
 static void lane_events(const struct asm_lane *l, struct ncsync_events *ev)
@@ -793,21 +772,36 @@ static void lane_events(const struct asm_lane *l, struct ncsync_events *ev)
 	ev->value = l->wval.v;
 }
 
+/* The lanes as written into @in; lane 1 is zero but on evsem. */
+static void asm_lanes(struct ncsync_insn *in, const struct asm_lane lane[2])
+{
+	struct ncsync_lane *l1 = &in->lane[1];
+	struct ncsync_events ev;
+
+	lane_events(&lane[0], &ev);
+	ncsync_insn_events(in, &ev);
+	l1->wait_mode = lane[1].wait_mode;
+	l1->wait_idx = lane[1].wait_idx;
+	l1->upd_mode = lane[1].upd_mode;
+	l1->upd_idx = lane[1].upd_idx;
+	l1->wait_value = lane[1].wval.v;
+	l1->upd_value = lane[1].uval.v;
+}
+
 /*
- * Refuse the record the line describes when the validator the driver runs
- * would, with its reason.  @label: the target is a label, not yet known.
+ * Refuse the record of @in when the validator the driver runs would, with
+ * its reason.  A branch to a label is checked with the target it has until
+ * ncsync_program_finalize(), zero.
  */
 static int asm_check(struct asm_ctx *c, const struct asm_tok *mn,
-		     const uint8_t *rec, bool label)
+		     const struct ncsync_insn *in)
 {
-	uint8_t tmp[NCSYNC_RECORD_SIZE];
+	uint8_t rec[NCSYNC_RECORD_SIZE];
 	enum ncsync_rec_reason r;
-	struct ncsync_insn in;
+	struct ncsync_insn out;
 
-	memcpy(tmp, rec, sizeof(tmp));
-	if (label)
-		memset(tmp + NCSYNC_REC_BR_TARGET, 0, 8);
-	r = ncsync_record_decode(tmp, UINT32_MAX, UINT64_MAX, &in);
+	ncsync_record_encode(in, rec);
+	r = ncsync_record_decode(rec, UINT32_MAX, UINT64_MAX, &out);
 	if (r)
 		return asm_err(c, mn->s, "invalid %.*s: %s",
 			       (int)(mn->len > 32 ? 32 : mn->len), mn->s,
@@ -815,31 +809,37 @@ static int asm_check(struct asm_ctx *c, const struct asm_tok *mn,
 	return 0;
 }
 
-/*
- * A builder's result @idx: the index of the record it appended, which
- * must be @rec byte for byte (but for a label's target), or an errno.
- */
-static int asm_built(struct asm_ctx *c, const struct asm_tok *mn,
-		     const uint8_t *rec, int idx, bool label)
+/* A builder's result @idx: the index of the record it appended, or an errno. */
+static int asm_added(struct asm_ctx *c, const struct asm_tok *mn, int idx)
 {
-	const uint8_t *p;
-
 	if (idx == -ENOMEM)
 		return asm_fail(c, mn->s, idx, "out of memory");
 	if (idx < 0)
 		return asm_fail(c, mn->s, idx, "%.*s: %s",
 				(int)(mn->len > 32 ? 32 : mn->len), mn->s,
 				strerror(-idx));
-	p = ncsync_stream_record(c->cur, idx);
-	if (!p || memcmp(p, rec, label ? NCSYNC_REC_BR_TARGET :
-					 NCSYNC_RECORD_SIZE) ||
-	    (label && memcmp(p + NCSYNC_REC_BR_TARGET + 8,
-			     rec + NCSYNC_REC_BR_TARGET + 8,
-			     NCSYNC_RECORD_SIZE - NCSYNC_REC_BR_TARGET - 8)))
-		return asm_fail(c, mn->s, -EPROTO,
-				"internal error: %.*s built a different record",
-				(int)(mn->len > 32 ? 32 : mn->len), mn->s);
 	return 0;
+}
+
+/*
+ * @in with its @lane as written: check its record and append it.  A branch
+ * to the label @sym gets its target from ncsync_program_finalize(); one to
+ * a record index keeps it as it is.
+ */
+static int asm_emit(struct asm_ctx *c, const struct asm_tok *mn,
+		    struct ncsync_insn *in, const struct asm_lane lane[2],
+		    const struct asm_sym *sym)
+{
+	int ret;
+
+	asm_lanes(in, lane);
+	ret = asm_check(c, mn, in);
+	if (ret)
+		return ret;
+	if (sym)
+		return asm_added(c, mn, ncsync_add_branch_insn(c->cur, in,
+							       sym->label));
+	return asm_added(c, mn, ncsync_add_insn(c->cur, in));
 }
 
 /**
@@ -948,132 +948,120 @@ static int asm_raw(struct asm_ctx *c, const struct asm_tok *mn)
 	if (n != NCSYNC_RECORD_SIZE)
 		return asm_err(c, c->p, "expected %u bytes, got %u",
 			       NCSYNC_RECORD_SIZE, n);
-	return asm_built(c, mn, rec, ncsync_add_raw(c->cur, rec), false);
+	return asm_added(c, mn, ncsync_add_raw(c->cur, rec));
 }
 
 static int asm_alu(struct asm_ctx *c, const struct asm_tok *mn,
 		   const struct ncsync_text *alu)
 {
-	uint8_t dst, src = 0, rec[NCSYNC_RECORD_SIZE];
 	struct asm_lane lane[2];
-	struct ncsync_events ev;
-	uint32_t imm = 0;
+	struct ncsync_insn in;
 	int ret;
 
-	ret = parse_reg(c, &dst);
+	asm_insn(&in, NCSYNC_OPC_MOV32);
+	in.mov.alu = alu->val;
+	ret = parse_reg(c, &in.mov.dst);
 	if (!ret)
 		ret = expect(c, ",");
 	if (!ret && alu->arg != NCSYNC_ALU_SHAPE_IMM) {
-		ret = parse_reg(c, &src);
+		ret = parse_reg(c, &in.mov.src);
 		if (!ret && alu->arg == NCSYNC_ALU_SHAPE_REG_IMM)
 			ret = expect(c, ",");
 	}
 	if (!ret && alu->arg != NCSYNC_ALU_SHAPE_REG)
-		ret = parse_32(c, &imm);
+		ret = parse_32(c, &in.mov.imm);
 	if (!ret)
 		ret = parse_sync(c, lane, false, false);
 	if (ret)
 		return ret;
+	return asm_emit(c, mn, &in, lane, NULL);
+}
 
-	rec_init(rec, NCSYNC_OPC_MOV32, &lane[0]);
-	rec[NCSYNC_REC_MOV_ALU] = alu->val;
-	rec[NCSYNC_REC_MOV_DST] = dst;
-	rec[NCSYNC_REC_MOV_SRC] = src;
-	put_u32(rec + NCSYNC_REC_MOV_IMM, imm);
-	ret = asm_check(c, mn, rec, false);
+/* .<comp>.<dtype> rL, imm|rR, of a conditional branch, into @in */
+static int parse_br_cond(struct asm_ctx *c, const struct asm_tok *mn,
+			 struct ncsync_insn *in)
+{
+	const struct ncsync_text *cmp, *dt = NULL;
+	const char *dot, *end = mn->s + mn->len;
+	bool reg = false;
+	uint32_t v = 0;
+	int ret;
+
+	dot = memchr(mn->s + 3, '.', mn->len - 3);
+	cmp = ncsync_text_find(ncsync_text_br_comp, mn->s + 3,
+			       (dot ? dot : end) - (mn->s + 3));
+	if (!cmp)
+		return asm_err(c, mn->s + 3,
+			       "expected a comparison: lt, le, eq, ne, ge or gt");
+	if (dot)
+		dt = ncsync_text_find(ncsync_text_dtype, dot + 1,
+				      end - (dot + 1));
+	if (!dt)
+		return asm_err(c, dot ? dot + 1 : end,
+			       "expected a dtype: .u32 or .s32");
+	ret = parse_reg(c, &in->br.lhs);
+	if (!ret)
+		ret = expect(c, ",");
+	if (!ret)
+		ret = parse_reg_or_32(c, &reg, &v);
+	if (!ret)
+		ret = expect(c, ",");
 	if (ret)
 		return ret;
-	lane_events(&lane[0], &ev);
-	return asm_built(c, mn, rec, ncsync_add_mov32(c->cur, alu->val, dst,
-						      src, imm, &ev), false);
+	in->br.comp = cmp->val | (reg ? NCSYNC_BR_REG : 0);
+	in->br.dtype = dt->val;
+	if (reg)
+		in->br.rhs = v;
+	else
+		in->br.imm = v;
+	return 0;
+}
+
+/*
+ * TARGET: a label, *@sym, or @N, a record index.  UINT32_MAX, past every
+ * queue, stands for the larger ones: the validator refuses them all alike.
+ */
+static int parse_br_target(struct asm_ctx *c, struct ncsync_insn *in,
+			   struct asm_sym **sym)
+{
+	const char *at;
+	uint64_t index = 0;
+	struct asm_tok t;
+	int ret = 0;
+
+	skip_ws(c);
+	at = c->p;
+	if (accept(c, "@")) {
+		ret = parse_u64(c, &index);
+		in->br.target = index < UINT32_MAX ? index : UINT32_MAX;
+	} else if (read_ident(c, &t)) {
+		*sym = sym_get(c, &t, at, &ret);
+	} else {
+		return asm_err(c, at, "expected a label or @index");
+	}
+	return ret;
 }
 
 /* br TARGET | br.<comp>.<dtype> rL, imm|rR, TARGET; TARGET: label | @N */
 static int asm_branch(struct asm_ctx *c, const struct asm_tok *mn)
 {
-	const struct ncsync_text *cmp = NULL, *dt = NULL;
-	const char *dot, *end = mn->s + mn->len, *at;
-	uint8_t lhs = 0, rhs = 0, rec[NCSYNC_RECORD_SIZE];
 	struct asm_sym *sym = NULL;
 	struct asm_lane lane[2];
-	struct ncsync_events ev;
-	uint32_t imm = 0, v = 0;
-	uint64_t index = 0;
-	struct asm_tok t;
-	bool reg = false;
-	int ret = 0, idx;
+	struct ncsync_insn in;
+	int ret = 0;
 
-	if (mn->len > 2) {
-		dot = memchr(mn->s + 3, '.', mn->len - 3);
-		cmp = ncsync_text_find(ncsync_text_br_comp, mn->s + 3,
-				       (dot ? dot : end) - (mn->s + 3));
-		if (!cmp)
-			return asm_err(c, mn->s + 3,
-				       "expected a comparison: lt, le, eq, ne, ge or gt");
-		if (dot)
-			dt = ncsync_text_find(ncsync_text_dtype, dot + 1,
-					      end - (dot + 1));
-		if (!dt)
-			return asm_err(c, dot ? dot + 1 : end,
-				       "expected a dtype: .u32 or .s32");
-		ret = parse_reg(c, &lhs);
-		if (!ret)
-			ret = expect(c, ",");
-		if (!ret)
-			ret = parse_reg_or_32(c, &reg, &v);
-		if (!ret)
-			ret = expect(c, ",");
-		if (ret)
-			return ret;
-		if (reg)
-			rhs = v;
-		else
-			imm = v;
-	}
-
-	skip_ws(c);
-	at = c->p;
-	if (accept(c, "@"))
-		ret = parse_u64(c, &index);
-	else if (read_ident(c, &t))
-		sym = sym_get(c, &t, at, &ret);
-	else
-		return asm_err(c, at, "expected a label or @index");
+	asm_insn(&in, NCSYNC_OPC_BRANCH);
+	if (mn->len > 2)
+		ret = parse_br_cond(c, mn, &in);
+	if (!ret)
+		ret = parse_br_target(c, &in, &sym);
 	if (!ret)
 		ret = parse_sync(c, lane, false, false);
 	if (ret)
 		return ret;
 	if (sym)
 		sym->used = true;
-
-	rec_init(rec, NCSYNC_OPC_BRANCH, &lane[0]);
-	if (cmp) {
-		rec[NCSYNC_REC_BR_COMP_OP] = cmp->val |
-					     (reg ? NCSYNC_BR_REG : 0);
-		rec[NCSYNC_REC_BR_DTYPE] = dt->val;
-		rec[NCSYNC_REC_BR_OPERAND_KIND] = NCSYNC_BR_OPERANDS;
-		put_u32(rec + NCSYNC_REC_BR_IMM, imm);
-		rec[NCSYNC_REC_BR_LHS_REG] = lhs;
-		rec[NCSYNC_REC_BR_RHS_REG] = rhs;
-	}
-	put_u64(rec + NCSYNC_REC_BR_TARGET, index);
-	ret = asm_check(c, mn, rec, sym);
-	if (ret)
-		return ret;
-	if (!sym)	/* a record index: stored as it is */
-		return asm_built(c, mn, rec, ncsync_add_raw(c->cur, rec),
-				 false);
-
-	lane_events(&lane[0], &ev);
-	if (!cmp)
-		idx = ncsync_add_branch(c->cur, sym->label, &ev);
-	else if (reg)
-		idx = ncsync_add_branch_reg(c->cur, cmp->val, dt->val, lhs, rhs,
-					    sym->label, &ev);
-	else
-		idx = ncsync_add_branch_imm(c->cur, cmp->val, dt->val, lhs, imm,
-					    sym->label, &ev);
-	return asm_built(c, mn, rec, idx, true);
+	return asm_emit(c, mn, &in, lane, sym);
 }
 
 /* A .. B, or A alone, of semaphore indices */
@@ -1119,14 +1107,14 @@ static int parse_mask_hex(struct asm_ctx *c, uint32_t mask[8])
 /* sema_clear A..B | sema_clear mask {A, B..C} | sema_clear mask 0xHEX */
 static int asm_sema_clear(struct asm_ctx *c, const struct asm_tok *mn)
 {
-	uint8_t first = 0, last = 0, rec[NCSYNC_RECORD_SIZE];
-	uint32_t mask[8] = { 0 };
+	uint8_t first = 0, last = 0;
 	struct asm_lane lane[2];
-	struct ncsync_events ev;
+	struct ncsync_insn in;
 	unsigned int i;
 	bool is_mask;
 	int ret;
 
+	asm_insn(&in, NCSYNC_OPC_GROUP_RESET);
 	is_mask = accept_word(c, "mask");
 	if (!is_mask) {
 		ret = parse_sem_range(c, &first, &last);
@@ -1136,46 +1124,31 @@ static int asm_sema_clear(struct asm_ctx *c, const struct asm_tok *mn)
 			if (ret)
 				break;
 			for (i = first; i <= last; i++)
-				mask[i / 32] |= 1U << (i % 32);
+				in.gr.mask[i / 32] |= 1U << (i % 32);
 			if (peek(c) != '}')
 				ret = expect(c, ",");
 		}
 		first = last = 0;
 	} else {
-		ret = parse_mask_hex(c, mask);
+		ret = parse_mask_hex(c, in.gr.mask);
 	}
 	if (!ret)
 		ret = parse_sync(c, lane, false, false);
 	if (ret)
 		return ret;
-
-	rec_init(rec, NCSYNC_OPC_GROUP_RESET, &lane[0]);
-	rec[NCSYNC_REC_GR_CLEAR_MODE] = is_mask ? NCSYNC_CLEAR_MASK :
-						  NCSYNC_CLEAR_RANGE;
-	rec[NCSYNC_REC_GR_FIRST] = first;
-	rec[NCSYNC_REC_GR_LAST] = last;
-	for (i = 0; i < 8; i++)
-		put_u32(rec + NCSYNC_REC_GR_MASK + 4 * i, mask[i]);
-	ret = asm_check(c, mn, rec, false);
-	if (ret)
-		return ret;
-	lane_events(&lane[0], &ev);
-	if (is_mask)
-		return asm_built(c, mn, rec,
-				 ncsync_add_sema_clear_mask(c->cur, mask, &ev),
-				 false);
-	return asm_built(c, mn, rec,
-			 ncsync_add_sema_clear(c->cur, first, last, &ev),
-			 false);
+	in.gr.mode = is_mask ? NCSYNC_CLEAR_MASK : NCSYNC_CLEAR_RANGE;
+	in.gr.first = first;
+	in.gr.last = last;
+	return asm_emit(c, mn, &in, lane, NULL);
 }
 
 /* poll min|sum rD, sem[A]..sem[B] */
 static int asm_poll(struct asm_ctx *c, const struct asm_tok *mn)
 {
 	const struct ncsync_text *op = NULL;
-	uint8_t dst, first, last, rec[NCSYNC_RECORD_SIZE];
+	uint8_t dst, first, last;
 	struct asm_lane lane[2];
-	struct ncsync_events ev;
+	struct ncsync_insn in;
 	struct asm_tok t;
 	const char *at;
 	int ret;
@@ -1209,31 +1182,23 @@ static int asm_poll(struct asm_ctx *c, const struct asm_tok *mn)
 	ret = parse_sync(c, lane, false, false);
 	if (ret)
 		return ret;
-
-	rec_init(rec, NCSYNC_OPC_POLL_SEM, &lane[0]);
-	rec[NCSYNC_REC_POLL_OP] = op->val;
-	rec[NCSYNC_REC_POLL_DST] = dst;
-	rec[NCSYNC_REC_POLL_FIRST] = first;
-	rec[NCSYNC_REC_POLL_COUNT] = last - first + 1;
-	ret = asm_check(c, mn, rec, false);
-	if (ret)
-		return ret;
-	lane_events(&lane[0], &ev);
-	return asm_built(c, mn, rec,
-			 ncsync_add_poll_sem(c->cur, op->val, dst, first,
-					     last - first + 1, &ev), false);
+	asm_insn(&in, NCSYNC_OPC_POLL_SEM);
+	in.poll.op = op->val;
+	in.poll.dst = dst;
+	in.poll.first = first;
+	in.poll.count = last - first + 1;
+	return asm_emit(c, mn, &in, lane, NULL);
 }
 
 /* dma SRC, DST, LEN [, latency=US]; on_land is the events block update */
 static int asm_dma(struct asm_ctx *c, const struct asm_tok *mn)
 {
-	uint8_t rec[NCSYNC_RECORD_SIZE];
 	struct asm_lane lane[2];
-	struct ncsync_events ev;
-	uint32_t len = 0, latency = 0;
+	struct ncsync_insn in;
 	uint64_t src = 0, dst = 0;
 	int ret;
 
+	asm_insn(&in, NCSYNC_OPC_DMA);
 	ret = parse_u64(c, &src);
 	if (!ret)
 		ret = expect(c, ",");
@@ -1242,97 +1207,47 @@ static int asm_dma(struct asm_ctx *c, const struct asm_tok *mn)
 	if (!ret)
 		ret = expect(c, ",");
 	if (!ret)
-		ret = parse_u32(c, &len);
+		ret = parse_u32(c, &in.dma.len);
 	if (!ret && accept(c, ",")) {
 		skip_ws(c);
 		if (!accept_word(c, "latency"))
 			return asm_err(c, c->p, "expected 'latency'");
 		ret = expect(c, "=");
 		if (!ret)
-			ret = parse_u32(c, &latency);
+			ret = parse_u32(c, &in.dma.latency_us);
 	}
 	if (!ret)
 		ret = parse_sync(c, lane, false, true);
 	if (ret)
 		return ret;
-
-	rec_init(rec, NCSYNC_OPC_DMA, &lane[0]);
-	put_u64(rec + NCSYNC_REC_DMA_SRC, src);
-	put_u64(rec + NCSYNC_REC_DMA_DST, dst);
-	put_u32(rec + NCSYNC_REC_DMA_LEN, len);
-	put_u32(rec + NCSYNC_REC_DMA_LATENCY_US, latency);
-	ret = asm_check(c, mn, rec, false);
-	if (ret)
-		return ret;
-	/* The builder takes the completion update apart from @ev. */
-	lane_events(&lane[0], &ev);
-	ev.upd_mode = 0;
-	ev.upd_idx = 0;
-	return asm_built(c, mn, rec,
-			 ncsync_add_dma(c->cur, src, dst, len, latency,
-					lane[0].upd_mode, lane[0].upd_idx, &ev),
-			 false);
+	in.dma.src = src;
+	in.dma.dst = dst;
+	return asm_emit(c, mn, &in, lane, NULL);
 }
 
 /* Instructions that have only the sync clauses. */
 static int asm_plain(struct asm_ctx *c, const struct asm_tok *mn,
 		     uint8_t opcode)
 {
-	bool evsem = opcode == NCSYNC_OPC_EVENT_SEMAPHORE;
-	uint8_t rec[NCSYNC_RECORD_SIZE];
 	struct asm_lane lane[2];
-	struct ncsync_events ev;
-	int idx, ret;
+	struct ncsync_insn in;
+	int ret;
 
-	ret = parse_sync(c, lane, evsem, false);
+	ret = parse_sync(c, lane, opcode == NCSYNC_OPC_EVENT_SEMAPHORE, false);
 	if (ret)
 		return ret;
-
-	rec_init(rec, opcode, &lane[0]);
-	if (evsem) {
-		rec[NCSYNC_REC_EX_WAIT_MODE] = lane[1].wait_mode;
-		rec[NCSYNC_REC_EX_WAIT_IDX] = lane[1].wait_idx;
-		rec[NCSYNC_REC_EX_UPD_MODE] = lane[1].upd_mode;
-		rec[NCSYNC_REC_EX_UPD_IDX] = lane[1].upd_idx;
-		put_u32(rec + NCSYNC_REC_EX_WAIT_VALUE, lane[1].wval.v);
-		put_u32(rec + NCSYNC_REC_EX_UPD_VALUE, lane[1].uval.v);
-	}
+	asm_insn(&in, opcode);
 	if (opcode == NCSYNC_OPC_DRAIN)
-		rec[NCSYNC_REC_DRAIN_COUNT] = 1;
-	ret = asm_check(c, mn, rec, false);
-	if (ret)
-		return ret;
-
-	lane_events(&lane[0], &ev);
-	switch (opcode) {
-	case NCSYNC_OPC_EVENT_SEMAPHORE:
-		idx = ncsync_add_evsem(c->cur, &ev, lane[1].wait_mode,
-				       lane[1].wait_idx, lane[1].wval.v,
-				       lane[1].upd_mode, lane[1].upd_idx,
-				       lane[1].uval.v);
-		break;
-	case NCSYNC_OPC_HALT:
-		idx = ncsync_add_halt(c->cur, &ev);
-		break;
-	case NCSYNC_OPC_DRAIN:
-		idx = ncsync_add_drain(c->cur, &ev);
-		break;
-	case NCSYNC_OPC_NOOP:
-		idx = ncsync_add_nop(c->cur, &ev);
-		break;
-	default:
-		idx = ncsync_add_exit(c->cur, &ev);
-		break;
-	}
-	return asm_built(c, mn, rec, idx, false);
+		in.drain.count = 1;
+	return asm_emit(c, mn, &in, lane, NULL);
 }
 
 /* barrier: one pseudo-op in every engine's stream, at once */
 static int asm_barrier(struct asm_ctx *c, const struct asm_tok *mn)
 {
-	uint8_t rec[NCSYNC_RECORD_SIZE];
 	struct asm_lane lane[2];
 	struct ncsync_events ev;
+	struct ncsync_insn in;
 	int ret;
 
 	if (!c->cur)
@@ -1341,11 +1256,12 @@ static int asm_barrier(struct asm_ctx *c, const struct asm_tok *mn)
 	if (ret)
 		return ret;
 	/* The events block must be valid on its own (on a NoOp). */
-	rec_init(rec, NCSYNC_OPC_NOOP, &lane[0]);
-	ret = asm_check(c, mn, rec, false);
+	lane_events(&lane[0], &ev);
+	asm_insn(&in, NCSYNC_OPC_NOOP);
+	ncsync_insn_events(&in, &ev);
+	ret = asm_check(c, mn, &in);
 	if (ret)
 		return ret;
-	lane_events(&lane[0], &ev);
 	ret = ncsync_add_all_engine_barrier(c->prog, &ev);
 	if (ret == -ENOMEM)
 		return asm_fail(c, mn->s, ret, "out of memory");

@@ -4,10 +4,12 @@
  * ENC): each appends one 64-byte record to a stream and returns its index,
  * or a negative errno and appends nothing.
  *
- * Every record is checked with the shared validator (common/
- * ncsync_record.c) before it is appended, as far as it can be checked on
- * its own: branch targets are resolved by ncsync_program_finalize() and DMA
- * ranges are checked by the kernel against the device memory.
+ * Each builder fills a struct ncsync_insn, which the shared encoder
+ * (common/ncsync_encode.c) turns into the record.  Every record is checked
+ * with the shared validator (common/ncsync_record.c) before it is appended,
+ * as far as it can be checked on its own: branch targets are resolved by
+ * ncsync_program_finalize() and DMA ranges are checked by the kernel
+ * against the device memory.
  */
 #include <errno.h>
 #include <string.h>
@@ -33,20 +35,33 @@ uint32_t ncsync_get_u32(const uint8_t *p)
 	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* Zero @rec, stamp the header (SYNC setupHeader) and the events block. */
+/*
+ * Lane 0 of @insn from the events block @ev, one value for both halves;
+ * a NULL @ev leaves it as it is.
+ */
+void ncsync_insn_events(struct ncsync_insn *insn,
+			const struct ncsync_events *ev)
+{
+	struct ncsync_lane *l0 = &insn->lane[0];
+
+	if (!ev)
+		return;
+	l0->wait_mode = ev->wait_mode;
+	l0->wait_idx = ev->wait_idx;
+	l0->upd_mode = ev->upd_mode;
+	l0->upd_idx = ev->upd_idx;
+	l0->wait_value = ev->value;
+	l0->upd_value = ev->value;
+}
+
+/* The header (SYNC setupHeader) and the events block, all else zero. */
 void ncsync_rec_init(uint8_t *rec, uint8_t opcode,
 		     const struct ncsync_events *ev)
 {
-	memset(rec, 0, NCSYNC_RECORD_SIZE);
-	rec[0] = opcode;
-	rec[1] = NCSYNC_RECORD_WORDLEN;
-	if (ev) {
-		rec[NCSYNC_REC_EV_WAIT_MODE] = ev->wait_mode;
-		rec[NCSYNC_REC_EV_WAIT_IDX] = ev->wait_idx;
-		rec[NCSYNC_REC_EV_UPD_MODE] = ev->upd_mode;
-		rec[NCSYNC_REC_EV_UPD_IDX] = ev->upd_idx;
-		ncsync_put_u32(rec + NCSYNC_REC_EV_VALUE, ev->value);
-	}
+	struct ncsync_insn insn = { .opcode = opcode };
+
+	ncsync_insn_events(&insn, ev);
+	ncsync_record_encode(&insn, rec);
 }
 
 /* Check a record as far as it can be checked outside its program. */
@@ -59,13 +74,15 @@ int ncsync_check_isolated(const uint8_t *rec)
 	return 0;
 }
 
-/* Check @rec and append it to @s. */
-static int ncsync_emit(struct ncsync_stream *s, const uint8_t *rec)
+/* Encode @insn, check its record and append it to @s. */
+int ncsync_add_insn(struct ncsync_stream *s, const struct ncsync_insn *insn)
 {
+	uint8_t rec[NCSYNC_RECORD_SIZE];
 	int ret;
 
 	if (!s)
 		return -EINVAL;
+	ncsync_record_encode(insn, rec);
 	ret = ncsync_check_isolated(rec);
 	if (ret)
 		return ret;
@@ -79,16 +96,17 @@ static int ncsync_add_lane1(struct ncsync_stream *s,
 			    uint32_t wait_value, uint8_t upd_mode,
 			    uint8_t upd_idx, uint32_t upd_value)
 {
-	uint8_t rec[NCSYNC_RECORD_SIZE];
+	struct ncsync_insn insn = {
+		.opcode = NCSYNC_OPC_EVENT_SEMAPHORE,
+		.lane[1] = {
+			.wait_mode = wait_mode, .wait_idx = wait_idx,
+			.wait_value = wait_value, .upd_mode = upd_mode,
+			.upd_idx = upd_idx, .upd_value = upd_value,
+		},
+	};
 
-	ncsync_rec_init(rec, NCSYNC_OPC_EVENT_SEMAPHORE, ev);
-	rec[NCSYNC_REC_EX_WAIT_MODE] = wait_mode;
-	rec[NCSYNC_REC_EX_WAIT_IDX] = wait_idx;
-	rec[NCSYNC_REC_EX_UPD_MODE] = upd_mode;
-	rec[NCSYNC_REC_EX_UPD_IDX] = upd_idx;
-	ncsync_put_u32(rec + NCSYNC_REC_EX_WAIT_VALUE, wait_value);
-	ncsync_put_u32(rec + NCSYNC_REC_EX_UPD_VALUE, upd_value);
-	return ncsync_emit(s, rec);
+	ncsync_insn_events(&insn, ev);
+	return ncsync_add_insn(s, &insn);
 }
 
 int ncsync_add_evsem(struct ncsync_stream *s, const struct ncsync_events *ev,
@@ -245,20 +263,21 @@ int ncsync_add_event_wait(struct ncsync_stream *s, uint8_t event,
 static int ncsync_add_plain(struct ncsync_stream *s, uint8_t opcode,
 			    const struct ncsync_events *ev)
 {
-	uint8_t rec[NCSYNC_RECORD_SIZE];
+	struct ncsync_insn insn = { .opcode = opcode };
 
-	ncsync_rec_init(rec, opcode, ev);
-	return ncsync_emit(s, rec);
+	ncsync_insn_events(&insn, ev);
+	return ncsync_add_insn(s, &insn);
 }
 
 /* lower_control's fence drain: count 1, a full drain (SYNC, ENC 5b). */
 int ncsync_add_drain(struct ncsync_stream *s, const struct ncsync_events *ev)
 {
-	uint8_t rec[NCSYNC_RECORD_SIZE];
+	struct ncsync_insn insn = {
+		.opcode = NCSYNC_OPC_DRAIN, .drain = { .count = 1 },
+	};
 
-	ncsync_rec_init(rec, NCSYNC_OPC_DRAIN, ev);
-	rec[NCSYNC_REC_DRAIN_COUNT] = 1;
-	return ncsync_emit(s, rec);
+	ncsync_insn_events(&insn, ev);
+	return ncsync_add_insn(s, &insn);
 }
 
 int ncsync_add_halt(struct ncsync_stream *s, const struct ncsync_events *ev)
@@ -281,15 +300,15 @@ int ncsync_add_exit(struct ncsync_stream *s, const struct ncsync_events *ev)
 int ncsync_add_sema_clear(struct ncsync_stream *s, uint8_t first,
 			  uint8_t last, const struct ncsync_events *ev)
 {
-	uint8_t rec[NCSYNC_RECORD_SIZE];
+	struct ncsync_insn insn = {
+		.opcode = NCSYNC_OPC_GROUP_RESET,
+		.gr = { .mode = NCSYNC_CLEAR_RANGE, .first = first, .last = last },
+	};
 
 	if (first > last)
 		return -EINVAL;
-	ncsync_rec_init(rec, NCSYNC_OPC_GROUP_RESET, ev);
-	rec[NCSYNC_REC_GR_CLEAR_MODE] = NCSYNC_CLEAR_RANGE;
-	rec[NCSYNC_REC_GR_FIRST] = first;
-	rec[NCSYNC_REC_GR_LAST] = last;
-	return ncsync_emit(s, rec);
+	ncsync_insn_events(&insn, ev);
+	return ncsync_add_insn(s, &insn);
 }
 
 /* ClearMode 2: the 256-bit mask at +0x20, little-endian u32[8]. */
@@ -297,43 +316,41 @@ int ncsync_add_sema_clear_mask(struct ncsync_stream *s,
 			       const uint32_t mask[8],
 			       const struct ncsync_events *ev)
 {
-	uint8_t rec[NCSYNC_RECORD_SIZE];
-	unsigned int i;
+	struct ncsync_insn insn = {
+		.opcode = NCSYNC_OPC_GROUP_RESET,
+		.gr = { .mode = NCSYNC_CLEAR_MASK },
+	};
 
 	if (!mask)
 		return -EINVAL;
-	ncsync_rec_init(rec, NCSYNC_OPC_GROUP_RESET, ev);
-	rec[NCSYNC_REC_GR_CLEAR_MODE] = NCSYNC_CLEAR_MASK;
-	for (i = 0; i < 8; i++)
-		ncsync_put_u32(rec + NCSYNC_REC_GR_MASK + 4 * i, mask[i]);
-	return ncsync_emit(s, rec);
+	memcpy(insn.gr.mask, mask, sizeof(insn.gr.mask));
+	ncsync_insn_events(&insn, ev);
+	return ncsync_add_insn(s, &insn);
 }
 
 int ncsync_add_poll_sem(struct ncsync_stream *s, uint8_t op, uint8_t dst,
 			uint8_t first, uint8_t count,
 			const struct ncsync_events *ev)
 {
-	uint8_t rec[NCSYNC_RECORD_SIZE];
+	struct ncsync_insn insn = {
+		.opcode = NCSYNC_OPC_POLL_SEM,
+		.poll = { .op = op, .dst = dst, .first = first, .count = count },
+	};
 
-	ncsync_rec_init(rec, NCSYNC_OPC_POLL_SEM, ev);
-	rec[NCSYNC_REC_POLL_OP] = op;
-	rec[NCSYNC_REC_POLL_DST] = dst;
-	rec[NCSYNC_REC_POLL_FIRST] = first;
-	rec[NCSYNC_REC_POLL_COUNT] = count;
-	return ncsync_emit(s, rec);
+	ncsync_insn_events(&insn, ev);
+	return ncsync_add_insn(s, &insn);
 }
 
 int ncsync_add_mov32(struct ncsync_stream *s, uint8_t alu, uint8_t dst,
 		     uint8_t src, uint32_t imm, const struct ncsync_events *ev)
 {
-	uint8_t rec[NCSYNC_RECORD_SIZE];
+	struct ncsync_insn insn = {
+		.opcode = NCSYNC_OPC_MOV32,
+		.mov = { .alu = alu, .dst = dst, .src = src, .imm = imm },
+	};
 
-	ncsync_rec_init(rec, NCSYNC_OPC_MOV32, ev);
-	rec[NCSYNC_REC_MOV_ALU] = alu;
-	rec[NCSYNC_REC_MOV_DST] = dst;
-	rec[NCSYNC_REC_MOV_SRC] = src;
-	ncsync_put_u32(rec + NCSYNC_REC_MOV_IMM, imm);
-	return ncsync_emit(s, rec);
+	ncsync_insn_events(&insn, ev);
+	return ncsync_add_insn(s, &insn);
 }
 
 int ncsync_add_mov32_imm(struct ncsync_stream *s, uint8_t dst, uint32_t imm,
@@ -343,17 +360,16 @@ int ncsync_add_mov32_imm(struct ncsync_stream *s, uint8_t dst, uint32_t imm,
 }
 
 /*
- * A branch record; its target (+0x30, a record index) is written by
- * ncsync_program_finalize() from @label.
+ * The branch @insn, whose target (+0x30, a record index) is written by
+ * ncsync_program_finalize() from @label: zero until then.
  */
-int ncsync_add_branch_rec(struct ncsync_stream *s, uint8_t comp,
-			  uint8_t dtype, uint8_t lhs, uint8_t rhs,
-			  uint32_t imm, int label,
-			  const struct ncsync_events *ev)
+int ncsync_add_branch_insn(struct ncsync_stream *s,
+			   const struct ncsync_insn *insn, int label)
 {
 	uint8_t rec[NCSYNC_RECORD_SIZE];
 	struct ncsync_program *prog;
 	const struct ncsync_label *l;
+	struct ncsync_insn b = *insn;
 	int idx, ret;
 
 	if (!s)
@@ -364,17 +380,8 @@ int ncsync_add_branch_rec(struct ncsync_stream *s, uint8_t comp,
 	l = &prog->labels[label];
 	if (l->bound && l->engine != s->engine)
 		return -EXDEV;
-	ncsync_rec_init(rec, NCSYNC_OPC_BRANCH, ev);
-	rec[NCSYNC_REC_BR_COMP_OP] = comp;
-	if (comp != NCSYNC_BR_ALWAYS) {
-		rec[NCSYNC_REC_BR_DTYPE] = dtype;
-		rec[NCSYNC_REC_BR_OPERAND_KIND] = NCSYNC_BR_OPERANDS;
-		rec[NCSYNC_REC_BR_LHS_REG] = lhs;
-		if (comp & NCSYNC_BR_REG)
-			rec[NCSYNC_REC_BR_RHS_REG] = rhs;
-		else
-			ncsync_put_u32(rec + NCSYNC_REC_BR_IMM, imm);
-	}
+	b.br.target = 0;
+	ncsync_record_encode(&b, rec);
 	ret = ncsync_check_isolated(rec);
 	if (ret)
 		return ret;
@@ -387,10 +394,32 @@ int ncsync_add_branch_rec(struct ncsync_stream *s, uint8_t comp,
 	return idx;
 }
 
+/* A branch of comparison @comp: only the operands it uses are kept. */
+static int ncsync_add_branch_cmp(struct ncsync_stream *s, uint8_t comp,
+				 uint8_t dtype, uint8_t lhs, uint8_t rhs,
+				 uint32_t imm, int label,
+				 const struct ncsync_events *ev)
+{
+	struct ncsync_insn insn = {
+		.opcode = NCSYNC_OPC_BRANCH, .br = { .comp = comp },
+	};
+
+	ncsync_insn_events(&insn, ev);
+	if (comp != NCSYNC_BR_ALWAYS) {
+		insn.br.dtype = dtype;
+		insn.br.lhs = lhs;
+		if (comp & NCSYNC_BR_REG)
+			insn.br.rhs = rhs;
+		else
+			insn.br.imm = imm;
+	}
+	return ncsync_add_branch_insn(s, &insn, label);
+}
+
 int ncsync_add_branch(struct ncsync_stream *s, int label,
 		      const struct ncsync_events *ev)
 {
-	return ncsync_add_branch_rec(s, NCSYNC_BR_ALWAYS, 0, 0, 0, 0, label,
+	return ncsync_add_branch_cmp(s, NCSYNC_BR_ALWAYS, 0, 0, 0, 0, label,
 				     ev);
 }
 
@@ -401,7 +430,7 @@ int ncsync_add_branch_imm(struct ncsync_stream *s, uint8_t comp,
 {
 	if (comp < NCSYNC_BR_LT || comp > NCSYNC_BR_GT)
 		return -EINVAL;
-	return ncsync_add_branch_rec(s, comp, dtype, lhs, 0, imm, label, ev);
+	return ncsync_add_branch_cmp(s, comp, dtype, lhs, 0, imm, label, ev);
 }
 
 /* Compare registers @lhs and @rhs: @comp is 9-14, or 1-6 (8 is added). */
@@ -414,7 +443,7 @@ int ncsync_add_branch_reg(struct ncsync_stream *s, uint8_t comp,
 	if (comp > (NCSYNC_BR_REG | NCSYNC_BR_GT) || cmp < NCSYNC_BR_LT ||
 	    cmp > NCSYNC_BR_GT)
 		return -EINVAL;
-	return ncsync_add_branch_rec(s, cmp | NCSYNC_BR_REG, dtype, lhs, rhs, 0,
+	return ncsync_add_branch_cmp(s, cmp | NCSYNC_BR_REG, dtype, lhs, rhs, 0,
 				     label, ev);
 }
 
@@ -428,22 +457,21 @@ int ncsync_add_dma(struct ncsync_stream *s, uint64_t src, uint64_t dst,
 		   uint32_t len, uint32_t latency_us, uint8_t upd_mode,
 		   uint8_t upd_idx, const struct ncsync_events *ev)
 {
-	uint8_t rec[NCSYNC_RECORD_SIZE];
+	struct ncsync_insn insn = {
+		.opcode = NCSYNC_OPC_DMA,
+		.dma = { .src = src, .dst = dst, .len = len,
+			 .latency_us = latency_us },
+	};
 
-	if (ev && upd_mode && (ev->upd_mode || ev->upd_idx))
+	if ((ev && upd_mode && (ev->upd_mode || ev->upd_idx)) ||
+	    (!upd_mode && upd_idx))
 		return -EINVAL;
-	ncsync_rec_init(rec, NCSYNC_OPC_DMA, ev);
+	ncsync_insn_events(&insn, ev);
 	if (upd_mode) {
-		rec[NCSYNC_REC_EV_UPD_MODE] = upd_mode;
-		rec[NCSYNC_REC_EV_UPD_IDX] = upd_idx;
-	} else if (upd_idx) {
-		return -EINVAL;
+		insn.lane[0].upd_mode = upd_mode;
+		insn.lane[0].upd_idx = upd_idx;
 	}
-	ncsync_put_u64(rec + NCSYNC_REC_DMA_SRC, src);
-	ncsync_put_u64(rec + NCSYNC_REC_DMA_DST, dst);
-	ncsync_put_u32(rec + NCSYNC_REC_DMA_LEN, len);
-	ncsync_put_u32(rec + NCSYNC_REC_DMA_LATENCY_US, latency_us);
-	return ncsync_emit(s, rec);
+	return ncsync_add_insn(s, &insn);
 }
 
 /*
@@ -459,7 +487,7 @@ int ncsync_insert_events(struct ncsync_stream *s, uint32_t index,
 			 const struct ncsync_events *ev)
 {
 	static const uint8_t zero[8];
-	uint8_t *rec, tmp[NCSYNC_RECORD_SIZE];
+	uint8_t *rec, tmp[NCSYNC_RECORD_SIZE], nop[NCSYNC_RECORD_SIZE];
 
 	if (!s)
 		return -EINVAL;
@@ -469,23 +497,17 @@ int ncsync_insert_events(struct ncsync_stream *s, uint32_t index,
 	if (s->prog->frozen)
 		return -EBUSY;
 	memcpy(tmp, rec, NCSYNC_RECORD_SIZE);
-	if (ev && memcmp(tmp + NCSYNC_REC_EV_WAIT_MODE, zero, 8))
+	if (ev && memcmp(tmp + NCSYNC_REC_EV_WAIT_MODE, zero, sizeof(zero)))
 		return -EEXIST;
-	tmp[NCSYNC_REC_EV_WAIT_MODE] = ev ? ev->wait_mode : 0;
-	tmp[NCSYNC_REC_EV_WAIT_IDX] = ev ? ev->wait_idx : 0;
-	tmp[NCSYNC_REC_EV_UPD_MODE] = ev ? ev->upd_mode : 0;
-	tmp[NCSYNC_REC_EV_UPD_IDX] = ev ? ev->upd_idx : 0;
-	ncsync_put_u32(tmp + NCSYNC_REC_EV_VALUE, ev ? ev->value : 0);
-	if (ncsync_is_pseudo(tmp[0])) {
-		/* Check the block alone, on a NoOp. */
-		uint8_t nop[NCSYNC_RECORD_SIZE];
-
-		ncsync_rec_init(nop, NCSYNC_OPC_NOOP, ev);
-		if (ncsync_check_isolated(nop))
-			return -EINVAL;
-	} else if (ncsync_check_isolated(tmp)) {
+	/*
+	 * The block as the encoder writes it, on a NoOp: the record a
+	 * pseudo-op's block is checked on.
+	 */
+	ncsync_rec_init(nop, NCSYNC_OPC_NOOP, ev);
+	memcpy(tmp + NCSYNC_REC_EV_WAIT_MODE, nop + NCSYNC_REC_EV_WAIT_MODE,
+	       sizeof(zero));
+	if (ncsync_check_isolated(ncsync_is_pseudo(tmp[0]) ? nop : tmp))
 		return -EINVAL;
-	}
 	memcpy(rec, tmp, NCSYNC_RECORD_SIZE);
 	return (int)index;
 }

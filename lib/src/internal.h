@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * libncsync: private structures of programs, streams, labels and the
- * allocators, shared by program.c, builders.c, lower.c, alloc.c and
+ * allocators, shared by program.c, builders.c, asm.c, lower.c, alloc.c and
  * submit.c.  Not installed.
  */
 #ifndef NCSYNC_INTERNAL_H
@@ -153,16 +153,17 @@ int ncsync_fixup_add(struct ncsync_program *prog, uint8_t engine,
 bool ncsync_is_pseudo(uint8_t opcode);
 
 /* builders.c */
+void ncsync_insn_events(struct ncsync_insn *insn,
+			const struct ncsync_events *ev);
 void ncsync_rec_init(uint8_t *rec, uint8_t opcode,
 		     const struct ncsync_events *ev);
 void ncsync_put_u32(uint8_t *p, uint32_t v);
 void ncsync_put_u64(uint8_t *p, uint64_t v);
 uint32_t ncsync_get_u32(const uint8_t *p);
 int ncsync_check_isolated(const uint8_t *rec);
-int ncsync_add_branch_rec(struct ncsync_stream *s, uint8_t comp,
-			  uint8_t dtype, uint8_t lhs, uint8_t rhs,
-			  uint32_t imm, int label,
-			  const struct ncsync_events *ev);
+int ncsync_add_insn(struct ncsync_stream *s, const struct ncsync_insn *insn);
+int ncsync_add_branch_insn(struct ncsync_stream *s,
+			   const struct ncsync_insn *insn, int label);
 
 /* alloc.c */
 void ncsync_alloc_init(struct ncsync_program *prog);

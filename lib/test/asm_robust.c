@@ -34,10 +34,7 @@ static uint64_t rng = 0x243F6A8885A308D3ULL;
 
 static uint32_t rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)(rng >> 16);
+	return t_rnd(&rng);
 }
 
 static bool same(struct ncsync_program *a, struct ncsync_program *b)

@@ -18,6 +18,15 @@
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/* xorshift64: a reproducible sequence from *@state, which is not zero. */
+static inline uint32_t t_rnd(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return (uint32_t)(*state >> 16);
+}
+
 static inline void t_put32(uint8_t *p, uint32_t v)
 {
 	p[0] = v;

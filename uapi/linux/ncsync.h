@@ -317,6 +317,235 @@ struct ncsync_stats {
 #define NCSYNC_REC_DMA_LATENCY_US	0x24	/* u32 */
 
 /*
+ * The record as a C type: one view per record family, each the whole 64
+ * bytes, every byte a named field or a reserved one (zero).  Each view
+ * starts with struct ncsync_rec_head; a view's field is at the offset of
+ * its NCSYNC_REC_* constant above (checked at build time in
+ * common/ncsync_encode.c).  Multi-byte fields are little-endian; every
+ * field is naturally aligned, so the layout is the same on every ABI.  See
+ * Documentation/ncsync/records.rst, "The record as a C type".
+ */
+
+/**
+ * struct ncsync_rec_head - the header and the events block (lane 0) of
+ *	every record, +0x00 - +0x0B.
+ * @opcode: NCSYNC_OPC_*.
+ * @wordlen: NCSYNC_RECORD_WORDLEN.
+ * @reserved: zero.
+ * @ev_wait_mode: NCSYNC_REC_EV_WAIT_MODE: NCSYNC_WAIT_*, or 0.
+ * @ev_wait_idx: NCSYNC_REC_EV_WAIT_IDX: the semaphore or event tested.
+ * @ev_upd_mode: NCSYNC_REC_EV_UPD_MODE: NCSYNC_UPD_*, or 0.
+ * @ev_upd_idx: NCSYNC_REC_EV_UPD_IDX: the semaphore or event changed.
+ * @ev_value: NCSYNC_REC_EV_VALUE: the wait's threshold and the update's
+ *	operand, one field.
+ */
+struct ncsync_rec_head {
+	__u8 opcode;
+	__u8 wordlen;
+	__u8 reserved[2];
+	__u8 ev_wait_mode;
+	__u8 ev_wait_idx;
+	__u8 ev_upd_mode;
+	__u8 ev_upd_idx;
+	__le32 ev_value;
+};
+
+/**
+ * struct ncsync_rec_evsem - EventSemaphore (0xA0): the extended block.
+ * @head: the header and lane 0.
+ * @reserved0: +0x0C - +0x1F, zero.
+ * @ex_wait_mode: NCSYNC_REC_EX_WAIT_MODE: lane 1's wait mode.
+ * @ex_wait_idx: NCSYNC_REC_EX_WAIT_IDX.
+ * @ex_upd_mode: NCSYNC_REC_EX_UPD_MODE: lane 1's update mode.
+ * @ex_upd_idx: NCSYNC_REC_EX_UPD_IDX.
+ * @ex_wait_value: NCSYNC_REC_EX_WAIT_VALUE: lane 1's threshold.
+ * @ex_upd_value: NCSYNC_REC_EX_UPD_VALUE: lane 1's operand.
+ * @reserved1: +0x2C - +0x3F, zero.
+ */
+struct ncsync_rec_evsem {
+	struct ncsync_rec_head head;
+	__u8 reserved0[20];
+	__u8 ex_wait_mode;
+	__u8 ex_wait_idx;
+	__u8 ex_upd_mode;
+	__u8 ex_upd_idx;
+	__le32 ex_wait_value;
+	__le32 ex_upd_value;
+	__u8 reserved1[20];
+};
+
+/**
+ * struct ncsync_rec_drain - Drain (0xA2).
+ * @head: the header and lane 0.
+ * @reserved0: +0x0C - +0x27, zero.
+ * @count: NCSYNC_REC_DRAIN_COUNT: 1.
+ * @reserved1: +0x29 - +0x3F, zero.
+ */
+struct ncsync_rec_drain {
+	struct ncsync_rec_head head;
+	__u8 reserved0[28];
+	__u8 count;
+	__u8 reserved1[23];
+};
+
+/**
+ * struct ncsync_rec_branch - Branch (0xA9).
+ * @head: the header and lane 0.
+ * @comp_op: NCSYNC_REC_BR_COMP_OP: NCSYNC_BR_*, + NCSYNC_BR_REG.
+ * @dtype: NCSYNC_REC_BR_DTYPE: NCSYNC_DTYPE_*, or 0 with NCSYNC_BR_ALWAYS.
+ * @operand_kind: NCSYNC_REC_BR_OPERAND_KIND: NCSYNC_BR_OPERANDS, or 0
+ *	with NCSYNC_BR_ALWAYS.
+ * @reserved0: +0x0F, zero.
+ * @imm: NCSYNC_REC_BR_IMM: the immediate right-hand side.
+ * @reserved1: +0x14 - +0x1F, zero.
+ * @lhs_reg: NCSYNC_REC_BR_LHS_REG.
+ * @rhs_reg: NCSYNC_REC_BR_RHS_REG.
+ * @reserved2: +0x22 - +0x2F, zero.
+ * @target: NCSYNC_REC_BR_TARGET: a record index in the same queue.
+ * @reserved3: +0x38 - +0x3F, zero.
+ */
+struct ncsync_rec_branch {
+	struct ncsync_rec_head head;
+	__u8 comp_op;
+	__u8 dtype;
+	__u8 operand_kind;
+	__u8 reserved0;
+	__le32 imm;
+	__u8 reserved1[12];
+	__u8 lhs_reg;
+	__u8 rhs_reg;
+	__u8 reserved2[14];
+	__le64 target;
+	__u8 reserved3[8];
+};
+
+/**
+ * struct ncsync_rec_group_reset - GroupResetSemaphores (0xB0).
+ * @head: the header and lane 0.
+ * @clear_mode: NCSYNC_REC_GR_CLEAR_MODE: NCSYNC_CLEAR_*.
+ * @first: NCSYNC_REC_GR_FIRST: the range's first semaphore.
+ * @last: NCSYNC_REC_GR_LAST: its last, inclusive.
+ * @reserved0: +0x0F - +0x1F, zero.
+ * @mask: NCSYNC_REC_GR_MASK: semaphore i is bit i % 32 of @mask[i / 32].
+ */
+struct ncsync_rec_group_reset {
+	struct ncsync_rec_head head;
+	__u8 clear_mode;
+	__u8 first;
+	__u8 last;
+	__u8 reserved0[17];
+	__le32 mask[8];
+};
+
+/**
+ * struct ncsync_rec_mov32 - Mov32 (0xA7).
+ * @head: the header and lane 0.
+ * @alu: NCSYNC_REC_MOV_ALU: NCSYNC_ALU_*.
+ * @dst: NCSYNC_REC_MOV_DST: the destination register.
+ * @src: NCSYNC_REC_MOV_SRC: the source register.
+ * @reserved0: +0x0F, zero.
+ * @imm: NCSYNC_REC_MOV_IMM: the immediate.
+ * @reserved1: +0x14 - +0x3F, zero.
+ */
+struct ncsync_rec_mov32 {
+	struct ncsync_rec_head head;
+	__u8 alu;
+	__u8 dst;
+	__u8 src;
+	__u8 reserved0;
+	__le32 imm;
+	__u8 reserved1[44];
+};
+
+/**
+ * struct ncsync_rec_poll_sem - PollSem (0xB3).
+ * @head: the header and lane 0.
+ * @op: NCSYNC_REC_POLL_OP: NCSYNC_POLL_*.
+ * @dst: NCSYNC_REC_POLL_DST: the destination register.
+ * @first: NCSYNC_REC_POLL_FIRST: the first semaphore.
+ * @count: NCSYNC_REC_POLL_COUNT: 1 .. NCSYNC_POLL_MAX_COUNT.
+ * @reserved: +0x10 - +0x3F, zero.
+ */
+struct ncsync_rec_poll_sem {
+	struct ncsync_rec_head head;
+	__u8 op;
+	__u8 dst;
+	__u8 first;
+	__u8 count;
+	__u8 reserved[48];
+};
+
+/**
+ * struct ncsync_rec_exit - Exit (0xDF).
+ * @head: the header and lane 0.
+ * @flags: NCSYNC_REC_EXIT_FLAGS: zero.
+ * @reserved: +0x0D - +0x3F, zero.
+ */
+struct ncsync_rec_exit {
+	struct ncsync_rec_head head;
+	__u8 flags;
+	__u8 reserved[51];
+};
+
+/**
+ * struct ncsync_rec_dma - DMA (0xE0).
+ * @head: the header and lane 0, whose update is the copy's completion.
+ * @reserved0: +0x0C - +0x0F, zero.
+ * @src: NCSYNC_REC_DMA_SRC: the source offset in device memory.
+ * @dst: NCSYNC_REC_DMA_DST: the destination offset.
+ * @len: NCSYNC_REC_DMA_LEN: bytes, at least 1.
+ * @latency_us: NCSYNC_REC_DMA_LATENCY_US.
+ * @reserved1: +0x28 - +0x3F, zero.
+ */
+struct ncsync_rec_dma {
+	struct ncsync_rec_head head;
+	__u8 reserved0[4];
+	__le64 src;
+	__le64 dst;
+	__le32 len;
+	__le32 latency_us;
+	__u8 reserved1[24];
+};
+
+/**
+ * struct ncsync_record - one 64-byte record, in the view of its family.
+ * @bytes: the record as bytes.
+ * @head: the header and the events block, any opcode (Halt and NoOp name
+ *	nothing more).
+ * @evsem: EventSemaphore.
+ * @drain: Drain.
+ * @br: Branch.
+ * @gr: GroupResetSemaphores.
+ * @mov: Mov32.
+ * @poll: PollSem.
+ * @exit: Exit.
+ * @dma: DMA.
+ */
+struct ncsync_record {
+	union {
+		__u8 bytes[NCSYNC_RECORD_SIZE];
+		struct ncsync_rec_head head;
+		struct ncsync_rec_evsem evsem;
+		struct ncsync_rec_drain drain;
+		struct ncsync_rec_branch br;
+		struct ncsync_rec_group_reset gr;
+		struct ncsync_rec_mov32 mov;
+		struct ncsync_rec_poll_sem poll;
+		struct ncsync_rec_exit exit;
+		struct ncsync_rec_dma dma;
+	};
+};
+
+/*
+ * The size, checked wherever this header is compiled (the kernel, C89 and
+ * later, C++): a bit-field of negative width does not compile.
+ */
+struct ncsync_record_size_check {
+	unsigned int is_64 :
+		sizeof(struct ncsync_record) == NCSYNC_RECORD_SIZE ? 1 : -1;
+};
+
+/*
  * Update modes (MODEL.md).  0x0X is the _READ form, 0x1X the _COMPLETE form;
  * EventSemaphore takes only _COMPLETE forms.  NCSYNC_UPD_REG on add,
  * subtract and write takes the operand from the register named by the value.

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Encoding of the 64-byte record, the inverse of ncsync_record_decode():
+ * written once and compiled into the module, the library and the fuzzers.
+ * Freestanding C.  See ncsync_record.h and Documentation/ncsync/records.rst.
+ */
+#include "ncsync_record.h"
+
+/*
+ * Every field of struct ncsync_record is at the offset of its NCSYNC_REC_*
+ * constant, and every view is the whole record: a bit-field of negative
+ * width does not compile (the uapi header checks the size the same way).
+ * Here rather than in the header, which has no offsetof(): every build of
+ * common/ (the module, the library, the fuzzers, KUnit) checks it.
+ */
+#define NCSYNC_REC_CHECK(cond)		unsigned int : (cond) ? 1 : -1
+#define NCSYNC_REC_AT(field, off)					\
+	NCSYNC_REC_CHECK(offsetof(struct ncsync_record, field) == (off))
+#define NCSYNC_REC_VIEW(type)						\
+	NCSYNC_REC_CHECK(sizeof(type) == NCSYNC_RECORD_SIZE)
+
+struct ncsync_record_layout_check {
+	NCSYNC_REC_VIEW(struct ncsync_record);
+	NCSYNC_REC_VIEW(struct ncsync_rec_evsem);
+	NCSYNC_REC_VIEW(struct ncsync_rec_drain);
+	NCSYNC_REC_VIEW(struct ncsync_rec_branch);
+	NCSYNC_REC_VIEW(struct ncsync_rec_group_reset);
+	NCSYNC_REC_VIEW(struct ncsync_rec_mov32);
+	NCSYNC_REC_VIEW(struct ncsync_rec_poll_sem);
+	NCSYNC_REC_VIEW(struct ncsync_rec_exit);
+	NCSYNC_REC_VIEW(struct ncsync_rec_dma);
+	NCSYNC_REC_AT(head.opcode, 0x00);
+	NCSYNC_REC_AT(head.wordlen, 0x01);
+	NCSYNC_REC_AT(head.reserved, 0x02);
+	NCSYNC_REC_AT(head.ev_wait_mode, NCSYNC_REC_EV_WAIT_MODE);
+	NCSYNC_REC_AT(head.ev_wait_idx, NCSYNC_REC_EV_WAIT_IDX);
+	NCSYNC_REC_AT(head.ev_upd_mode, NCSYNC_REC_EV_UPD_MODE);
+	NCSYNC_REC_AT(head.ev_upd_idx, NCSYNC_REC_EV_UPD_IDX);
+	NCSYNC_REC_AT(head.ev_value, NCSYNC_REC_EV_VALUE);
+	NCSYNC_REC_AT(evsem.ex_wait_mode, NCSYNC_REC_EX_WAIT_MODE);
+	NCSYNC_REC_AT(evsem.ex_wait_idx, NCSYNC_REC_EX_WAIT_IDX);
+	NCSYNC_REC_AT(evsem.ex_upd_mode, NCSYNC_REC_EX_UPD_MODE);
+	NCSYNC_REC_AT(evsem.ex_upd_idx, NCSYNC_REC_EX_UPD_IDX);
+	NCSYNC_REC_AT(evsem.ex_wait_value, NCSYNC_REC_EX_WAIT_VALUE);
+	NCSYNC_REC_AT(evsem.ex_upd_value, NCSYNC_REC_EX_UPD_VALUE);
+	NCSYNC_REC_AT(drain.count, NCSYNC_REC_DRAIN_COUNT);
+	NCSYNC_REC_AT(br.comp_op, NCSYNC_REC_BR_COMP_OP);
+	NCSYNC_REC_AT(br.dtype, NCSYNC_REC_BR_DTYPE);
+	NCSYNC_REC_AT(br.operand_kind, NCSYNC_REC_BR_OPERAND_KIND);
+	NCSYNC_REC_AT(br.imm, NCSYNC_REC_BR_IMM);
+	NCSYNC_REC_AT(br.lhs_reg, NCSYNC_REC_BR_LHS_REG);
+	NCSYNC_REC_AT(br.rhs_reg, NCSYNC_REC_BR_RHS_REG);
+	NCSYNC_REC_AT(br.target, NCSYNC_REC_BR_TARGET);
+	NCSYNC_REC_AT(gr.clear_mode, NCSYNC_REC_GR_CLEAR_MODE);
+	NCSYNC_REC_AT(gr.first, NCSYNC_REC_GR_FIRST);
+	NCSYNC_REC_AT(gr.last, NCSYNC_REC_GR_LAST);
+	NCSYNC_REC_AT(gr.mask, NCSYNC_REC_GR_MASK);
+	NCSYNC_REC_AT(exit.flags, NCSYNC_REC_EXIT_FLAGS);
+	NCSYNC_REC_AT(mov.alu, NCSYNC_REC_MOV_ALU);
+	NCSYNC_REC_AT(mov.dst, NCSYNC_REC_MOV_DST);
+	NCSYNC_REC_AT(mov.src, NCSYNC_REC_MOV_SRC);
+	NCSYNC_REC_AT(mov.imm, NCSYNC_REC_MOV_IMM);
+	NCSYNC_REC_AT(poll.op, NCSYNC_REC_POLL_OP);
+	NCSYNC_REC_AT(poll.dst, NCSYNC_REC_POLL_DST);
+	NCSYNC_REC_AT(poll.first, NCSYNC_REC_POLL_FIRST);
+	NCSYNC_REC_AT(poll.count, NCSYNC_REC_POLL_COUNT);
+	NCSYNC_REC_AT(dma.src, NCSYNC_REC_DMA_SRC);
+	NCSYNC_REC_AT(dma.dst, NCSYNC_REC_DMA_DST);
+	NCSYNC_REC_AT(dma.len, NCSYNC_REC_DMA_LEN);
+	NCSYNC_REC_AT(dma.latency_us, NCSYNC_REC_DMA_LATENCY_US);
+	unsigned int checked : 1;	/* a named member, as C wants */
+};
+
+/* @n bytes of @v, little-endian. */
+static void put_le(__u8 *p, __u64 v, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (__u8)(v >> (8 * i));
+}
+
+/* Lane 0 has one value field: the wait's, or the update's without one. */
+static void ncsync_lanes_encode(const struct ncsync_insn *insn, __u8 *rec)
+{
+	const struct ncsync_lane *l0 = &insn->lane[0], *l1 = &insn->lane[1];
+
+	rec[NCSYNC_REC_EV_WAIT_MODE] = l0->wait_mode;
+	rec[NCSYNC_REC_EV_WAIT_IDX] = l0->wait_idx;
+	rec[NCSYNC_REC_EV_UPD_MODE] = l0->upd_mode;
+	rec[NCSYNC_REC_EV_UPD_IDX] = l0->upd_idx;
+	put_le(rec + NCSYNC_REC_EV_VALUE,
+	       l0->wait_mode ? l0->wait_value : l0->upd_value, 4);
+	if (insn->opcode != NCSYNC_OPC_EVENT_SEMAPHORE)
+		return;
+	rec[NCSYNC_REC_EX_WAIT_MODE] = l1->wait_mode;
+	rec[NCSYNC_REC_EX_WAIT_IDX] = l1->wait_idx;
+	rec[NCSYNC_REC_EX_UPD_MODE] = l1->upd_mode;
+	rec[NCSYNC_REC_EX_UPD_IDX] = l1->upd_idx;
+	put_le(rec + NCSYNC_REC_EX_WAIT_VALUE, l1->wait_value, 4);
+	put_le(rec + NCSYNC_REC_EX_UPD_VALUE, l1->upd_value, 4);
+}
+
+/* The operand kind follows from the comparison. */
+static void ncsync_br_encode(const struct ncsync_insn *insn, __u8 *rec)
+{
+	rec[NCSYNC_REC_BR_COMP_OP] = insn->br.comp;
+	rec[NCSYNC_REC_BR_DTYPE] = insn->br.dtype;
+	rec[NCSYNC_REC_BR_OPERAND_KIND] =
+		insn->br.comp == NCSYNC_BR_ALWAYS ? 0 : NCSYNC_BR_OPERANDS;
+	put_le(rec + NCSYNC_REC_BR_IMM, insn->br.imm, 4);
+	rec[NCSYNC_REC_BR_LHS_REG] = insn->br.lhs;
+	rec[NCSYNC_REC_BR_RHS_REG] = insn->br.rhs;
+	put_le(rec + NCSYNC_REC_BR_TARGET, insn->br.target, 8);
+}
+
+/* The range form's mask is the decoder's expansion of the range. */
+static void ncsync_gr_encode(const struct ncsync_insn *insn, __u8 *rec)
+{
+	unsigned int i;
+
+	rec[NCSYNC_REC_GR_CLEAR_MODE] = insn->gr.mode;
+	rec[NCSYNC_REC_GR_FIRST] = insn->gr.first;
+	rec[NCSYNC_REC_GR_LAST] = insn->gr.last;
+	if (insn->gr.mode == NCSYNC_CLEAR_RANGE)
+		return;
+	for (i = 0; i < 8; i++)
+		put_le(rec + NCSYNC_REC_GR_MASK + 4 * i, insn->gr.mask[i], 4);
+}
+
+static void ncsync_ops_encode(const struct ncsync_insn *insn, __u8 *rec)
+{
+	switch (insn->opcode) {
+	case NCSYNC_OPC_DRAIN:
+		rec[NCSYNC_REC_DRAIN_COUNT] = insn->drain.count;
+		break;
+	case NCSYNC_OPC_MOV32:
+		rec[NCSYNC_REC_MOV_ALU] = insn->mov.alu;
+		rec[NCSYNC_REC_MOV_DST] = insn->mov.dst;
+		rec[NCSYNC_REC_MOV_SRC] = insn->mov.src;
+		put_le(rec + NCSYNC_REC_MOV_IMM, insn->mov.imm, 4);
+		break;
+	case NCSYNC_OPC_BRANCH:
+		ncsync_br_encode(insn, rec);
+		break;
+	case NCSYNC_OPC_GROUP_RESET:
+		ncsync_gr_encode(insn, rec);
+		break;
+	case NCSYNC_OPC_POLL_SEM:
+		rec[NCSYNC_REC_POLL_OP] = insn->poll.op;
+		rec[NCSYNC_REC_POLL_DST] = insn->poll.dst;
+		rec[NCSYNC_REC_POLL_FIRST] = insn->poll.first;
+		rec[NCSYNC_REC_POLL_COUNT] = insn->poll.count;
+		break;
+	case NCSYNC_OPC_DMA:
+		put_le(rec + NCSYNC_REC_DMA_SRC, insn->dma.src, 8);
+		put_le(rec + NCSYNC_REC_DMA_DST, insn->dma.dst, 8);
+		put_le(rec + NCSYNC_REC_DMA_LEN, insn->dma.len, 4);
+		put_le(rec + NCSYNC_REC_DMA_LATENCY_US, insn->dma.latency_us, 4);
+		break;
+	default:
+		/* Halt, NoOp, Exit (its flags are zero): nothing more. */
+		break;
+	}
+}
+
+/* The inverse of ncsync_record_decode(): see ncsync_record.h. */
+void ncsync_record_encode(const struct ncsync_insn *insn,
+			  __u8 rec[NCSYNC_RECORD_SIZE])
+{
+	unsigned int i;
+
+	for (i = 0; i < NCSYNC_RECORD_SIZE; i++)
+		rec[i] = 0;
+	rec[0] = insn->opcode;
+	rec[1] = NCSYNC_RECORD_WORDLEN;
+	ncsync_lanes_encode(insn, rec);
+	ncsync_ops_encode(insn, rec);
+}
