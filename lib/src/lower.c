@@ -585,11 +585,64 @@ int ncsync_lower_pending(const struct ncsync_program *prog)
 	return 0;
 }
 
+/* Take the counter and the events the planned prologues need. */
+static int ncsync_lower_take(struct ncsync_program *prog,
+			     const struct ncsync_lowering *lw)
+{
+	int ret;
+
+	if (lw->ctr_prologue) {
+		ret = ncsync_ctr_take(prog, lw->mask);
+		if (ret < 0)
+			return ret;
+	}
+	if (lw->ev_prologue) {
+		ret = ncsync_ev_take(prog, lw->mask);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Rewrite every stream; on failure drop what the rewrite added, so that
+ * nothing changed.
+ */
+static int ncsync_lower_streams(struct ncsync_program *prog,
+				struct ncsync_lowering *lw)
+{
+	unsigned int nlabels = prog->nlabels, nfixups = prog->nfixups, e;
+	int ret;
+
+	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++) {
+		if (!prog->streams[e])
+			continue;
+		ret = ncsync_lower_stream(lw, prog->streams[e]);
+		if (ret < 0) {
+			prog->nlabels = nlabels;
+			prog->nfixups = nfixups;
+			return ret;
+		}
+	}
+	ncsync_lower_commit(prog, lw, nlabels, nfixups);
+	if (lw->ctr_prologue) {
+		prog->ctr_used = true;
+		prog->ctr_mask = lw->mask;
+		prog->ctr_prologue = true;
+	}
+	if (lw->ev_prologue) {
+		prog->ev_used = true;
+		prog->ev_prologue = true;
+	}
+	prog->frozen = true;
+	return 0;
+}
+
 int ncsync_program_lower(struct ncsync_program *prog,
 			 enum ncsync_barrier_lowering how)
 {
 	struct ncsync_lowering *lw;
-	unsigned int nlabels, nfixups, e;
+	unsigned int e;
 	int ret;
 
 	if (!prog ||
@@ -604,47 +657,10 @@ int ncsync_program_lower(struct ncsync_program *prog,
 		return -ENOMEM;
 	lw->how = how;
 	ret = ncsync_lower_plan(prog, lw);
-	if (ret)
-		goto out;
-	if (lw->ctr_prologue) {
-		ret = ncsync_ctr_take(prog, lw->mask);
-		if (ret < 0)
-			goto out;
-	}
-	if (lw->ev_prologue) {
-		ret = ncsync_ev_take(prog, lw->mask);
-		if (ret < 0)
-			goto out;
-	}
-
-	nlabels = prog->nlabels;
-	nfixups = prog->nfixups;
-	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++) {
-		if (!prog->streams[e])
-			continue;
-		ret = ncsync_lower_stream(lw, prog->streams[e]);
-		if (ret < 0)
-			break;
-	}
-	if (ret < 0) {
-		/* Nothing changed: drop what the rewrite added. */
-		prog->nlabels = nlabels;
-		prog->nfixups = nfixups;
-		goto out;
-	}
-	ncsync_lower_commit(prog, lw, nlabels, nfixups);
-	if (lw->ctr_prologue) {
-		prog->ctr_used = true;
-		prog->ctr_mask = lw->mask;
-		prog->ctr_prologue = true;
-	}
-	if (lw->ev_prologue) {
-		prog->ev_used = true;
-		prog->ev_prologue = true;
-	}
-	prog->frozen = true;
-	ret = 0;
-out:
+	if (!ret)
+		ret = ncsync_lower_take(prog, lw);
+	if (!ret)
+		ret = ncsync_lower_streams(prog, lw);
 	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++) {
 		free(lw->tmp[e].recs);
 		free(lw->map[e]);
