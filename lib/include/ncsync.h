@@ -258,6 +258,65 @@ int ncsync_reset(struct ncsync_dev *dev);
 int ncsync_ack(struct ncsync_dev *dev, uint64_t *seq);
 int ncsync_stats(struct ncsync_dev *dev, struct ncsync_stats *stats);
 
+/* Deadlock analysis of a program's status report. */
+
+/* struct ncsync_deadlock_engine.poster[]: no record would post it. */
+#define NCSYNC_NO_POSTER	(-1)
+
+/**
+ * struct ncsync_deadlock_engine - one engine of ncsync_program_deadlock().
+ * @engine: the engine (NCSYNC_ENGINE_*), as in the status report.
+ * @stuck: 1 when the engine waits on a semaphore or an event that only
+ *	stuck engines could post, else 0.
+ * @pad: zero.
+ * @poster: for entry j of the status report's engines, the index of the
+ *	first record engine j may still run that could post what this engine
+ *	waits for, or NCSYNC_NO_POSTER: for this engine itself, for an engine
+ *	that has ended, and for every j when this engine does not wait on a
+ *	semaphore or an event.
+ */
+struct ncsync_deadlock_engine {
+	uint8_t engine;
+	uint8_t stuck;
+	uint8_t pad[6];
+	int64_t poster[NCSYNC_NUM_ENGINES];
+};
+
+/**
+ * struct ncsync_deadlock - which engines of a program are stuck, and why.
+ * @nengines: entries of @engines used: the status report's nengines.
+ * @nstuck: engines with @stuck set.
+ * @ncycle: entries of @cycle used; 0 when the stuck engines form no cycle.
+ * @reserved: zero.
+ * @cycle: the engines (NCSYNC_ENGINE_*) of a cycle of stuck engines: each
+ *	waits for what only the next one (the last: the first) could post.
+ * @pad: zero.
+ * @engines: one entry per entry of the status report's engines, in order;
+ *	those past @nengines have engine 0, stuck 0 and no posters.
+ */
+struct ncsync_deadlock {
+	uint32_t nengines;
+	uint32_t nstuck;
+	uint32_t ncycle;
+	uint32_t reserved;
+	uint8_t cycle[NCSYNC_NUM_ENGINES];
+	uint8_t pad[3];
+	struct ncsync_deadlock_engine engines[NCSYNC_NUM_ENGINES];
+};
+
+/**
+ * ncsync_program_deadlock() - find the engines of @prog that are stuck.
+ * @prog: a finalized program, the one the report is about.
+ * @status: its ncsync_program_status() report.
+ * @dl: out: the analysis.
+ *
+ * Return: 0, or -EINVAL for a NULL argument, a program that was never
+ * finalized, or a report of more than NCSYNC_NUM_ENGINES engines.
+ */
+int ncsync_program_deadlock(const struct ncsync_program *prog,
+			    const struct ncsync_prog_status *status,
+			    struct ncsync_deadlock *dl);
+
 #ifdef __cplusplus
 }
 #endif

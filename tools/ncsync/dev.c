@@ -13,115 +13,132 @@
 
 #include "tool.h"
 
-static int simple_opts(const struct cmd *c, int argc, char **argv,
-		       char ***pos, int *npos)
-{
-	int ret = parse_opts(c, argc, argv, NULL, NULL, NULL, pos, npos);
+/* info */
 
-	return ret ? OPTS_EXIT(ret) : 0;
+struct info {
+	const struct ncsync_info *in;
+	struct ncsync_stats st;
+	struct nl_core *core;	/* NULL: out of memory */
+	bool have_nl;
+};
+
+void json_stats_counts(const struct ncsync_stats *st)
+{
+	j_uint("resets", st->resets);
+	j_uint("event_set_while_set", st->event_set_while_set);
+	j_uint("event_clear_while_clear", st->event_clear_while_clear);
+	j_uint("sem_overflows", st->sem_overflows);
+	j_uint("notify_drops", st->notify_drops);
+}
+
+void print_fault_counts(const struct ncsync_stats *st)
+{
+	printf("set while set %llu, clear while clear %llu, overflows %llu, notify drops %llu",
+	       (unsigned long long)st->event_set_while_set,
+	       (unsigned long long)st->event_clear_while_clear,
+	       (unsigned long long)st->sem_overflows,
+	       (unsigned long long)st->notify_drops);
+}
+
+static void json_info(const struct info *i)
+{
+	const struct ncsync_info *in = i->in;
+	int e;
+
+	j_obj(NULL);
+	j_uint("core", in->core);
+	j_uint("api_version", in->api_version);
+	j_uint("num_cores", in->num_cores);
+	j_uint("num_sems", in->num_sems);
+	j_uint("num_events", in->num_events);
+	j_uint("csr_size", in->csr_size);
+	j_uint("rt_reserved_sem_first", in->rt_reserved_sem_first);
+	j_uint("rt_reserved_sem_count", in->rt_reserved_sem_count);
+	j_uint("rt_reserved_event_first", in->rt_reserved_event_first);
+	j_uint("rt_reserved_event_count", in->rt_reserved_event_count);
+	j_uint("devmem_offset", in->devmem_offset);
+	j_uint("devmem_size", in->devmem_size);
+	j_uint("engine_mask", in->engine_mask);
+	j_arr("engines");
+	for (e = 0; e < 8; e++)
+		if (in->engine_mask & (1U << e))
+			j_str(NULL, engine_label(e));
+	j_end();
+	j_uint("num_regs", in->num_regs);
+	j_uint("watchdog_ms", in->watchdog_ms);
+	if (i->have_nl)
+		j_bool("notify", i->core->notify);
+	j_obj("stats");
+	j_uint("seq", i->st.seq);
+	json_stats_counts(&i->st);
+	j_uint("log_suppressed", i->st.log_suppressed);
+	j_uint("wakeups", i->st.wakeups);
+	j_end();
+	j_end();
+	j_done();
+}
+
+static void print_info(const struct info *i)
+{
+	const struct ncsync_info *in = i->in;
+	int e;
+
+	printf("core %u of %u (/dev/ncsync%u), API %u\n", in->core,
+	       in->num_cores, in->core, in->api_version);
+	printf("  semaphores %u, runtime reserves %u-%u\n", in->num_sems,
+	       in->rt_reserved_sem_first,
+	       in->rt_reserved_sem_first + in->rt_reserved_sem_count - 1);
+	printf("  events     %u, runtime reserves %u-%u\n", in->num_events,
+	       in->rt_reserved_event_first,
+	       in->rt_reserved_event_first + in->rt_reserved_event_count - 1);
+	printf("  engines   ");
+	for (e = 0; e < 8; e++)
+		if (in->engine_mask & (1U << e))
+			printf(" %s(%d)", engine_label(e), e);
+	printf(", mask 0x%02x, %u registers each\n", in->engine_mask,
+	       in->num_regs);
+	printf("  device memory %u KiB at mmap offset 0x%x\n",
+	       in->devmem_size / 1024, in->devmem_offset);
+	printf("  watchdog %u ms", in->watchdog_ms);
+	if (i->have_nl)
+		printf(", event notifications %s",
+		       i->core->notify ? "on" : "off");
+	printf("\n  seq %llu, resets %llu, ", (unsigned long long)i->st.seq,
+	       (unsigned long long)i->st.resets);
+	print_fault_counts(&i->st);
+	printf("\n  log reports suppressed %llu, wake-ups %llu\n",
+	       (unsigned long long)i->st.log_suppressed,
+	       (unsigned long long)i->st.wakeups);
 }
 
 int cmd_info(int argc, char **argv)
 {
 	const struct cmd *c = find_cmd("info");
-	const struct ncsync_info *in;
-	struct ncsync_stats st;
+	struct info i = { 0 };
 	struct ncsync_dev *dev;
-	struct nl_core *core;
-	bool have_nl;
-	char **pos;
-	int npos, ret, e;
+	int ret;
 
-	ret = simple_opts(c, argc, argv, &pos, &npos);
-	if (ret || !pos)
-		return ret;
-	if (npos)
-		return usage_err(c, "unexpected argument '%s'", pos[0]);
+	ret = parse_none(c, argc, argv, NULL, NULL);
+	if (ret)
+		return OPTS_EXIT(ret);
 	ret = open_core(false, &dev);
 	if (ret)
 		return ret;
-	in = ncsync_get_info(dev);
-	ret = ncsync_stats(dev, &st);
+	i.in = ncsync_get_info(dev);
+	ret = ncsync_stats(dev, &i.st);
 	if (ret) {
 		ncsync_close(dev);
 		return fail_err(ret, "stats of core %u", opt_core);
 	}
-	core = calloc(1, sizeof(*core));
-	have_nl = core && !nl_get_core(opt_core, core, true);
-
-	if (opt_json) {
-		j_obj(NULL);
-		j_uint("core", in->core);
-		j_uint("api_version", in->api_version);
-		j_uint("num_cores", in->num_cores);
-		j_uint("num_sems", in->num_sems);
-		j_uint("num_events", in->num_events);
-		j_uint("csr_size", in->csr_size);
-		j_uint("rt_reserved_sem_first", in->rt_reserved_sem_first);
-		j_uint("rt_reserved_sem_count", in->rt_reserved_sem_count);
-		j_uint("rt_reserved_event_first", in->rt_reserved_event_first);
-		j_uint("rt_reserved_event_count", in->rt_reserved_event_count);
-		j_uint("devmem_offset", in->devmem_offset);
-		j_uint("devmem_size", in->devmem_size);
-		j_uint("engine_mask", in->engine_mask);
-		j_arr("engines");
-		for (e = 0; e < 8; e++)
-			if (in->engine_mask & (1U << e))
-				j_str(NULL, engine_label(e));
-		j_end();
-		j_uint("num_regs", in->num_regs);
-		j_uint("watchdog_ms", in->watchdog_ms);
-		if (have_nl)
-			j_bool("notify", core->notify);
-		j_obj("stats");
-		j_uint("seq", st.seq);
-		j_uint("resets", st.resets);
-		j_uint("event_set_while_set", st.event_set_while_set);
-		j_uint("event_clear_while_clear", st.event_clear_while_clear);
-		j_uint("sem_overflows", st.sem_overflows);
-		j_uint("notify_drops", st.notify_drops);
-		j_uint("log_suppressed", st.log_suppressed);
-		j_uint("wakeups", st.wakeups);
-		j_end();
-		j_end();
-		j_done();
-	} else {
-		printf("core %u of %u (/dev/ncsync%u), API %u\n", in->core,
-		       in->num_cores, in->core, in->api_version);
-		printf("  semaphores %u, runtime reserves %u-%u\n",
-		       in->num_sems, in->rt_reserved_sem_first,
-		       in->rt_reserved_sem_first + in->rt_reserved_sem_count -
-		       1);
-		printf("  events     %u, runtime reserves %u-%u\n",
-		       in->num_events, in->rt_reserved_event_first,
-		       in->rt_reserved_event_first +
-		       in->rt_reserved_event_count - 1);
-		printf("  engines   ");
-		for (e = 0; e < 8; e++)
-			if (in->engine_mask & (1U << e))
-				printf(" %s(%d)", engine_label(e), e);
-		printf(", mask 0x%02x, %u registers each\n", in->engine_mask,
-		       in->num_regs);
-		printf("  device memory %u KiB at mmap offset 0x%x\n",
-		       in->devmem_size / 1024, in->devmem_offset);
-		printf("  watchdog %u ms", in->watchdog_ms);
-		if (have_nl)
-			printf(", event notifications %s",
-			       core->notify ? "on" : "off");
-		printf("\n  seq %llu, resets %llu, set while set %llu, clear while clear %llu, overflows %llu, notify drops %llu\n",
-		       (unsigned long long)st.seq,
-		       (unsigned long long)st.resets,
-		       (unsigned long long)st.event_set_while_set,
-		       (unsigned long long)st.event_clear_while_clear,
-		       (unsigned long long)st.sem_overflows,
-		       (unsigned long long)st.notify_drops);
-		printf("  log reports suppressed %llu, wake-ups %llu\n",
-		       (unsigned long long)st.log_suppressed,
-		       (unsigned long long)st.wakeups);
-	}
-	if (core)
-		nl_core_release(core);
-	free(core);
+	i.core = calloc(1, sizeof(*i.core));
+	i.have_nl = i.core && !nl_get_core(opt_core, i.core, true);
+	if (opt_json)
+		json_info(&i);
+	else
+		print_info(&i);
+	if (i.core)
+		nl_core_release(i.core);
+	free(i.core);
 	ncsync_close(dev);
 	return EXIT_OK;
 }
@@ -212,38 +229,62 @@ static void print_sem(unsigned int idx, int32_t v)
 	}
 }
 
+/*
+ * The start of sem and event: the subcommand, and the index of any but
+ * get, which runs here.  Return the subcommand, or NULL with *@ret the
+ * exit status.
+ */
+static const char *bank_sub(const struct cmd *c, int argc, char **argv,
+			    bool sem, struct args *a, uint32_t *idx, int *ret)
+{
+	const char *sub;
+
+	*ret = parse_opts(c, argc, argv, NULL, NULL, a);
+	if (*ret) {
+		*ret = OPTS_EXIT(*ret);
+		return NULL;
+	}
+	if (!a->npos) {
+		*ret = usage_err(c, "missing subcommand (%s)",
+				 sem ? "get, set, inc, dec" : "get, set, clear");
+		return NULL;
+	}
+	sub = a->pos[0];
+	if (!strcmp(sub, "get")) {
+		*ret = bank_get(c, sem, a->pos + 1, a->npos - 1);
+		return NULL;
+	}
+	if (strcmp(sub, "set") && (sem ? strcmp(sub, "inc") &&
+				   strcmp(sub, "dec") : strcmp(sub, "clear")))
+		*ret = usage_err(c, "unknown subcommand '%s'", sub);
+	else if (a->npos < 2)
+		*ret = usage_err(c, "%s: missing index", sub);
+	else if (!parse_u32(a->pos[1], 255, idx))
+		*ret = usage_err(c, "%s: invalid index '%s' (0-255)", sub,
+				 a->pos[1]);
+	return *ret ? NULL : sub;
+}
+
 int cmd_sem(int argc, char **argv)
 {
 	const struct cmd *c = find_cmd("sem");
+	int32_t value = 1, after;
 	struct ncsync_dev *dev;
 	const char *sub;
-	int32_t value = 1, after;
+	struct args a;
 	uint32_t idx;
-	char **pos;
-	int npos, ret;
+	int ret;
 
-	ret = simple_opts(c, argc, argv, &pos, &npos);
-	if (ret || !pos)
+	sub = bank_sub(c, argc, argv, true, &a, &idx, &ret);
+	if (!sub)
 		return ret;
-	if (!npos)
-		return usage_err(c, "missing subcommand (get, set, inc, dec)");
-	sub = pos[0];
-	if (!strcmp(sub, "get"))
-		return bank_get(c, true, pos + 1, npos - 1);
-	if (strcmp(sub, "set") && strcmp(sub, "inc") && strcmp(sub, "dec"))
-		return usage_err(c, "unknown subcommand '%s'", sub);
-	if (npos < 2)
-		return usage_err(c, "%s: missing index", sub);
-	if (!parse_u32(pos[1], 255, &idx))
-		return usage_err(c, "%s: invalid index '%s' (0-255)", sub,
-				 pos[1]);
-	if (!strcmp(sub, "set") && npos < 3)
+	if (!strcmp(sub, "set") && a.npos < 3)
 		return usage_err(c, "set: missing value");
-	if (npos > 3)
+	if (a.npos > 3)
 		return usage_err(c, "%s: unexpected argument '%s'", sub,
-				 pos[3]);
-	if (npos == 3 && !parse_s32(pos[2], &value))
-		return usage_err(c, "%s: invalid value '%s'", sub, pos[2]);
+				 a.pos[3]);
+	if (a.npos == 3 && !parse_s32(a.pos[2], &value))
+		return usage_err(c, "%s: invalid value '%s'", sub, a.pos[2]);
 
 	ret = open_core(true, &dev);
 	if (ret)
@@ -266,30 +307,18 @@ int cmd_event(int argc, char **argv)
 	const struct cmd *c = find_cmd("event");
 	struct ncsync_dev *dev;
 	const char *sub;
+	struct args a;
 	uint32_t idx;
-	char **pos;
 	bool set;
-	int npos, ret;
+	int ret;
 
-	ret = simple_opts(c, argc, argv, &pos, &npos);
-	if (ret || !pos)
+	sub = bank_sub(c, argc, argv, false, &a, &idx, &ret);
+	if (!sub)
 		return ret;
-	if (!npos)
-		return usage_err(c, "missing subcommand (get, set, clear)");
-	sub = pos[0];
-	if (!strcmp(sub, "get"))
-		return bank_get(c, false, pos + 1, npos - 1);
 	set = !strcmp(sub, "set");
-	if (!set && strcmp(sub, "clear"))
-		return usage_err(c, "unknown subcommand '%s'", sub);
-	if (npos < 2)
-		return usage_err(c, "%s: missing index", sub);
-	if (!parse_u32(pos[1], 255, &idx))
-		return usage_err(c, "%s: invalid index '%s' (0-255)", sub,
-				 pos[1]);
-	if (npos > 2)
+	if (a.npos > 2)
 		return usage_err(c, "%s: unexpected argument '%s'", sub,
-				 pos[2]);
+				 a.pos[2]);
 	ret = open_core(true, &dev);
 	if (ret)
 		return ret;
@@ -309,130 +338,178 @@ int cmd_event(int argc, char **argv)
 	return EXIT_OK;
 }
 
-static const struct {
+/* wait */
+
+struct mode_name {
 	const char *name;
 	const char *alias;
 	uint8_t mode;
-} sem_ops[] = {
+};
+
+static const struct mode_name sem_ops[] = {
 	{ "==", "eq", NCSYNC_WAIT_SEM_EQ },
 	{ "<", "lt", NCSYNC_WAIT_SEM_LT },
 	{ "<=", "le", NCSYNC_WAIT_SEM_LE },
 	{ ">", "gt", NCSYNC_WAIT_SEM_GT },
 	{ ">=", "ge", NCSYNC_WAIT_SEM_GE },
-}, ev_modes[] = {
+};
+
+static const struct mode_name ev_modes[] = {
 	{ "set", NULL, NCSYNC_WAIT_EVT_SET },
 	{ "clear", NULL, NCSYNC_WAIT_EVT_CLEAR },
 	{ "set_then_clear", NULL, NCSYNC_WAIT_EVT_SET_THEN_CLEAR },
 	{ "clear_then_set", NULL, NCSYNC_WAIT_EVT_CLEAR_THEN_SET },
 };
 
-static int wait_opt(int id, const char *arg, void *ctx)
-{
-	uint32_t *timeout = ctx;
+struct wait_opts {
+	uint32_t timeout;	/* UINT32_MAX: none */
+};
 
-	if (!parse_ms(arg, timeout))
-		return usage_err(find_cmd("wait"),
-				 "invalid --timeout '%s' (0-3600000 ms)", arg);
+static const struct opt wait_opt_table[] = {
+	OPT_TIMEOUT(struct wait_opts, timeout),
+	{ /* sentinel */ }
+};
+
+/* What wait waits for. */
+struct wait_req {
+	bool sem;
+	uint32_t idx;
+	uint8_t mode;
+	int32_t value;		/* sem: the threshold */
+	const char *state;	/* event: the state as given */
+	char what[64];		/* "sem[3] >= 5", "ev[2] set" */
+};
+
+/* The mode of the name or alias @s in @t[@n]; false if none. */
+static bool mode_lookup(const struct mode_name *t, size_t n, const char *s,
+			uint8_t *mode)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(s, t[i].name) ||
+		    (t[i].alias && !strcmp(s, t[i].alias))) {
+			*mode = t[i].mode;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* "sem N OP VALUE": the comparison and the value. */
+static int wait_sem_parse(const struct cmd *c, char **pos,
+			  struct wait_req *w)
+{
+	if (!mode_lookup(sem_ops, ARRAY_SIZE(sem_ops), pos[2], &w->mode))
+		return usage_err(c, "invalid comparison '%s' (== < <= > >= eq lt le gt ge)",
+				 pos[2]);
+	if (!parse_s32(pos[3], &w->value))
+		return usage_err(c, "invalid value '%s'", pos[3]);
+	snprintf(w->what, sizeof(w->what), "sem[%u] %s %d", w->idx,
+		 wait_op(w->mode), w->value);
 	return 0;
+}
+
+/* "event N STATE": the mode. */
+static int wait_event_parse(const struct cmd *c, char **pos,
+			    struct wait_req *w)
+{
+	if (!mode_lookup(ev_modes, ARRAY_SIZE(ev_modes), pos[2], &w->mode))
+		return usage_err(c, "invalid event state '%s' (set, clear, set_then_clear, clear_then_set)",
+				 pos[2]);
+	w->state = pos[2];
+	snprintf(w->what, sizeof(w->what), "ev[%u] %s", w->idx, pos[2]);
+	return 0;
+}
+
+static int wait_parse(const struct cmd *c, const struct args *a,
+		      struct wait_req *w)
+{
+	char **pos = a->pos;
+
+	if (!a->npos)
+		return usage_err(c, "missing 'sem' or 'event'");
+	w->sem = !strcmp(pos[0], "sem");
+	if (!w->sem && strcmp(pos[0], "event") && strcmp(pos[0], "ev"))
+		return usage_err(c, "expected 'sem' or 'event', not '%s'",
+				 pos[0]);
+	if (a->npos != (w->sem ? 4 : 3))
+		return usage_err(c, w->sem ? "expected: sem N OP VALUE" :
+				 "expected: event N set|clear");
+	if (!parse_u32(pos[1], 255, &w->idx))
+		return usage_err(c, "invalid index '%s' (0-255)", pos[1]);
+	return w->sem ? wait_sem_parse(c, pos, w) : wait_event_parse(c, pos, w);
+}
+
+/* Wait; *@seen: the semaphore's value when it ended. */
+static int wait_execute(const struct wait_req *w, uint32_t timeout,
+			int32_t *seen)
+{
+	const struct timespec *dl = NULL;
+	struct timespec deadline;
+	struct ncsync_dev *dev;
+	int ret;
+
+	/* The then-clear and then-set forms change the bank. */
+	ret = open_core(!w->sem &&
+			(w->mode == NCSYNC_WAIT_EVT_SET_THEN_CLEAR ||
+			 w->mode == NCSYNC_WAIT_EVT_CLEAR_THEN_SET), &dev);
+	if (ret)
+		return ret;
+	if (timeout != UINT32_MAX) {
+		ncsync_deadline_after(&deadline, timeout * 1000000LL);
+		dl = &deadline;
+	}
+	if (w->sem)
+		ret = ncsync_wait_sem(dev, w->idx, w->mode, w->value, dl, seen);
+	else
+		ret = ncsync_wait_event(dev, w->idx, w->mode, dl);
+	if (ret == -ETIMEDOUT && w->sem)
+		*seen = ncsync_sem_read(dev, w->idx);
+	ncsync_close(dev);
+	if (ret == -ETIMEDOUT && w->sem)
+		return fail_msg("wait %s: %s after %u ms (now %d)", w->what,
+				strerror(ETIMEDOUT), timeout, *seen);
+	if (ret)
+		return fail_err(ret, "wait %s", w->what);
+	return 0;
+}
+
+static void wait_report(const struct wait_req *w, int32_t seen)
+{
+	if (opt_json) {
+		j_obj(NULL);
+		j_str("bank", w->sem ? "sem" : "event");
+		j_uint("index", w->idx);
+		if (w->sem)
+			j_int("value", seen);
+		else
+			j_str("state", w->state);
+		j_end();
+		j_done();
+	} else if (w->sem) {
+		printf("sem[%u] = %d\n", w->idx, seen);
+	} else {
+		printf("ev[%u] %s\n", w->idx, w->state);
+	}
 }
 
 int cmd_wait(int argc, char **argv)
 {
-	static const struct opt opts[] = {
-		{ "timeout", 't', true, 0 },
-		{ NULL },
-	};
 	const struct cmd *c = find_cmd("wait");
-	uint32_t timeout = UINT32_MAX, idx;
-	struct timespec deadline;
-	struct ncsync_dev *dev;
-	int32_t value = 0, seen = 0;
-	bool sem, found = false;
-	uint8_t mode = 0;
-	char what[64];
-	char **pos;
-	int npos, ret;
-	size_t i;
+	struct wait_opts o = { .timeout = UINT32_MAX };
+	struct wait_req w = { 0 };
+	int32_t seen = 0;
+	struct args a;
+	int ret;
 
-	ret = parse_opts(c, argc, argv, opts, wait_opt, &timeout, &pos, &npos);
+	ret = parse_opts(c, argc, argv, wait_opt_table, &o, &a);
 	if (ret)
 		return OPTS_EXIT(ret);
-	if (!npos)
-		return usage_err(c, "missing 'sem' or 'event'");
-	sem = !strcmp(pos[0], "sem");
-	if (!sem && strcmp(pos[0], "event") && strcmp(pos[0], "ev"))
-		return usage_err(c, "expected 'sem' or 'event', not '%s'",
-				 pos[0]);
-	if (npos != (sem ? 4 : 3))
-		return usage_err(c, sem ? "expected: sem N OP VALUE" :
-				 "expected: event N set|clear");
-	if (!parse_u32(pos[1], 255, &idx))
-		return usage_err(c, "invalid index '%s' (0-255)", pos[1]);
-	if (sem) {
-		for (i = 0; i < ARRAY_SIZE(sem_ops); i++) {
-			if (!strcmp(pos[2], sem_ops[i].name) ||
-			    !strcmp(pos[2], sem_ops[i].alias)) {
-				mode = sem_ops[i].mode;
-				found = true;
-			}
-		}
-		if (!found)
-			return usage_err(c, "invalid comparison '%s' (== < <= > >= eq lt le gt ge)",
-					 pos[2]);
-		if (!parse_s32(pos[3], &value))
-			return usage_err(c, "invalid value '%s'", pos[3]);
-		snprintf(what, sizeof(what), "sem[%u] %s %d", idx,
-			 wait_op(mode), value);
-	} else {
-		for (i = 0; i < ARRAY_SIZE(ev_modes); i++) {
-			if (!strcmp(pos[2], ev_modes[i].name)) {
-				mode = ev_modes[i].mode;
-				found = true;
-			}
-		}
-		if (!found)
-			return usage_err(c, "invalid event state '%s' (set, clear, set_then_clear, clear_then_set)",
-					 pos[2]);
-		snprintf(what, sizeof(what), "ev[%u] %s", idx, pos[2]);
-	}
-
-	/* The then-clear and then-set forms change the bank. */
-	ret = open_core(!sem && (mode == NCSYNC_WAIT_EVT_SET_THEN_CLEAR ||
-				 mode == NCSYNC_WAIT_EVT_CLEAR_THEN_SET), &dev);
-	if (ret)
-		return ret;
-	if (timeout != UINT32_MAX)
-		ncsync_deadline_after(&deadline, timeout * 1000000LL);
-	if (sem)
-		ret = ncsync_wait_sem(dev, idx, mode, value,
-				      timeout != UINT32_MAX ? &deadline : NULL,
-				      &seen);
-	else
-		ret = ncsync_wait_event(dev, idx, mode,
-					timeout != UINT32_MAX ? &deadline :
-					NULL);
-	if (ret == -ETIMEDOUT && sem)
-		seen = ncsync_sem_read(dev, idx);
-	ncsync_close(dev);
-	if (ret == -ETIMEDOUT && sem)
-		return fail_msg("wait %s: %s after %u ms (now %d)", what,
-				strerror(ETIMEDOUT), timeout, seen);
-	if (ret)
-		return fail_err(ret, "wait %s", what);
-	if (opt_json) {
-		j_obj(NULL);
-		j_str("bank", sem ? "sem" : "event");
-		j_uint("index", idx);
-		if (sem)
-			j_int("value", seen);
-		else
-			j_str("state", pos[2]);
-		j_end();
-		j_done();
-	} else if (sem) {
-		printf("sem[%u] = %d\n", idx, seen);
-	} else {
-		printf("ev[%u] %s\n", idx, pos[2]);
-	}
-	return EXIT_OK;
+	ret = wait_parse(c, &a, &w);
+	if (!ret)
+		ret = wait_execute(&w, o.timeout, &seen);
+	if (!ret)
+		wait_report(&w, seen);
+	return ret;
 }

@@ -137,92 +137,91 @@ static int load_path_deps(struct kmod_ctx *ctx, struct kmod_module *mod)
 	return ret;
 }
 
-static int load_opt(int id, const char *arg, void *ctx)
+/* The insertion of the module (@what: its path or name) failed with @err. */
+static int load_failed(const char *what, const char *params, int err)
 {
-	const char **path = ctx;
+	fail_msg("load %s%s%s%s: %s", what, *params ? " (parameters '" : "",
+		 params, *params ? "')" : "", mod_strerror(-err));
+	if (-err == EEXIST)
+		fprintf(stderr, "%s: run '%s unload' first\n", prog, prog);
+	return EXIT_FAIL;
+}
 
-	if (!*arg)
-		return usage_err(find_cmd("load"), "empty --path");
-	*path = arg;
-	return 0;
+struct load_opts {
+	const char *path;	/* NULL: by name */
+};
+
+static const struct opt load_opt_table[] = {
+	{ "path", 'p', OPT_PATH, OPT_FIELD(struct load_opts, path) },
+	{ /* sentinel */ }
+};
+
+/* Insert the module from @path with its dependencies; prints the error. */
+static int load_from_path(struct kmod_ctx *ctx, const char *path,
+			  const char *params, struct kmod_module **mod)
+{
+	int err;
+
+	err = kmod_module_new_from_path(ctx, path, mod);
+	if (err < 0)
+		return fail_err(err, "load %s", path);
+	if (mod_in_kernel(*mod))
+		return fail_msg("load %s: module %s is already loaded (run '%s unload' first)",
+				path, kmod_module_get_name(*mod), prog);
+	if (load_path_deps(ctx, *mod))
+		return EXIT_FAIL;
+	err = kmod_module_insert_module(*mod, 0, params);
+	return err < 0 ? load_failed(path, params, err) : 0;
+}
+
+/* Insert the module by name from the module directory; prints the error. */
+static int load_by_name(struct kmod_ctx *ctx, const char *params,
+			struct kmod_module **mod)
+{
+	int err;
+
+	err = kmod_module_new_from_name(ctx, MODNAME, mod);
+	if (err < 0)
+		return fail_err(err, "load %s", MODNAME);
+	if (!kmod_module_get_path(*mod) && !mod_in_kernel(*mod))
+		return fail_msg("load %s: module not found in the module directory of this kernel; use --path FILE.ko",
+				MODNAME);
+	err = kmod_module_probe_insert_module(*mod, KMOD_PROBE_FAIL_ON_LOADED,
+					      params, NULL, NULL, NULL);
+	if (err > 0)
+		return fail_msg("load %s: module is blacklisted", MODNAME);
+	return err < 0 ? load_failed(MODNAME, params, err) : 0;
 }
 
 int cmd_load(int argc, char **argv)
 {
-	static const struct opt opts[] = {
-		{ "path", 'p', true, 0 },
-		{ NULL },
-	};
 	const struct cmd *c = find_cmd("load");
+	struct load_opts o = { NULL };
 	struct kmod_module *mod = NULL;
 	struct kmod_ctx *ctx;
-	const char *path = NULL;
-	char **words, *opts_str;
-	int ret = EXIT_FAIL;
-	int nwords, err;
+	char *params;
+	struct args a;
+	int ret;
 
-	ret = parse_opts(c, argc, argv, opts, load_opt, &path, &words, &nwords);
+	ret = parse_opts(c, argc, argv, load_opt_table, &o, &a);
 	if (ret)
 		return OPTS_EXIT(ret);
-	ret = EXIT_FAIL;
-
-	opts_str = join_words(nwords, words);
-	if (!opts_str)
+	params = join_words(a.npos, a.pos);
+	if (!params)
 		return fail_err(ENOMEM, "load");
 	ctx = kmod_open();
-	if (!ctx)
-		goto out;
-
-	if (path) {
-		err = kmod_module_new_from_path(ctx, path, &mod);
-		if (err < 0) {
-			fail_err(err, "load %s", path);
-			goto out;
-		}
-		if (mod_in_kernel(mod)) {
-			fail_msg("load %s: module %s is already loaded (run '%s unload' first)",
-				 path, kmod_module_get_name(mod), prog);
-			goto out;
-		}
-		if (load_path_deps(ctx, mod))
-			goto out;
-		err = kmod_module_insert_module(mod, 0, opts_str);
-	} else {
-		err = kmod_module_new_from_name(ctx, MODNAME, &mod);
-		if (err < 0) {
-			fail_err(err, "load %s", MODNAME);
-			goto out;
-		}
-		if (!kmod_module_get_path(mod) && !mod_in_kernel(mod)) {
-			fail_msg("load %s: module not found in the module directory of this kernel; use --path FILE.ko",
-				 MODNAME);
-			goto out;
-		}
-		err = kmod_module_probe_insert_module(mod,
-						      KMOD_PROBE_FAIL_ON_LOADED,
-						      opts_str, NULL, NULL,
-						      NULL);
-		if (err > 0) {
-			fail_msg("load %s: module is blacklisted", MODNAME);
-			goto out;
-		}
+	if (!ctx) {
+		free(params);
+		return EXIT_FAIL;
 	}
-	if (err < 0) {
-		fail_msg("load %s%s%s%s: %s", path ? path : MODNAME,
-			 *opts_str ? " (parameters '" : "", opts_str,
-			 *opts_str ? "')" : "", mod_strerror(-err));
-		if (-err == EEXIST)
-			fprintf(stderr, "%s: run '%s unload' first\n", prog,
-				prog);
-		goto out;
-	}
-	ret = EXIT_OK;
-out:
+	if (o.path)
+		ret = load_from_path(ctx, o.path, params, &mod);
+	else
+		ret = load_by_name(ctx, params, &mod);
 	if (mod)
 		kmod_module_unref(mod);
-	if (ctx)
-		kmod_unref(ctx);
-	free(opts_str);
+	kmod_unref(ctx);
+	free(params);
 	return ret;
 }
 
@@ -231,15 +230,12 @@ int cmd_unload(int argc, char **argv)
 	const struct cmd *c = find_cmd("unload");
 	struct kmod_module *mod = NULL;
 	struct kmod_ctx *ctx;
-	char **pos;
-	int npos, state, err;
+	int state, err;
 	int ret;
 
-	ret = parse_opts(c, argc, argv, NULL, NULL, NULL, &pos, &npos);
+	ret = parse_none(c, argc, argv, NULL, NULL);
 	if (ret)
 		return OPTS_EXIT(ret);
-	if (npos)
-		return usage_err(c, "unexpected argument '%s'", pos[0]);
 	ret = EXIT_FAIL;
 
 	ctx = kmod_open();

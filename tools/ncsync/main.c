@@ -205,11 +205,6 @@ bool parse_s32(const char *s, int32_t *out)
 	return true;
 }
 
-bool parse_ms(const char *s, uint32_t *out)
-{
-	return parse_u32(s, 3600000, out);
-}
-
 static bool is_option(const char *a)
 {
 	if (a[0] != '-')
@@ -219,24 +214,29 @@ static bool is_option(const char *a)
 	return (a[1] >= 'a' && a[1] <= 'z') || (a[1] >= 'A' && a[1] <= 'Z');
 }
 
+enum { GOPT_CORE, GOPT_JSON, GOPT_HELP };
+
 static const struct opt global_opts[] = {
-	{ "core", 'c', true, -1 },
-	{ "json", 'j', false, -2 },
-	{ "help", 'h', false, -3 },
+	[GOPT_CORE] = { .lng = "core", .shrt = 'c', .kind = OPT_U32,
+			.max = 63 },
+	[GOPT_JSON] = { .lng = "json", .shrt = 'j', .kind = OPT_FLAG },
+	[GOPT_HELP] = { .lng = "help", .shrt = 'h', .kind = OPT_FLAG },
+	{ /* sentinel */ }
 };
 
-static int global_opt(const struct cmd *c, int id, const char *arg)
+static int global_opt(const struct cmd *c, const struct opt *o,
+		      const char *arg)
 {
 	uint32_t v;
 
-	switch (id) {
-	case -1:
-		if (!parse_u32(arg, 63, &v))
+	switch (o - global_opts) {
+	case GOPT_CORE:
+		if (!parse_u32(arg, o->max, &v))
 			return usage_err(c, "invalid core '%s'", arg);
 		opt_core = v;
 		opt_core_given = true;
 		return 0;
-	case -2:
+	case GOPT_JSON:
 		opt_json = true;
 		return 0;
 	default:
@@ -244,99 +244,179 @@ static int global_opt(const struct cmd *c, int id, const char *arg)
 			print_cmd_help(stdout, c);
 		else
 			print_help(stdout);
-		return -1;	/* stop with EXIT_OK */
+		return OPTS_HELP;
 	}
 }
 
-static const struct opt *match_opt(const struct opt *opts, const char *a,
-				   const char **inl)
+/* @a ("--name[=value]" or "-xVALUE") names @o; *@inl: an inline value. */
+static bool opt_matches(const struct opt *o, const char *a, const char **inl)
 {
-	const struct opt *tabs[2] = { global_opts, opts };
-	size_t ntab[2] = { ARRAY_SIZE(global_opts), 0 };
-	const struct opt *o;
-	size_t t, i;
+	bool has_arg = o->kind != OPT_FLAG;
 
-	if (opts)
-		for (o = opts; o->lng || o->shrt; o++)
-			ntab[1]++;
-	*inl = NULL;
-	for (t = 0; t < 2; t++) {
-		for (i = 0; i < ntab[t]; i++) {
-			o = &tabs[t][i];
-			if (a[1] == '-') {
-				size_t l = strlen(o->lng);
+	if (a[1] == '-') {
+		size_t l = strlen(o->lng);
 
-				if (strncmp(a + 2, o->lng, l))
-					continue;
-				if (a[2 + l] == '=' && o->has_arg) {
-					*inl = a + 3 + l;
-					return o;
-				}
-				if (!a[2 + l])
-					return o;
-			} else if (o->shrt && a[1] == o->shrt) {
-				if (a[2] && o->has_arg) {
-					*inl = a + 2;
-					return o;
-				}
-				if (!a[2])
-					return o;
-			}
+		if (strncmp(a + 2, o->lng, l))
+			return false;
+		if (a[2 + l] == '=' && has_arg) {
+			*inl = a + 3 + l;
+			return true;
 		}
+		return !a[2 + l];
+	}
+	if (!o->shrt || a[1] != o->shrt)
+		return false;
+	if (a[2] && has_arg) {
+		*inl = a + 2;
+		return true;
+	}
+	return !a[2];
+}
+
+/*
+ * The global option (*@global) or the option of @opts (NULL: none) that @a
+ * names, or NULL.
+ */
+static const struct opt *match_opt(const struct opt *opts, const char *a,
+				   const char **inl, bool *global)
+{
+	const struct opt *tabs[2] = { global_opts, opts }, *o;
+	size_t t;
+
+	*inl = NULL;
+	for (t = 0; t < ARRAY_SIZE(tabs); t++) {
+		*global = !t;
+		for (o = tabs[t]; o && o->lng; o++)
+			if (opt_matches(o, a, inl))
+				return o;
 	}
 	return NULL;
 }
 
+/* Store the value @arg of option @o of command @c into @dst. */
+static int store_opt(const struct cmd *c, const struct opt *o,
+		     const char *arg, void *dst)
+{
+	void *field = (char *)dst + o->off;
+	uint32_t v;
+
+	switch (o->kind) {
+	case OPT_FLAG:
+		*(bool *)field = true;
+		return 0;
+	case OPT_PATH:
+		if (!*arg)
+			return usage_err(c, "empty --%s", o->lng);
+		/* fall through */
+	case OPT_STR:
+		*(const char **)field = arg;
+		return 0;
+	case OPT_U32:
+		if (!parse_u32(arg, o->max, &v) || v < o->min)
+			break;
+		*(uint32_t *)field = v;
+		return 0;
+	case OPT_PARSE:
+		if (o->parse(arg, field))
+			return 0;
+		break;
+	}
+	if (o->help)
+		return usage_err(c, "invalid --%s '%s' (%s)", o->lng, arg,
+				 o->help);
+	return usage_err(c, "invalid --%s '%s'", o->lng, arg);
+}
+
 /*
- * Parse the options of command @c (argv[0] is its name).  Operands are
- * collected, in order, into *pos (a pointer into a static array).
- * Return 0; an exit status to stop with; or -1 when the help was printed
- * (OPTS_EXIT() turns either into the status).
+ * The option at argv[*i], with its value (inline or the next argument),
+ * into @dst or the globals.  0, an exit status or OPTS_HELP.
  */
+static int take_opt(const struct cmd *c, int argc, char **argv, int *i,
+		    const struct opt *opts, void *dst, unsigned int *given)
+{
+	const char *a = argv[*i], *arg;
+	const struct opt *o;
+	bool global;
+
+	o = match_opt(opts, a, &arg, &global);
+	if (!o)
+		return usage_err(c, "unknown option '%s'", a);
+	if (o->kind != OPT_FLAG && !arg) {
+		if (*i + 1 >= argc)
+			return usage_err(c, "option '%s' needs a value", a);
+		arg = argv[++*i];
+	}
+	if (global)
+		return global_opt(c, o, arg);
+	*given |= 1U << (o - opts);
+	return store_opt(c, o, arg, dst);
+}
+
 int parse_opts(const struct cmd *c, int argc, char **argv,
-	       const struct opt *opts, opt_fn fn, void *ctx,
-	       char ***pos, int *npos)
+	       const struct opt *opts, void *dst, struct args *a)
 {
 	static char *operands[256];
 	bool dashdash = false;
 	int i, n = 0, ret;
 
-	*pos = NULL;
-	*npos = 0;
+	memset(a, 0, sizeof(*a));
 	for (i = 1; i < argc; i++) {
-		const struct opt *o;
-		const char *a = argv[i], *arg;
-
-		if (dashdash || !is_option(a)) {
+		if (dashdash || !is_option(argv[i])) {
 			if (n >= (int)ARRAY_SIZE(operands))
 				return usage_err(c, "too many arguments");
 			operands[n++] = argv[i];
-			continue;
-		}
-		if (!strcmp(a, "--")) {
+		} else if (!strcmp(argv[i], "--")) {
 			dashdash = true;
-			continue;
+		} else {
+			ret = take_opt(c, argc, argv, &i, opts, dst, &a->given);
+			if (ret)
+				return ret;
 		}
-		o = match_opt(opts, a, &arg);
-		if (!o)
-			return usage_err(c, "unknown option '%s'", a);
-		if (o->has_arg && !arg) {
-			if (i + 1 >= argc)
-				return usage_err(c, "option '%s' needs a value",
-						 a);
-			arg = argv[++i];
-		}
-		if (o->id < 0)
-			ret = global_opt(c, o->id, arg);
-		else
-			ret = fn ? fn(o->id, arg, ctx) : 0;
-		if (ret)
-			return ret;
 	}
 	operands[n] = NULL;
-	*pos = operands;
-	*npos = n;
+	a->pos = operands;
+	a->npos = n;
 	return 0;
+}
+
+void merge_opts(const struct opt *opts, void *dst, unsigned int *given,
+		const void *src, unsigned int src_given)
+{
+	unsigned int i;
+
+	for (i = 0; opts[i].lng; i++) {
+		if (!(src_given & (1U << i)) || (*given & (1U << i)))
+			continue;
+		memcpy((char *)dst + opts[i].off,
+		       (const char *)src + opts[i].off, opts[i].size);
+		*given |= 1U << i;
+	}
+}
+
+int parse_none(const struct cmd *c, int argc, char **argv,
+	       const struct opt *opts, void *dst)
+{
+	struct args a;
+	int ret = parse_opts(c, argc, argv, opts, dst, &a);
+
+	if (!ret && a.npos)
+		ret = usage_err(c, "unexpected argument '%s'", a.pos[0]);
+	return ret;
+}
+
+int parse_file(const struct cmd *c, int argc, char **argv,
+	       const struct opt *opts, void *dst, struct args *a,
+	       char **text, size_t *len)
+{
+	int ret = parse_opts(c, argc, argv, opts, dst, a);
+
+	if (ret)
+		return ret;
+	if (a->npos != 1)
+		return usage_err(c, a->npos ? "unexpected argument '%s'" :
+				 "missing FILE%s", a->npos ? a->pos[1] : "");
+	ret = read_file(a->pos[0], text, len);
+	return ret ? fail_err(ret, "%s", a->pos[0]) : 0;
 }
 
 int open_core(bool writable, struct ncsync_dev **devp)
@@ -352,54 +432,6 @@ int open_core(bool writable, struct ncsync_dev **devp)
 	if (ret)
 		return fail_err(ret, "open /dev/ncsync%u", opt_core);
 	return 0;
-}
-
-static const char *const prog_states[] = {
-	[NCSYNC_PROG_QUEUED] = "queued",
-	[NCSYNC_PROG_RUNNING] = "running",
-	[NCSYNC_PROG_DONE] = "done",
-	[NCSYNC_PROG_HALTED] = "halted",
-	[NCSYNC_PROG_FAULTED] = "faulted",
-	[NCSYNC_PROG_TIMED_OUT] = "timed_out",
-	[NCSYNC_PROG_CANCELLED] = "cancelled",
-};
-
-static const char *const eng_states[] = {
-	[NCSYNC_ENG_QUEUED] = "queued",
-	[NCSYNC_ENG_RUNNING] = "running",
-	[NCSYNC_ENG_BLOCKED] = "blocked",
-	[NCSYNC_ENG_DONE] = "done",
-	[NCSYNC_ENG_HALTED] = "halted",
-	[NCSYNC_ENG_FAULTED] = "faulted",
-	[NCSYNC_ENG_CANCELLED] = "cancelled",
-};
-
-static const char *const faults[] = {
-	[NCSYNC_FAULT_NONE] = "none",
-	[NCSYNC_FAULT_EVENT_SET_WHILE_SET] = "event_set_while_set",
-	[NCSYNC_FAULT_EVENT_CLEAR_WHILE_CLEAR] = "event_clear_while_clear",
-	[NCSYNC_FAULT_SEM_OVERFLOW] = "sem_overflow",
-	[NCSYNC_FAULT_WATCHDOG] = "watchdog",
-	[NCSYNC_FAULT_CANCELLED] = "cancelled",
-	[NCSYNC_FAULT_RESET] = "reset",
-	[NCSYNC_FAULT_CLOSED] = "closed",
-	[NCSYNC_FAULT_PEER] = "peer",
-	[NCSYNC_FAULT_NOMEM] = "nomem",
-};
-
-const char *prog_state_name(unsigned int state)
-{
-	return state < ARRAY_SIZE(prog_states) ? prog_states[state] : "unknown";
-}
-
-const char *eng_state_name(unsigned int state)
-{
-	return state < ARRAY_SIZE(eng_states) ? eng_states[state] : "unknown";
-}
-
-const char *fault_name(unsigned int fault)
-{
-	return fault < ARRAY_SIZE(faults) ? faults[fault] : "unknown";
 }
 
 const char *engine_label(uint8_t engine)
@@ -510,33 +542,32 @@ out:
 	return err;
 }
 
+/* The global options before the command; *@i: the command's index. */
+static int main_opts(int argc, char **argv, int *i)
+{
+	unsigned int given = 0;
+	int ret;
+
+	for (*i = 1; *i < argc && is_option(argv[*i]); ++*i) {
+		if (!strcmp(argv[*i], "--")) {
+			++*i;
+			break;
+		}
+		ret = take_opt(NULL, argc, argv, i, NULL, NULL, &given);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const struct cmd *c;
 	int ret, i;
 
-	/* Global options before the command. */
-	for (i = 1; i < argc && is_option(argv[i]); i++) {
-		const struct opt *o;
-		const char *arg;
-
-		if (!strcmp(argv[i], "--")) {
-			i++;
-			break;
-		}
-		o = match_opt(NULL, argv[i], &arg);
-		if (!o)
-			return usage_err(NULL, "unknown option '%s'", argv[i]);
-		if (o->has_arg && !arg) {
-			if (i + 1 >= argc)
-				return usage_err(NULL, "option '%s' needs a value",
-						 argv[i]);
-			arg = argv[++i];
-		}
-		ret = global_opt(NULL, o->id, arg);
-		if (ret)
-			return ret < 0 ? EXIT_OK : ret;
-	}
+	ret = main_opts(argc, argv, &i);
+	if (ret)
+		return OPTS_EXIT(ret);
 	if (i >= argc) {
 		print_usage(stderr);
 		fprintf(stderr, "ncsync: missing command (ncsync --help)\n");

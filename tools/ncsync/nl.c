@@ -383,7 +383,7 @@ static void print_engine_line(const struct nl_engine *e, const char *indent)
 	char what[64];
 
 	printf("%sengine %u %-4s pc %-5u %s", indent, e->id,
-	       engine_label(e->id), e->pc, eng_state_name(e->state));
+	       engine_label(e->id), e->pc, ncsync_engine_state_name(e->state));
 	if (e->blocked) {
 		describe_wait(what, sizeof(what), e->wait_kind, e->wait_mode,
 			      e->wait_index, e->wait_threshold);
@@ -396,7 +396,7 @@ static void print_engine_line(const struct nl_engine *e, const char *indent)
 			       e->wait_current);
 	}
 	if (e->fault)
-		printf(" (fault: %s)", fault_name(e->fault));
+		printf(" (fault: %s)", ncsync_fault_name(e->fault));
 	putchar('\n');
 }
 
@@ -406,7 +406,7 @@ void print_nl_prog(const struct nl_prog *p, const char *indent)
 	unsigned int i;
 
 	printf("%sprogram %u of pid %u: %s\n", indent, p->id, p->pid,
-	       prog_state_name(p->state));
+	       ncsync_prog_state_name(p->state));
 	snprintf(sub, sizeof(sub), "%s  ", indent);
 	for (i = 0; i < p->nengines; i++)
 		print_engine_line(&p->engines[i], sub);
@@ -420,7 +420,7 @@ void json_nl_prog(const char *key, const struct nl_prog *p)
 	j_obj(key);
 	j_uint("id", p->id);
 	j_uint("pid", p->pid);
-	j_str("state", prog_state_name(p->state));
+	j_str("state", ncsync_prog_state_name(p->state));
 	j_arr("engines");
 	for (i = 0; i < p->nengines; i++) {
 		const struct nl_engine *e = &p->engines[i];
@@ -428,8 +428,8 @@ void json_nl_prog(const char *key, const struct nl_prog *p)
 		j_obj(NULL);
 		j_uint("id", e->id);
 		j_str("engine", engine_label(e->id));
-		j_str("state", eng_state_name(e->state));
-		j_str("fault", fault_name(e->fault));
+		j_str("state", ncsync_engine_state_name(e->state));
+		j_str("fault", ncsync_fault_name(e->fault));
 		j_uint("pc", e->pc);
 		if (e->blocked) {
 			describe_wait(what, sizeof(what), e->wait_kind,
@@ -450,63 +450,51 @@ void json_nl_prog(const char *key, const struct nl_prog *p)
 	j_end();
 }
 
-int cmd_notify(int argc, char **argv)
+/* notify: the setting of core -c. */
+static int notify_show(struct nl_ctx *nl)
 {
-	const struct cmd *c = find_cmd("notify");
-	struct nl_core *core;
-	struct nl_msg *msg;
-	struct nl_ctx nl;
-	const char *why;
-	char **pos;
-	int npos, ret;
-	bool on;
+	struct nl_core *core = malloc(sizeof(*core));
+	int ret;
 
-	ret = parse_opts(c, argc, argv, NULL, NULL, NULL, &pos, &npos);
-	if (ret)
-		return OPTS_EXIT(ret);
-	if (npos > 1)
-		return usage_err(c, "unexpected argument '%s'", pos[1]);
-	if (npos && strcmp(pos[0], "on") && strcmp(pos[0], "off"))
-		return usage_err(c, "expected 'on' or 'off', not '%s'", pos[0]);
-	ret = ctx_open(&nl);
-	if (ret)
-		return ret;
-	if (!npos) {
-		core = malloc(sizeof(*core));
-		ret = core ? nl_get_core_on(&nl, opt_core, core) :
-			     fail_err(ENOMEM, "notify");
-		if (!ret) {
-			if (opt_json) {
-				j_obj(NULL);
-				j_uint("core", opt_core);
-				j_bool("notify", core->notify);
-				j_uint("drops", core->drops);
-				j_end();
-				j_done();
-			} else {
-				printf("%s\n", core->notify ? "on" : "off");
-			}
-			nl_core_release(core);
+	ret = core ? nl_get_core_on(nl, opt_core, core) :
+		     fail_err(ENOMEM, "notify");
+	if (!ret) {
+		if (opt_json) {
+			j_obj(NULL);
+			j_uint("core", opt_core);
+			j_bool("notify", core->notify);
+			j_uint("drops", core->drops);
+			j_end();
+			j_done();
+		} else {
+			printf("%s\n", core->notify ? "on" : "off");
 		}
-		free(core);
-		ctx_close(&nl);
-		return ret;
+		nl_core_release(core);
 	}
-	on = !strcmp(pos[0], "on");
-	msg = nl_new(&nl, NCSYNC_CMD_SET_NOTIFY, NLM_F_ACK);
+	free(core);
+	return ret;
+}
+
+/* notify on|off (@word). */
+static int notify_set(struct nl_ctx *nl, const char *word)
+{
+	bool on = !strcmp(word, "on");
+	struct nl_msg *msg;
+	const char *why;
+	int ret;
+
+	msg = nl_new(nl, NCSYNC_CMD_SET_NOTIFY, NLM_F_ACK);
 	if (!msg || nla_put_u32(msg, NCSYNC_A_CORE, opt_core) < 0 ||
 	    nla_put_u8(msg, NCSYNC_A_NOTIFY, on) < 0) {
 		nlmsg_free(msg);
-		ctx_close(&nl);
-		return fail_err(ENOMEM, "notify %s", pos[0]);
+		return fail_err(ENOMEM, "notify %s", word);
 	}
-	ret = nl_request(&nl, msg, NULL, NULL, &why);
-	ctx_close(&nl);
+	ret = nl_request(nl, msg, NULL, NULL, &why);
 	if (ret == -EIO && why)
-		return fail_msg("notify %s on core %u: %s", pos[0], opt_core,
+		return fail_msg("notify %s on core %u: %s", word, opt_core,
 				why);
 	if (ret)
-		return fail_err(ret, "notify %s on core %u", pos[0], opt_core);
+		return fail_err(ret, "notify %s on core %u", word, opt_core);
 	if (opt_json) {
 		j_obj(NULL);
 		j_uint("core", opt_core);
@@ -515,6 +503,29 @@ int cmd_notify(int argc, char **argv)
 		j_done();
 	}
 	return EXIT_OK;
+}
+
+int cmd_notify(int argc, char **argv)
+{
+	const struct cmd *c = find_cmd("notify");
+	struct nl_ctx nl;
+	struct args a;
+	int ret;
+
+	ret = parse_opts(c, argc, argv, NULL, NULL, &a);
+	if (ret)
+		return OPTS_EXIT(ret);
+	if (a.npos > 1)
+		return usage_err(c, "unexpected argument '%s'", a.pos[1]);
+	if (a.npos && strcmp(a.pos[0], "on") && strcmp(a.pos[0], "off"))
+		return usage_err(c, "expected 'on' or 'off', not '%s'",
+				 a.pos[0]);
+	ret = ctx_open(&nl);
+	if (ret)
+		return ret;
+	ret = a.npos ? notify_set(&nl, a.pos[0]) : notify_show(&nl);
+	ctx_close(&nl);
+	return ret;
 }
 
 /* monitor */
@@ -569,15 +580,84 @@ static void mon_sems(const int32_t *sems, bool json)
 		printf("%s\n", n ? "" : " none");
 }
 
+/* An event notification; false if it lacks its attributes. */
+static bool mon_event(const struct mon *m, uint32_t core, struct nlattr **tb)
+{
+	if (!tb[NCSYNC_A_EVENT] || !tb[NCSYNC_A_EVENT_STATE])
+		return false;
+	if (opt_json) {
+		j_obj(NULL);
+		j_str("type", "event");
+		j_uint("time_ns", now_ns() - m->start);
+		j_uint("core", core);
+		j_uint("index", nla_get_u32(tb[NCSYNC_A_EVENT]));
+		j_bool("set", nla_get_u8(tb[NCSYNC_A_EVENT_STATE]));
+		if (tb[NCSYNC_A_SEQ])
+			j_uint("seq", nla_get_u64(tb[NCSYNC_A_SEQ]));
+		j_end();
+		return true;
+	}
+	mon_prefix(m);
+	printf("core %u: ev[%u] %s", core, nla_get_u32(tb[NCSYNC_A_EVENT]),
+	       nla_get_u8(tb[NCSYNC_A_EVENT_STATE]) ? "set" : "clear");
+	if (tb[NCSYNC_A_SEQ])
+		printf(" (seq %llu)",
+		       (unsigned long long)nla_get_u64(tb[NCSYNC_A_SEQ]));
+	putchar('\n');
+	return true;
+}
+
+/*
+ * A program's end (@fault: a fault's); false if it lacks its program.
+ * @sems: the core's semaphores, or NULL.
+ */
+static bool mon_prog(const struct mon *m, uint32_t core, bool fault,
+		     struct nlattr **tb, const int32_t *sems)
+{
+	struct nl_prog p;
+	unsigned int i;
+
+	if (!tb[NCSYNC_A_PROG])
+		return false;
+	parse_prog(tb[NCSYNC_A_PROG], &p);
+	if (opt_json) {
+		j_obj(NULL);
+		j_str("type", fault ? "fault" : "program");
+		j_uint("time_ns", now_ns() - m->start);
+		j_uint("core", core);
+		json_nl_prog("program", &p);
+		if (sems)
+			mon_sems(sems, true);
+		j_end();
+		return true;
+	}
+	mon_prefix(m);
+	printf("core %u: program %u of pid %u ended %s", core, p.id, p.pid,
+	       ncsync_prog_state_name(p.state));
+	if (!fault) {
+		/* One line: the engines' final records. */
+		for (i = 0; i < p.nengines; i++)
+			printf("%s %s@%u", i ? "," : ":",
+			       engine_label(p.engines[i].id), p.engines[i].pc);
+		putchar('\n');
+		return true;
+	}
+	putchar('\n');
+	for (i = 0; i < p.nengines; i++)
+		print_engine_line(&p.engines[i], "  ");
+	if (sems)
+		mon_sems(sems, false);
+	return true;
+}
+
 static int mon_cb(struct nl_msg *msg, void *arg)
 {
 	struct genlmsghdr *gh = nlmsg_data(nlmsg_hdr(msg));
 	struct nlattr *tb[NCSYNC_A_MAX + 1];
 	const int32_t *sems = NULL;
 	struct mon *m = arg;
-	struct nl_prog p;
 	uint32_t core;
-	unsigned int i;
+	bool shown;
 
 	if (m->count && m->seen >= m->count)
 		return NL_OK;
@@ -590,72 +670,16 @@ static int mon_cb(struct nl_msg *msg, void *arg)
 	if (tb[NCSYNC_A_SEMS] &&
 	    nla_len(tb[NCSYNC_A_SEMS]) == NCSYNC_NUM_SEMS * sizeof(int32_t))
 		sems = nla_data(tb[NCSYNC_A_SEMS]);
-
-	switch (gh->cmd) {
-	case NCSYNC_CMD_EVENT_NTF:
-		if (!tb[NCSYNC_A_EVENT] || !tb[NCSYNC_A_EVENT_STATE])
-			return NL_OK;
-		if (opt_json) {
-			j_obj(NULL);
-			j_str("type", "event");
-			j_uint("time_ns", now_ns() - m->start);
-			j_uint("core", core);
-			j_uint("index", nla_get_u32(tb[NCSYNC_A_EVENT]));
-			j_bool("set", nla_get_u8(tb[NCSYNC_A_EVENT_STATE]));
-			if (tb[NCSYNC_A_SEQ])
-				j_uint("seq", nla_get_u64(tb[NCSYNC_A_SEQ]));
-			j_end();
-		} else {
-			mon_prefix(m);
-			printf("core %u: ev[%u] %s", core,
-			       nla_get_u32(tb[NCSYNC_A_EVENT]),
-			       nla_get_u8(tb[NCSYNC_A_EVENT_STATE]) ?
-			       "set" : "clear");
-			if (tb[NCSYNC_A_SEQ])
-				printf(" (seq %llu)", (unsigned long long)
-				       nla_get_u64(tb[NCSYNC_A_SEQ]));
-			putchar('\n');
-		}
-		break;
-	case NCSYNC_CMD_PROG_NTF:
-	case NCSYNC_CMD_FAULT_NTF:
-		if (!tb[NCSYNC_A_PROG])
-			return NL_OK;
-		parse_prog(tb[NCSYNC_A_PROG], &p);
-		if (opt_json) {
-			j_obj(NULL);
-			j_str("type", gh->cmd == NCSYNC_CMD_FAULT_NTF ?
-			      "fault" : "program");
-			j_uint("time_ns", now_ns() - m->start);
-			j_uint("core", core);
-			json_nl_prog("program", &p);
-			if (sems)
-				mon_sems(sems, true);
-			j_end();
-		} else {
-			mon_prefix(m);
-			printf("core %u: program %u of pid %u ended %s",
-			       core, p.id, p.pid, prog_state_name(p.state));
-			if (gh->cmd == NCSYNC_CMD_PROG_NTF) {
-				/* One line: the engines' final records. */
-				for (i = 0; i < p.nengines; i++)
-					printf("%s %s@%u", i ? "," : ":",
-					       engine_label(p.engines[i].id),
-					       p.engines[i].pc);
-				putchar('\n');
-			} else {
-				putchar('\n');
-				for (i = 0; i < p.nengines; i++)
-					print_engine_line(&p.engines[i],
-							  "  ");
-				if (sems)
-					mon_sems(sems, false);
-			}
-		}
-		break;
-	default:
+	if (gh->cmd == NCSYNC_CMD_EVENT_NTF)
+		shown = mon_event(m, core, tb);
+	else if (gh->cmd == NCSYNC_CMD_PROG_NTF ||
+		 gh->cmd == NCSYNC_CMD_FAULT_NTF)
+		shown = mon_prog(m, core, gh->cmd == NCSYNC_CMD_FAULT_NTF, tb,
+				 sems);
+	else
+		shown = false;
+	if (!shown)
 		return NL_OK;
-	}
 	m->seen++;
 	if (opt_json)
 		putchar('\n');
@@ -663,144 +687,148 @@ static int mon_cb(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-static int mon_opt(int id, const char *arg, void *ctx)
-{
-	const struct cmd *c = find_cmd("monitor");
-	uint32_t *vals = ctx;
+struct mon_opts {
+	uint32_t count;		/* 0: no limit */
+	uint32_t timeout;	/* UINT32_MAX: none */
+	bool timestamp;
+};
 
-	switch (id) {
-	case 0:
-		if (!parse_u32(arg, UINT32_MAX - 1, &vals[0]) || !vals[0])
-			return usage_err(c, "invalid --count '%s'", arg);
-		break;
-	case 1:
-		if (!parse_ms(arg, &vals[1]))
-			return usage_err(c, "invalid --timeout '%s' (0-3600000 ms)",
-					 arg);
-		break;
-	case 2:
-		vals[2] = 1;
-		break;
+static const struct opt mon_opt_table[] = {
+	{ "count", 'n', OPT_U32, OPT_FIELD(struct mon_opts, count),
+	  .min = 1, .max = UINT32_MAX - 1 },
+	OPT_TIMEOUT(struct mon_opts, timeout),
+	{ "timestamp", 'T', OPT_FLAG, OPT_FIELD(struct mon_opts, timestamp) },
+	{ /* sentinel */ }
+};
+
+/*
+ * Join the group "notify", with mon_cb() as the receiver.  *@notify: the
+ * event notification setting of core -c, or -1 (no -c, or no memory).
+ * 0 or EXIT_FAIL.
+ */
+static int mon_join(struct nl_ctx *nl, struct mon *m, int *notify)
+{
+	struct nl_core *core;
+	int grp, ret;
+
+	*notify = -1;
+	grp = genl_ctrl_resolve_grp(nl->sock, NCSYNC_GENL_NAME,
+				    NCSYNC_GENL_MCGRP_NOTIFY);
+	if (grp < 0)
+		return fail_msg("monitor: group %s: %s",
+				NCSYNC_GENL_MCGRP_NOTIFY, nl_geterror(grp));
+	/* Notification state for the header, before we are subscribed. */
+	core = calloc(1, sizeof(*core));
+	if (core && opt_core_given) {
+		if (nl_get_core_on(nl, opt_core, core)) {
+			free(core);
+			return EXIT_FAIL;
+		}
+		nl_core_release(core);	/* only the notification state */
+		*notify = core->notify;
 	}
+	free(core);
+	nl_socket_disable_seq_check(nl->sock);
+	nl_socket_modify_cb(nl->sock, NL_CB_VALID, NL_CB_CUSTOM, mon_cb, m);
+	nl_socket_set_buffer_size(nl->sock, 4 << 20, 0);
+	ret = nl_socket_add_membership(nl->sock, grp);
+	if (ret < 0)
+		return fail_msg("monitor: join group %s: %s",
+				NCSYNC_GENL_MCGRP_NOTIFY, nl_geterror(ret));
+	nl_socket_set_nonblocking(nl->sock);
 	return 0;
 }
 
-int cmd_monitor(int argc, char **argv)
+/* Read what came; 0 or EXIT_FAIL. */
+static int mon_receive(struct nl_ctx *nl)
 {
-	static const struct opt opts[] = {
-		{ "count", 'n', true, 0 },
-		{ "timeout", 't', true, 1 },
-		{ "timestamp", 'T', false, 2 },
-		{ NULL },
+	int ret = nl_recvmsgs_default(nl->sock);
+
+	if (ret == -NLE_NOMEM) {
+		/* ENOBUFS: the socket overran, messages were lost */
+		fprintf(stderr,
+			"ncsync: monitor: notifications lost (receive buffer overrun)\n");
+		return 0;
+	}
+	if (ret < 0 && ret != -NLE_AGAIN)
+		return fail_msg("monitor: receive: %s", nl_geterror(ret));
+	return 0;
+}
+
+/*
+ * Receive until --count notifications came, a signal, or @deadline
+ * (*@timed_out; 0: none).  0 or EXIT_FAIL.
+ */
+static int mon_loop(struct nl_ctx *nl, struct mon *m, int64_t deadline,
+		    bool *timed_out)
+{
+	struct pollfd pfd = {
+		.fd = nl_socket_get_fd(nl->sock),
+		.events = POLLIN,
 	};
-	const struct cmd *c = find_cmd("monitor");
-	uint32_t vals[3] = { 0, UINT32_MAX, 0 };
-	struct sigaction sa = { .sa_handler = mon_signal };
-	struct mon m = { 0 };
-	struct nl_ctx nl;
-	int64_t deadline = 0;
-	struct nl_core *core;
-	bool timed_out = false;
-	struct pollfd pfd;
-	char **pos;
-	int npos, ret, grp;
+	int ret = EXIT_OK;
 
-	ret = parse_opts(c, argc, argv, opts, mon_opt, vals, &pos, &npos);
-	if (ret)
-		return OPTS_EXIT(ret);
-	if (npos)
-		return usage_err(c, "unexpected argument '%s'", pos[0]);
-	m.count = vals[0];
-	m.timestamp = vals[2];
-
-	ret = ctx_open(&nl);
-	if (ret)
-		return ret;
-	grp = genl_ctrl_resolve_grp(nl.sock, NCSYNC_GENL_NAME,
-				    NCSYNC_GENL_MCGRP_NOTIFY);
-	if (grp < 0) {
-		ctx_close(&nl);
-		return fail_msg("monitor: group %s: %s",
-				NCSYNC_GENL_MCGRP_NOTIFY, nl_geterror(grp));
-	}
-	/* Notification state for the header, before we are subscribed. */
-	core = calloc(1, sizeof(*core));
-	if (core && opt_core_given && nl_get_core_on(&nl, opt_core, core)) {
-		free(core);
-		ctx_close(&nl);
-		return EXIT_FAIL;
-	}
-	if (core)
-		nl_core_release(core);	/* only the notification state */
-	nl_socket_disable_seq_check(nl.sock);
-	nl_socket_modify_cb(nl.sock, NL_CB_VALID, NL_CB_CUSTOM, mon_cb, &m);
-	nl_socket_set_buffer_size(nl.sock, 4 << 20, 0);
-	ret = nl_socket_add_membership(nl.sock, grp);
-	if (ret < 0) {
-		free(core);
-		ctx_close(&nl);
-		return fail_msg("monitor: join group %s: %s",
-				NCSYNC_GENL_MCGRP_NOTIFY, nl_geterror(ret));
-	}
-	nl_socket_set_nonblocking(nl.sock);
-
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-
-	/* The first line says we listen: scripts may wait for it. */
-	m.start = now_ns();
-	if (opt_json) {
-		printf("[\n");
-	} else if (opt_core_given && core) {
-		printf("listening on core %u (event notifications %s)\n",
-		       opt_core, core->notify ? "on" :
-		       "off: ncsync notify on");
-	} else {
-		printf("listening on every core\n");
-	}
-	free(core);
-	fflush(stdout);
-
-	if (vals[1] != UINT32_MAX)
-		deadline = m.start + vals[1] * 1000000LL;
-	pfd.fd = nl_socket_get_fd(nl.sock);
-	pfd.events = POLLIN;
-	ret = EXIT_OK;
-	while (!mon_stop && (!m.count || m.seen < m.count)) {
+	while (!ret && !mon_stop && (!m->count || m->seen < m->count)) {
 		int wait_ms = -1;
 
 		if (deadline) {
 			int64_t left = deadline - now_ns();
 
 			if (left <= 0) {
-				timed_out = true;
+				*timed_out = true;
 				break;
 			}
 			wait_ms = (left + 999999) / 1000000;
 		}
 		if (poll(&pfd, 1, wait_ms) < 0) {
-			if (errno == EINTR)
-				continue;
-			ret = fail_err(errno, "monitor: poll");
-			break;
-		}
-		if (!(pfd.revents & POLLIN))
+			if (errno != EINTR)
+				ret = fail_err(errno, "monitor: poll");
 			continue;
-		ret = nl_recvmsgs_default(nl.sock);
-		if (ret == -NLE_AGAIN) {
-			ret = 0;
-		} else if (ret == -NLE_NOMEM) {
-			/* ENOBUFS: the socket overran, messages were lost */
-			fprintf(stderr,
-				"ncsync: monitor: notifications lost (receive buffer overrun)\n");
-			ret = 0;
-		} else if (ret < 0) {
-			ret = fail_msg("monitor: receive: %s",
-				       nl_geterror(ret));
-			break;
 		}
+		if (pfd.revents & POLLIN)
+			ret = mon_receive(nl);
 	}
+	return ret;
+}
+
+int cmd_monitor(int argc, char **argv)
+{
+	const struct cmd *c = find_cmd("monitor");
+	struct mon_opts o = { .timeout = UINT32_MAX };
+	struct sigaction sa = { .sa_handler = mon_signal };
+	struct mon m = { 0 };
+	bool timed_out = false;
+	struct nl_ctx nl;
+	int ret, notify;
+
+	ret = parse_none(c, argc, argv, mon_opt_table, &o);
+	if (ret)
+		return OPTS_EXIT(ret);
+	m.count = o.count;
+	m.timestamp = o.timestamp;
+	ret = ctx_open(&nl);
+	if (!ret)
+		ret = mon_join(&nl, &m, &notify);
+	if (ret) {
+		ctx_close(&nl);
+		return ret;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	/* The first line says we listen: scripts may wait for it. */
+	m.start = now_ns();
+	if (opt_json)
+		printf("[\n");
+	else if (notify >= 0)
+		printf("listening on core %u (event notifications %s)\n",
+		       opt_core, notify ? "on" : "off: ncsync notify on");
+	else
+		printf("listening on every core\n");
+	fflush(stdout);
+	ret = mon_loop(&nl, &m, o.timeout != UINT32_MAX ?
+		       m.start + o.timeout * 1000000LL : 0, &timed_out);
 	if (opt_json)
 		printf("]\n");
 	fflush(stdout);
@@ -809,6 +837,6 @@ int cmd_monitor(int argc, char **argv)
 		return ret;
 	if (timed_out && m.count && m.seen < m.count)
 		return fail_msg("monitor: %u of %u notifications in %u ms",
-				m.seen, m.count, vals[1]);
+				m.seen, m.count, o.timeout);
 	return EXIT_OK;
 }

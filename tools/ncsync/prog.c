@@ -41,11 +41,6 @@ static uint32_t get_le32(const uint8_t *p)
 	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static uint64_t get_le64(const uint8_t *p)
-{
-	return get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
-}
-
 static void put_le32(uint8_t *p, uint32_t v)
 {
 	p[0] = v;
@@ -194,6 +189,50 @@ static void report_refused(const char *path, struct ncsync_program *prog,
 }
 
 /*
+ * Assemble the text @buf of @path and lower it for the reserved slices of
+ * bo->info (NULL: the defaults); prints the error.  0 or EXIT_FAIL.
+ */
+static int build_text(const char *path, const char *buf, size_t len,
+		      const struct build_opts *bo,
+		      struct ncsync_program **progp)
+{
+	const struct ncsync_info *in = bo->info;
+	struct ncsync_asm_error aerr;
+	int ret;
+
+	if (strlen(buf) != len)
+		return fail_msg("%s: a NUL byte: not a program text or image",
+				path);
+	ret = ncsync_asm(buf, progp, &aerr);
+	if (ret) {
+		if (aerr.line)
+			return fail_msg("%s:%u:%u: %s", path, aerr.line,
+					aerr.col, aerr.msg);
+		return fail_msg("%s: %s", path,
+				aerr.msg[0] ? aerr.msg : strerror(-ret));
+	}
+	if (in) {
+		ret = ncsync_program_set_reserved(*progp,
+						  in->rt_reserved_sem_first,
+						  in->rt_reserved_sem_count,
+						  in->rt_reserved_event_first,
+						  in->rt_reserved_event_count);
+		if (ret) {
+			ncsync_program_free(*progp);
+			return fail_err(ret,
+					"%s: the runtime's reserved semaphores and events",
+					path);
+		}
+	}
+	ret = ncsync_program_lower(*progp, bo->lowering);
+	if (ret) {
+		ncsync_program_free(*progp);
+		return fail_err(ret, "%s: lowering the barriers", path);
+	}
+	return 0;
+}
+
+/*
  * Build and finalize the program of @path, read into @buf (text or image);
  * prints the error.  0 or EXIT_FAIL.
  */
@@ -201,52 +240,20 @@ static int build_program(const char *path, const char *buf, size_t len,
 			 const struct build_opts *bo,
 			 struct ncsync_program **progp)
 {
-	struct ncsync_asm_error aerr;
 	struct ncsync_program *prog;
 	int ret;
 
 	if (is_image(buf, len)) {
 		ret = image_load(path, (const uint8_t *)buf, len, &prog);
-		if (ret)
-			return ret;
-		if (bo->lowering_given)
+		if (!ret && bo->lowering_given)
 			fprintf(stderr,
 				"ncsync: %s: an image is lowered already; --lowering ignored\n",
 				path);
 	} else {
-		if (strlen(buf) != len)
-			return fail_msg("%s: a NUL byte: not a program text or image",
-					path);
-		ret = ncsync_asm(buf, &prog, &aerr);
-		if (ret) {
-			if (aerr.line)
-				return fail_msg("%s:%u:%u: %s", path,
-						aerr.line, aerr.col, aerr.msg);
-			return fail_msg("%s: %s", path,
-					aerr.msg[0] ? aerr.msg :
-					strerror(-ret));
-		}
-		if (bo->info) {
-			const struct ncsync_info *in = bo->info;
-
-			ret = ncsync_program_set_reserved(prog,
-							  in->rt_reserved_sem_first,
-							  in->rt_reserved_sem_count,
-							  in->rt_reserved_event_first,
-							  in->rt_reserved_event_count);
-			if (ret) {
-				ncsync_program_free(prog);
-				return fail_err(ret,
-						"%s: the runtime's reserved semaphores and events",
-						path);
-			}
-		}
-		ret = ncsync_program_lower(prog, bo->lowering);
-		if (ret) {
-			ncsync_program_free(prog);
-			return fail_err(ret, "%s: lowering the barriers", path);
-		}
+		ret = build_text(path, buf, len, bo, &prog);
 	}
+	if (ret)
+		return ret;
 	if (!ncsync_program_engines(prog)) {
 		ncsync_program_free(prog);
 		return fail_msg("%s: no records", path);
@@ -261,8 +268,10 @@ static int build_program(const char *path, const char *buf, size_t len,
 	return 0;
 }
 
-static bool parse_lowering(const char *s, enum ncsync_barrier_lowering *how)
+static bool parse_lowering(const char *s, void *field)
 {
+	enum ncsync_barrier_lowering *how = field;
+
 	if (!strcmp(s, "counter"))
 		*how = NCSYNC_LOWER_COUNTER;
 	else if (!strcmp(s, "events"))
@@ -271,6 +280,10 @@ static bool parse_lowering(const char *s, enum ncsync_barrier_lowering *how)
 		return false;
 	return true;
 }
+
+#define OPT_LOWERING(type, member) \
+	{ "lowering", 'l', OPT_PARSE, "counter, events", \
+	  OPT_FIELD(type, member), .parse = parse_lowering }
 
 static void json_record(uint32_t index, const uint8_t *rec)
 {
@@ -328,131 +341,151 @@ static int print_program(const char *path, struct ncsync_program *prog)
 	return ret ? fail_err(ret, "%s: printing", path) : 0;
 }
 
+/* asm */
+
 struct asm_opts {
 	const char *out;
-	struct build_opts bo;
+	enum ncsync_barrier_lowering lowering;
 };
 
-static int asm_opt(int id, const char *arg, void *ctx)
-{
-	struct asm_opts *o = ctx;
+enum { AO_OUTPUT, AO_LOWERING };
 
-	if (id == 0) {
-		o->out = arg;
-		return 0;
-	}
-	if (!parse_lowering(arg, &o->bo.lowering))
-		return usage_err(find_cmd("asm"),
-				 "invalid --lowering '%s' (counter, events)",
-				 arg);
-	o->bo.lowering_given = true;
-	return 0;
-}
+static const struct opt asm_opt_table[] = {
+	[AO_OUTPUT] = { "output", 'o', OPT_STR,
+			OPT_FIELD(struct asm_opts, out) },
+	[AO_LOWERING] = OPT_LOWERING(struct asm_opts, lowering),
+	{ /* sentinel */ }
+};
 
 int cmd_asm(int argc, char **argv)
 {
-	static const struct opt opts[] = {
-		{ "output", 'o', true, 0 },
-		{ "lowering", 'l', true, 1 },
-		{ NULL },
-	};
 	const struct cmd *c = find_cmd("asm");
-	struct asm_opts o = { .bo.lowering = NCSYNC_LOWER_COUNTER };
+	struct asm_opts o = { .lowering = NCSYNC_LOWER_COUNTER };
 	struct ncsync_program *prog;
-	char **pos, *text = NULL;
-	int npos, ret;
+	struct build_opts bo;
+	char *text = NULL;
+	struct args a;
 	size_t len;
+	int ret;
 
-	ret = parse_opts(c, argc, argv, opts, asm_opt, &o, &pos, &npos);
+	ret = parse_file(c, argc, argv, asm_opt_table, &o, &a, &text, &len);
 	if (ret)
 		return OPTS_EXIT(ret);
-	if (npos != 1)
-		return usage_err(c, npos ? "unexpected argument '%s'" :
-				 "missing FILE%s", npos ? pos[1] : "");
-	ret = read_file(pos[0], &text, &len);
-	if (ret)
-		return fail_err(ret, "%s", pos[0]);
-	ret = build_program(pos[0], text, len, &o.bo, &prog);
+	bo = (struct build_opts){
+		.lowering = o.lowering,
+		.lowering_given = a.given & (1U << AO_LOWERING),
+	};
+	ret = build_program(a.pos[0], text, len, &bo, &prog);
 	free(text);
 	if (ret)
 		return ret;
 	if (o.out)
 		ret = image_write(o.out, prog);
 	else
-		ret = print_program(pos[0], prog);
+		ret = print_program(a.pos[0], prog);
 	ncsync_program_free(prog);
 	return ret;
 }
 
-static int disasm_opt(int id, const char *arg, void *ctx)
+/* disasm */
+
+struct disasm_opts {
+	int engine;	/* -1: none */
+};
+
+static bool parse_datapath_engine(const char *s, void *field)
 {
-	int *engine = ctx;
 	uint8_t e;
 
-	if (!parse_engine(arg, &e) || !(NCSYNC_ENGINE_MASK & (1U << e)))
-		return usage_err(find_cmd("disasm"),
-				 "invalid --engine '%s' (pool, act, pe, dve, sp)",
-				 arg);
-	*engine = e;
-	return 0;
+	if (!parse_engine(s, &e) || !(NCSYNC_ENGINE_MASK & (1U << e)))
+		return false;
+	*(int *)field = e;
+	return true;
 }
 
-int cmd_disasm(int argc, char **argv)
-{
-	static const struct opt opts[] = {
-		{ "engine", 'e', true, 0 },
-		{ NULL },
-	};
-	const struct cmd *c = find_cmd("disasm");
-	char line[NCSYNC_DISASM_LINE_MAX];
-	struct ncsync_program *prog = NULL;
-	struct ncsync_stream *s;
-	const uint8_t *rec;
-	int engine = -1, npos, ret;
-	char **pos, *buf;
-	size_t len, i;
+static const struct opt disasm_opt_table[] = {
+	{ "engine", 'e', OPT_PARSE, "pool, act, pe, dve, sp",
+	  OPT_FIELD(struct disasm_opts, engine),
+	  .parse = parse_datapath_engine },
+	{ /* sentinel */ }
+};
 
-	ret = parse_opts(c, argc, argv, opts, disasm_opt, &engine, &pos, &npos);
-	if (ret)
-		return OPTS_EXIT(ret);
-	if (npos != 1)
-		return usage_err(c, npos ? "unexpected argument '%s'" :
-				 "missing FILE%s", npos ? pos[1] : "");
-	ret = read_file(pos[0], &buf, &len);
-	if (ret)
-		return fail_err(ret, "%s", pos[0]);
-	rec = (const uint8_t *)buf;
-	if (is_image(buf, len)) {
-		ret = image_load(pos[0], rec, len, &prog);
-	} else if (!len || len % NCSYNC_RECORD_SIZE) {
-		ret = fail_msg("%s: neither a program image nor 64-byte records (%zu bytes)",
-			       pos[0], len);
-	} else if (engine >= 0) {
-		ret = ncsync_program_new(&prog);
-		if (!ret)
-			ret = ncsync_program_stream(prog, engine, &s);
-		for (i = 0; !ret && i < len; i += NCSYNC_RECORD_SIZE)
-			ret = ncsync_add_raw(s, rec + i) < 0 ? -ENOMEM : 0;
-		if (ret)
-			ret = fail_err(ret, "%s", pos[0]);
-	} else if (opt_json) {
-		j_obj(NULL);
-		j_str("file", pos[0]);
-		j_arr("records");
-		for (i = 0; i < len; i += NCSYNC_RECORD_SIZE)
-			json_record(i / NCSYNC_RECORD_SIZE, rec + i);
-		j_end();
-		j_end();
-		j_done();
-	} else {
+/* A file of bare records, without --engine: one line (or object) each. */
+static void print_bare_records(const char *path, const uint8_t *rec,
+			       size_t len)
+{
+	char line[NCSYNC_DISASM_LINE_MAX];
+	size_t i;
+
+	if (!opt_json) {
 		for (i = 0; i < len; i += NCSYNC_RECORD_SIZE) {
 			ncsync_disasm(rec + i, line, sizeof(line));
 			printf("%s\n", line);
 		}
+		return;
 	}
+	j_obj(NULL);
+	j_str("file", path);
+	j_arr("records");
+	for (i = 0; i < len; i += NCSYNC_RECORD_SIZE)
+		json_record(i / NCSYNC_RECORD_SIZE, rec + i);
+	j_end();
+	j_end();
+	j_done();
+}
+
+/* Bare records as the one queue of @engine; prints the error. */
+static int records_load(const char *path, const uint8_t *rec, size_t len,
+			uint8_t engine, struct ncsync_program **progp)
+{
+	struct ncsync_stream *s;
+	size_t i;
+	int ret;
+
+	ret = ncsync_program_new(progp);
+	if (!ret)
+		ret = ncsync_program_stream(*progp, engine, &s);
+	for (i = 0; !ret && i < len; i += NCSYNC_RECORD_SIZE)
+		ret = ncsync_add_raw(s, rec + i) < 0 ? -ENOMEM : 0;
+	return ret ? fail_err(ret, "%s", path) : 0;
+}
+
+/* Print the image, or the bare records, @buf holds. */
+static int disasm_buf(const char *path, const char *buf, size_t len,
+		      int engine)
+{
+	const uint8_t *rec = (const uint8_t *)buf;
+	struct ncsync_program *prog = NULL;
+	int ret = 0;
+
+	if (is_image(buf, len))
+		ret = image_load(path, rec, len, &prog);
+	else if (!len || len % NCSYNC_RECORD_SIZE)
+		ret = fail_msg("%s: neither a program image nor 64-byte records (%zu bytes)",
+			       path, len);
+	else if (engine >= 0)
+		ret = records_load(path, rec, len, engine, &prog);
+	else
+		print_bare_records(path, rec, len);
 	if (!ret && prog)
-		ret = print_program(pos[0], prog);
+		ret = print_program(path, prog);
 	ncsync_program_free(prog);
+	return ret;
+}
+
+int cmd_disasm(int argc, char **argv)
+{
+	const struct cmd *c = find_cmd("disasm");
+	struct disasm_opts o = { .engine = -1 };
+	struct args a;
+	size_t len;
+	char *buf;
+	int ret;
+
+	ret = parse_file(c, argc, argv, disasm_opt_table, &o, &a, &buf, &len);
+	if (ret)
+		return OPTS_EXIT(ret);
+	ret = disasm_buf(a.pos[0], buf, len, o.engine);
 	free(buf);
 	return ret;
 }
@@ -465,321 +498,317 @@ struct run_opts {
 	bool strict;
 	const char *timeline;
 	enum ncsync_barrier_lowering lowering;
-	unsigned int given;	/* bit per option id */
 };
 
 enum { RO_TIMEOUT, RO_WATCHDOG, RO_STRICT, RO_TIMELINE, RO_LOWERING };
 
 static const struct opt run_opt_table[] = {
-	{ "timeout", 't', true, RO_TIMEOUT },
-	{ "watchdog", 'w', true, RO_WATCHDOG },
-	{ "strict", 's', false, RO_STRICT },
-	{ "timeline", 'T', true, RO_TIMELINE },
-	{ "lowering", 'l', true, RO_LOWERING },
-	{ NULL },
+	[RO_TIMEOUT] = OPT_TIMEOUT(struct run_opts, timeout),
+	[RO_WATCHDOG] = { "watchdog", 'w', OPT_U32, "1-3600000 ms",
+			  OPT_FIELD(struct run_opts, watchdog),
+			  .min = 1, .max = MS_MAX },
+	[RO_STRICT] = { "strict", 's', OPT_FLAG,
+			OPT_FIELD(struct run_opts, strict) },
+	[RO_TIMELINE] = { "timeline", 'T', OPT_PATH,
+			  OPT_FIELD(struct run_opts, timeline) },
+	[RO_LOWERING] = OPT_LOWERING(struct run_opts, lowering),
+	{ /* sentinel */ }
 };
 
-static int run_opt(int id, const char *arg, void *ctx)
-{
-	const struct cmd *c = find_cmd("run");
-	struct run_opts *o = ctx;
+/* One run: its options, its program and what came of it. */
+struct run {
+	struct run_opts o;
+	unsigned int given;	/* bit per RO_*: the option was given */
+	char *opts_line;	/* the file's "# options:" words point here */
+	const char *path;
+	char *text;
+	size_t len;
+	struct ncsync_dev *dev;
+	struct ncsync_program *prog;
+	struct timeline *tl;
+	uint32_t id;
+	uint32_t watchdog;
+	int64_t elapsed_ns;
+	const char *why;	/* why we cancelled it */
+	const char *timeline;	/* the timeline written */
+	/* The engines as the cancel found them, when it did. */
+	bool have_live;
+	struct ncsync_prog_status live;
+	struct ncsync_sem_value live_sems[NCSYNC_NUM_SEMS];
+	/* The final status. */
+	struct ncsync_prog_status st;
+	struct ncsync_sem_value sems[NCSYNC_NUM_SEMS];
+};
 
-	switch (id) {
-	case RO_TIMEOUT:
-		if (!parse_ms(arg, &o->timeout))
-			return usage_err(c, "invalid --timeout '%s' (0-3600000 ms)",
-					 arg);
-		break;
-	case RO_WATCHDOG:
-		if (!parse_ms(arg, &o->watchdog) || !o->watchdog)
-			return usage_err(c, "invalid --watchdog '%s' (1-3600000 ms)",
-					 arg);
-		break;
-	case RO_STRICT:
-		o->strict = true;
-		break;
-	case RO_TIMELINE:
-		if (!*arg)
-			return usage_err(c, "empty --timeline");
-		o->timeline = arg;
-		break;
-	case RO_LOWERING:
-		if (!parse_lowering(arg, &o->lowering))
-			return usage_err(c, "invalid --lowering '%s' (counter, events)",
-					 arg);
-		break;
+/*
+ * The "# options:" line among the comment lines that open @text: the
+ * words after "options:" in [*@p, *@end), or false.
+ */
+static bool options_line(const char *text, const char **p, const char **end)
+{
+	const char *line, *q;
+
+	for (line = text; *line; line = **end ? *end + 1 : *end) {
+		*end = strchr(line, '\n');
+		if (!*end)
+			*end = line + strlen(line);
+		for (q = line; q < *end && (*q == ' ' || *q == '\t'); q++)
+			;
+		if (q == *end || *q == '\r')
+			continue;
+		if (*q != '#' && *q != ';')
+			return false;
+		for (q++; q < *end && (*q == ' ' || *q == '\t'); q++)
+			;
+		if ((size_t)(*end - q) >= 8 && !strncmp(q, "options:", 8)) {
+			*p = q + 8;
+			return true;
+		}
 	}
-	o->given |= 1U << id;
-	return 0;
+	return false;
 }
 
 /*
  * Default options from the file: a comment line "# options: ..." among
  * the comment lines that open it.  Options of the command line win.
  */
-static int file_options(const char *path, const char *text,
-			struct run_opts *o)
+static int file_options(struct run *run)
 {
 	const struct cmd *c = find_cmd("run");
 	struct run_opts f = { .timeout = UINT32_MAX };
-	char *words[32] = { "run" }, *copy, *w, *save;
-	const char *line, *end, *p;
-	char **pos;
-	int n = 1, npos, ret;
-	unsigned int id;
+	char *words[32] = { "run" }, *w, *save;
+	const char *p, *end;
+	struct args a;
+	int n = 1, ret;
 
-	for (line = text; *line; line = *end ? end + 1 : end) {
-		end = strchr(line, '\n');
-		if (!end)
-			end = line + strlen(line);
-		for (p = line; p < end && (*p == ' ' || *p == '\t'); p++)
-			;
-		if (p == end || *p == '\r')
-			continue;
-		if (*p != '#' && *p != ';')
-			return 0;
-		for (p++; p < end && (*p == ' ' || *p == '\t'); p++)
-			;
-		if ((size_t)(end - p) >= 8 && !strncmp(p, "options:", 8))
-			break;
-	}
-	if (!*line)
+	if (!options_line(run->text, &p, &end))
 		return 0;
-	copy = strndup(p + 8, end - p - 8);
-	if (!copy)
-		return fail_err(ENOMEM, "%s", path);
-	for (w = strtok_r(copy, " \t\r", &save); w && n < 31;
+	run->opts_line = strndup(p, end - p);
+	if (!run->opts_line)
+		return fail_err(ENOMEM, "%s", run->path);
+	for (w = strtok_r(run->opts_line, " \t\r", &save); w && n < 31;
 	     w = strtok_r(NULL, " \t\r", &save))
 		words[n++] = w;
-	ret = parse_opts(c, n, words, run_opt_table, run_opt, &f, &pos, &npos);
-	if (!ret && npos)
+	ret = parse_opts(c, n, words, run_opt_table, &f, &a);
+	if (!ret && a.npos)
 		ret = usage_err(c, "%s: unexpected '%s' in '# options:'",
-				path, pos[0]);
-	free(copy);
+				run->path, a.pos[0]);
 	if (ret) {
-		fprintf(stderr, "ncsync: %s: in its '# options:' line\n", path);
+		fprintf(stderr, "ncsync: %s: in its '# options:' line\n",
+			run->path);
 		return ret < 0 ? EXIT_USAGE : ret;
 	}
-	for (id = 0; id <= RO_LOWERING; id++) {
-		if (!(f.given & (1U << id)) || (o->given & (1U << id)))
-			continue;
-		switch (id) {
-		case RO_TIMEOUT:
-			o->timeout = f.timeout;
-			break;
-		case RO_WATCHDOG:
-			o->watchdog = f.watchdog;
-			break;
-		case RO_STRICT:
-			o->strict = f.strict;
-			break;
-		case RO_TIMELINE:
-			o->timeline = f.timeline;
-			break;
-		case RO_LOWERING:
-			o->lowering = f.lowering;
-			break;
-		}
-		o->given |= 1U << id;
-	}
+	merge_opts(run_opt_table, &run->o, &run->given, &f, a.given);
 	return 0;
 }
 
-/* Deadlock analysis over the finalized program. */
-
-enum need { NEED_ANY, NEED_UP, NEED_DOWN, NEED_SET, NEED_CLEAR };
-
-static enum need wait_need(uint8_t kind, uint8_t mode)
+/* The command line, the file and its options.  0, a status or OPTS_HELP. */
+static int run_parse(int argc, char **argv, struct run *run)
 {
-	if (kind == NCSYNC_BLOCK_EVENT)
-		return mode == NCSYNC_WAIT_EVT_SET ||
-		       mode == NCSYNC_WAIT_EVT_SET_THEN_CLEAR ?
-		       NEED_SET : NEED_CLEAR;
-	switch (mode & ~NCSYNC_WAIT_REG) {
-	case NCSYNC_WAIT_SEM_GT:
-	case NCSYNC_WAIT_SEM_GE:
-		return NEED_UP;
-	case NCSYNC_WAIT_SEM_LT:
-	case NCSYNC_WAIT_SEM_LE:
-		return NEED_DOWN;
-	default:
-		return NEED_ANY;
-	}
+	const struct cmd *c = find_cmd("run");
+	struct args a;
+	int ret;
+
+	ret = parse_file(c, argc, argv, run_opt_table, &run->o, &a,
+			 &run->text, &run->len);
+	if (ret)
+		return ret;
+	run->given = a.given;
+	run->path = a.pos[0];
+	if (!is_image(run->text, run->len))
+		ret = file_options(run);
+	return ret;
 }
 
-/* Does an update (mode, idx) of a lane meet @need on index @idx? */
-static bool upd_meets(uint8_t mode, uint8_t uidx, enum need need,
-		      uint8_t idx)
+/* Build the program for the core's reserved slices; frees the text. */
+static int run_build(struct run *run)
 {
-	uint8_t base = mode & 0x0F;
-	bool reg = mode & NCSYNC_UPD_REG;
+	struct build_opts bo = {
+		.info = ncsync_get_info(run->dev),
+		.lowering = run->o.lowering,
+		.lowering_given = run->given & (1U << RO_LOWERING),
+	};
+	int ret;
 
-	if (!mode || uidx != idx)
-		return false;
-	switch (need) {
-	case NEED_SET:
-		return base == NCSYNC_UPD_EVT_SET;
-	case NEED_CLEAR:
-		return base == NCSYNC_UPD_EVT_CLEAR;
-	case NEED_UP:
-		return base == NCSYNC_UPD_SEM_INC ||
-		       base == NCSYNC_UPD_SEM_ADD ||
-		       base == NCSYNC_UPD_SEM_WRITE ||
-		       (reg && base == NCSYNC_UPD_SEM_SUB);
-	case NEED_DOWN:
-		return base == NCSYNC_UPD_SEM_DEC ||
-		       base == NCSYNC_UPD_SEM_SUB ||
-		       base == NCSYNC_UPD_SEM_WRITE ||
-		       (reg && base == NCSYNC_UPD_SEM_ADD);
-	default:
-		return base >= NCSYNC_UPD_SEM_INC;
-	}
+	ret = build_program(run->path, run->text, run->len, &bo, &run->prog);
+	free(run->text);
+	run->text = NULL;
+	run->watchdog = run->o.watchdog ? run->o.watchdog :
+			bo.info->watchdog_ms;
+	return ret;
 }
 
-/* Does a wait's action (then-clear, then-set) meet @need on @idx? */
-static bool act_meets(uint8_t mode, uint8_t widx, enum need need,
-		      uint8_t idx)
+static int run_submit(struct run *run)
 {
-	if (widx != idx)
-		return false;
-	return (need == NEED_SET && mode == NCSYNC_WAIT_EVT_CLEAR_THEN_SET) ||
-	       (need == NEED_CLEAR && mode == NCSYNC_WAIT_EVT_SET_THEN_CLEAR);
+	struct ncsync_submit_error serr;
+	int ret;
+
+	ret = ncsync_program_submit(run->dev, run->prog,
+				    run->o.strict ? NCSYNC_SUBMIT_F_STRICT : 0,
+				    run->o.watchdog, &run->id, &serr);
+	if (!ret)
+		return 0;
+	if (ret == -EINVAL && serr.reason)
+		return fail_msg("%s: engine %s record %u: %s", run->path,
+				engine_label(serr.engine), serr.index,
+				ncsync_reason_name(serr.reason));
+	return fail_err(ret, "%s: submit", run->path);
 }
 
-static bool rec_meets(const uint8_t *r, bool event, enum need need,
-		      uint8_t idx)
-{
-	bool evsem = r[0] == NCSYNC_OPC_EVENT_SEMAPHORE;
-	uint8_t u0 = r[NCSYNC_REC_EV_UPD_MODE], u1 = 0;
-	bool ev0 = (u0 & 0x0F) <= NCSYNC_UPD_EVT_CLEAR;
-	bool ev1;
+static volatile sig_atomic_t run_interrupted;
 
-	if (evsem)
-		u1 = r[NCSYNC_REC_EX_UPD_MODE];
-	ev1 = (u1 & 0x0F) <= NCSYNC_UPD_EVT_CLEAR;
-	if (event) {
-		return (ev0 && upd_meets(u0, r[NCSYNC_REC_EV_UPD_IDX], need,
-					 idx)) ||
-		       (evsem && ev1 &&
-			upd_meets(u1, r[NCSYNC_REC_EX_UPD_IDX], need, idx)) ||
-		       act_meets(r[NCSYNC_REC_EV_WAIT_MODE],
-				 r[NCSYNC_REC_EV_WAIT_IDX], need, idx) ||
-		       (evsem && act_meets(r[NCSYNC_REC_EX_WAIT_MODE],
-					   r[NCSYNC_REC_EX_WAIT_IDX], need,
-					   idx));
-	}
-	if (r[0] == NCSYNC_OPC_GROUP_RESET && need != NEED_UP) {
-		if (r[NCSYNC_REC_GR_CLEAR_MODE] == NCSYNC_CLEAR_RANGE)
-			return idx >= r[NCSYNC_REC_GR_FIRST] &&
-			       idx <= r[NCSYNC_REC_GR_LAST];
-		return r[NCSYNC_REC_GR_MASK + idx / 8] & (1U << (idx % 8));
-	}
-	return (!ev0 && upd_meets(u0, r[NCSYNC_REC_EV_UPD_IDX], need, idx)) ||
-	       (evsem && !ev1 &&
-		upd_meets(u1, r[NCSYNC_REC_EX_UPD_IDX], need, idx));
+static void run_signal(int sig)
+{
+	run_interrupted = 1;
 }
 
 /*
- * The first record at or after @pc that engine stream @s may still run
- * and that could satisfy the wait; -1 if none.  Loops reach back: a branch
- * at or after the start to a record before it moves the start back.
+ * Wait for the end, or cancel at --timeout or an interrupt, and read the
+ * final status.  0 or EXIT_FAIL.
  */
-static int64_t find_poster(struct ncsync_stream *s, uint32_t pc, bool event,
-			   enum need need, uint8_t idx)
+static int run_wait(struct run *run, int64_t t0)
 {
-	uint32_t n = ncsync_stream_count(s), start = pc, i;
-	bool moved = true;
+	struct timespec deadline;
+	uint32_t state = 0;
+	int wret, ret;
 
-	while (moved) {
-		moved = false;
-		for (i = start; i < n; i++) {
-			const uint8_t *r = ncsync_stream_record(s, i);
-			uint64_t t;
-
-			if (r[0] != NCSYNC_OPC_BRANCH)
-				continue;
-			t = get_le64(r + NCSYNC_REC_BR_TARGET);
-			if (t < start) {
-				start = t;
-				moved = true;
-			}
-		}
+	if (run->o.timeout != UINT32_MAX)
+		ncsync_deadline_after(&deadline, run->o.timeout * 1000000LL);
+	do {
+		wret = ncsync_program_wait(run->dev, run->id,
+					   run->o.timeout != UINT32_MAX ?
+					   &deadline : NULL, &state);
+	} while (wret == -EINTR && !run_interrupted);
+	if (wret == -ETIMEDOUT || wret == -EINTR) {
+		run->why = wret == -EINTR ? "interrupted" :
+			   "cancelled at --timeout";
+		/* What it was doing, before the cancel stops it. */
+		run->have_live = !ncsync_program_status(run->dev, run->id,
+							false, &run->live,
+							run->live_sems);
+		ncsync_program_cancel(run->dev, run->id);
+		do {
+			wret = ncsync_program_wait(run->dev, run->id, NULL,
+						   &state);
+		} while (wret == -EINTR);
 	}
-	for (i = start; i < n; i++)
-		if (rec_meets(ncsync_stream_record(s, i), event, need, idx))
-			return i;
-	return -1;
+	run->elapsed_ns = now_ns() - t0;
+	if (wret)
+		return fail_err(wret, "%s: wait for program %u", run->path,
+				run->id);
+	ret = ncsync_program_status(run->dev, run->id, true, &run->st,
+				    run->sems);
+	if (ret)
+		return fail_err(ret, "%s: status of program %u", run->path,
+				run->id);
+	return 0;
 }
 
-static bool eng_ended(const struct ncsync_engine_status *e)
+/* Draw the timeline of the run; 0 or EXIT_FAIL. */
+static int run_timeline(struct run *run)
 {
-	return e->state >= NCSYNC_ENG_DONE;
+	char title[256];
+	int ret;
+
+	ret = timeline_stop(run->tl);
+	if (ret)
+		return ret;
+	snprintf(title, sizeof(title),
+		 "%s: core %u program %u: %s after %.1f ms", run->path,
+		 opt_core, run->id, ncsync_prog_state_name(run->st.state),
+		 run->elapsed_ns / 1e6);
+	ret = timeline_write_svg(run->tl, run->id,
+				 ncsync_program_engines(run->prog), title,
+				 run->o.timeline);
+	if (!ret)
+		run->timeline = run->o.timeline;
+	return ret;
 }
 
-static bool eng_waiting(const struct ncsync_engine_status *e)
+static void print_report(const struct run *run,
+			 const struct ncsync_prog_status *st,
+			 const struct ncsync_sem_value *sems);
+
+/* The report, and the exit status: 0 when the program ended done or halted. */
+static int run_report(struct run *run)
 {
-	return e->state == NCSYNC_ENG_BLOCKED &&
-	       (e->wait_kind == NCSYNC_BLOCK_SEM ||
-		e->wait_kind == NCSYNC_BLOCK_EVENT);
-}
+	const struct ncsync_prog_status *st = &run->st;
+	int ret = 0;
 
-struct dl {
-	bool stuck[NCSYNC_NUM_ENGINES];
-	/* per waiting engine: per engine, the posting record or -1 */
-	int64_t poster[NCSYNC_NUM_ENGINES][NCSYNC_NUM_ENGINES];
-	unsigned int nstuck;
-};
-
-/*
- * Engines that wait for something only other stuck engines could post:
- * start from every waiting engine and drop those with a poster that is
- * neither stuck nor ended, until nothing changes.
- */
-static void deadlock_find(struct ncsync_program *prog,
-			  const struct ncsync_prog_status *st, struct dl *d)
-{
-	unsigned int n = st->nengines, i, j;
-	bool changed = true;
-
-	memset(d, 0, sizeof(*d));
-	for (i = 0; i < n; i++) {
-		const struct ncsync_engine_status *e = &st->engines[i];
-
-		d->stuck[i] = eng_waiting(e);
-		for (j = 0; j < n; j++) {
-			const struct ncsync_engine_status *f = &st->engines[j];
-			struct ncsync_stream *s;
-
-			d->poster[i][j] = -1;
-			if (!d->stuck[i] || j == i || eng_ended(f))
-				continue;
-			s = ncsync_program_find_stream(prog, f->engine);
-			if (!s)
-				continue;
-			d->poster[i][j] =
-				find_poster(s, f->pc,
-					    e->wait_kind == NCSYNC_BLOCK_EVENT,
-					    wait_need(e->wait_kind, e->wait_mode),
-					    e->wait_index);
-		}
+	if (run->tl)
+		ret = run_timeline(run);
+	if (run->have_live) {
+		/* The engines as the cancel found them; the final state. */
+		run->live.state = st->state;
+		print_report(run, &run->live, run->live_sems);
+	} else {
+		print_report(run, st, run->sems);
 	}
-	while (changed) {
-		changed = false;
-		for (i = 0; i < n; i++) {
-			if (!d->stuck[i])
-				continue;
-			for (j = 0; j < n; j++) {
-				if (d->poster[i][j] >= 0 && !d->stuck[j]) {
-					d->stuck[i] = false;
-					changed = true;
-					break;
-				}
-			}
-		}
-	}
-	for (i = 0; i < n; i++)
-		d->nstuck += d->stuck[i];
+	if (ret)
+		return ret;
+	if (st->state == NCSYNC_PROG_DONE || st->state == NCSYNC_PROG_HALTED)
+		return EXIT_OK;
+	fflush(stdout);
+	return fail_msg("%s: program %u %s", run->path, run->id,
+			st->state == NCSYNC_PROG_TIMED_OUT ?
+			"timed out (watchdog)" :
+			run->why ? run->why : ncsync_prog_state_name(st->state));
 }
+
+/* Submit the built program, wait for it and report. */
+static int run_execute(struct run *run)
+{
+	struct sigaction sa = { .sa_handler = run_signal }, old_int, old_term;
+	int64_t t0;
+	int ret;
+
+	if (run->o.timeline) {
+		ret = timeline_start(opt_core, &run->tl);
+		if (ret)
+			return ret;
+	}
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	t0 = now_ns();
+	ret = run_submit(run);
+	if (!ret)
+		ret = run_wait(run, t0);
+	if (!ret)
+		ret = run_report(run);
+	if (run->tl) {
+		timeline_stop(run->tl);
+		timeline_free(run->tl);
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return ret;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run *run = calloc(1, sizeof(*run));
+	int ret;
+
+	if (!run)
+		return fail_err(ENOMEM, "run");
+	run->o.timeout = UINT32_MAX;
+	ret = run_parse(argc, argv, run);
+	if (!ret)
+		ret = open_core(true, &run->dev);
+	if (!ret) {
+		ret = run_build(run);
+		if (!ret)
+			ret = run_execute(run);
+		ncsync_program_free(run->prog);
+		ncsync_close(run->dev);
+	}
+	free(run->text);
+	free(run->opts_line);
+	free(run);
+	return OPTS_EXIT(ret);
+}
+
+/* The report of a run */
 
 static void wait_text(const struct ncsync_engine_status *e, char *buf,
 		      size_t len)
@@ -788,97 +817,70 @@ static void wait_text(const struct ncsync_engine_status *e, char *buf,
 		      e->wait_threshold);
 }
 
-/* The first stuck engine that could post what stuck engine @i waits for. */
-static int next_stuck(const struct ncsync_prog_status *st,
-		      const struct dl *d, unsigned int i)
+/* "deadlock: pool -> pe -> pool" */
+static void print_cycle(const struct ncsync_deadlock *dl)
 {
-	unsigned int j;
+	unsigned int k;
 
-	for (j = 0; j < st->nengines; j++)
-		if (d->poster[i][j] >= 0 && d->stuck[j])
-			return j;
-	return -1;
+	printf("  deadlock: %s", engine_label(dl->cycle[0]));
+	for (k = 1; k < dl->ncycle; k++)
+		printf(" -> %s", engine_label(dl->cycle[k]));
+	printf(" -> %s\n", engine_label(dl->cycle[0]));
 }
 
-/*
- * "deadlock: pool -> pe -> pool": a cycle of stuck engines, each waiting
- * for what only the next could post.  False when there is none (an engine
- * waits for something nothing in the program posts any more).
- */
-static bool print_cycle(const struct ncsync_prog_status *st,
-			const struct dl *d)
+/* "pool waits for sem[2] > 0, now 0: only pe (record 12) would post..." */
+static void print_stuck(const struct ncsync_engine_status *e,
+			const struct ncsync_deadlock *dl,
+			const struct ncsync_deadlock_engine *d)
 {
-	unsigned int i, start, k;
-	int j;
+	unsigned int j, k = 0;
+	char what[64];
 
-	for (start = 0; start < st->nengines; start++) {
-		bool seen[NCSYNC_NUM_ENGINES] = { false };
-
-		if (!d->stuck[start])
+	wait_text(e, what, sizeof(what));
+	printf("    %s waits for %s, now %d: ", engine_label(e->engine),
+	       what, e->wait_current);
+	for (j = 0; j < dl->nengines; j++) {
+		if (d->poster[j] < 0)
 			continue;
-		/* Walk until an engine repeats: it is on a cycle. */
-		for (j = start; j >= 0 && !seen[j]; j = next_stuck(st, d, j))
-			seen[j] = true;
-		if (j < 0)
-			continue;
-		i = j;
-		printf("  deadlock: %s", engine_label(st->engines[i].engine));
-		for (k = 0; k < st->nengines; k++) {
-			i = next_stuck(st, d, i);
-			printf(" -> %s", engine_label(st->engines[i].engine));
-			if ((int)i == j)
-				break;
-		}
-		putchar('\n');
-		return true;
+		printf("%s%s (record %lld)", k++ ? ", " : "only ",
+		       engine_label(dl->engines[j].engine),
+		       (long long)d->poster[j]);
 	}
-	return false;
+	if (k)
+		printf(" would post it, and %s stuck\n",
+		       k == 1 ? "is" : "are");
+	else
+		printf("no engine of the program posts it any more\n");
 }
 
 static void print_deadlock(const struct ncsync_prog_status *st,
-			   const struct dl *d)
+			   const struct ncsync_deadlock *dl)
 {
-	unsigned int i, j, k;
-	char what[64];
+	unsigned int i;
 
-	if (!print_cycle(st, d))
+	if (dl->ncycle)
+		print_cycle(dl);
+	else
 		printf("  stuck: %u engine%s wait%s for what no engine will post\n",
-		       d->nstuck, d->nstuck == 1 ? "" : "s",
-		       d->nstuck == 1 ? "s" : "");
-	for (i = 0; i < st->nengines; i++) {
-		const struct ncsync_engine_status *e = &st->engines[i];
-
-		if (!d->stuck[i])
-			continue;
-		wait_text(e, what, sizeof(what));
-		printf("    %s waits for %s, now %d: ", engine_label(e->engine),
-		       what, e->wait_current);
-		for (j = 0, k = 0; j < st->nengines; j++) {
-			if (d->poster[i][j] < 0)
-				continue;
-			printf("%s%s (record %lld)", k++ ? ", " : "only ",
-			       engine_label(st->engines[j].engine),
-			       (long long)d->poster[i][j]);
-		}
-		if (k)
-			printf(" would post it, and %s stuck\n",
-			       k == 1 ? "is" : "are");
-		else
-			printf("no engine of the program posts it any more\n");
-	}
+		       dl->nstuck, dl->nstuck == 1 ? "" : "s",
+		       dl->nstuck == 1 ? "s" : "");
+	for (i = 0; i < dl->nengines; i++)
+		if (dl->engines[i].stuck)
+			print_stuck(&st->engines[i], dl, &dl->engines[i]);
 }
 
 static void json_deadlock(const struct ncsync_prog_status *st,
-			  const struct dl *d)
+			  const struct ncsync_deadlock *dl)
 {
 	unsigned int i, j;
 	char what[64];
 
 	j_arr("deadlock");
-	for (i = 0; i < st->nengines; i++) {
+	for (i = 0; i < dl->nengines; i++) {
+		const struct ncsync_deadlock_engine *d = &dl->engines[i];
 		const struct ncsync_engine_status *e = &st->engines[i];
 
-		if (!d->stuck[i])
+		if (!d->stuck)
 			continue;
 		wait_text(e, what, sizeof(what));
 		j_obj(NULL);
@@ -886,12 +888,12 @@ static void json_deadlock(const struct ncsync_prog_status *st,
 		j_str("waits_for", what);
 		j_int("current", e->wait_current);
 		j_arr("posters");
-		for (j = 0; j < st->nengines; j++) {
-			if (d->poster[i][j] < 0)
+		for (j = 0; j < dl->nengines; j++) {
+			if (d->poster[j] < 0)
 				continue;
 			j_obj(NULL);
-			j_str("engine", engine_label(st->engines[j].engine));
-			j_int("record", d->poster[i][j]);
+			j_str("engine", engine_label(dl->engines[j].engine));
+			j_int("record", d->poster[j]);
 			j_end();
 		}
 		j_end();
@@ -911,7 +913,7 @@ static void print_engine(struct ncsync_program *prog,
 		ncsync_disasm(ncsync_stream_record(s, e->pc), line,
 			      sizeof(line));
 	printf("  engine %u %-4s %-9s record %u, %llu executed",
-	       e->engine, engine_label(e->engine), eng_state_name(e->state),
+	       e->engine, engine_label(e->engine), ncsync_engine_state_name(e->state),
 	       e->pc, (unsigned long long)e->executed);
 	if (e->state == NCSYNC_ENG_BLOCKED) {
 		if (e->wait_kind == NCSYNC_BLOCK_DRAIN) {
@@ -927,7 +929,7 @@ static void print_engine(struct ncsync_program *prog,
 		}
 	}
 	if (e->fault)
-		printf(" (fault: %s)", fault_name(e->fault));
+		printf(" (fault: %s)", ncsync_fault_name(e->fault));
 	putchar('\n');
 	if (*line && e->state != NCSYNC_ENG_DONE)
 		printf("      %u: %s\n", e->pc, line);
@@ -940,8 +942,8 @@ static void json_engine(const struct ncsync_engine_status *e)
 	j_obj(NULL);
 	j_uint("id", e->engine);
 	j_str("engine", engine_label(e->engine));
-	j_str("state", eng_state_name(e->state));
-	j_str("fault", fault_name(e->fault));
+	j_str("state", ncsync_engine_state_name(e->state));
+	j_str("fault", ncsync_fault_name(e->fault));
 	j_uint("pc", e->pc);
 	j_uint("executed", e->executed);
 	j_uint("dma_outstanding", e->dma_outstanding);
@@ -949,11 +951,7 @@ static void json_engine(const struct ncsync_engine_status *e)
 		wait_text(e, what, sizeof(what));
 		j_obj("wait");
 		j_str("on", what);
-		j_str("kind", e->wait_kind == NCSYNC_BLOCK_SEM ? "sem" :
-		      e->wait_kind == NCSYNC_BLOCK_EVENT ? "event" :
-		      e->wait_kind == NCSYNC_BLOCK_DRAIN ? "drain" :
-		      e->wait_kind == NCSYNC_BLOCK_DMA_FULL ? "dma_full" :
-		      "none");
+		j_str("kind", ncsync_wait_kind_name(e->wait_kind));
 		j_uint("mode", e->wait_mode);
 		j_uint("index", e->wait_index);
 		j_uint("lane", e->wait_lane);
@@ -964,230 +962,80 @@ static void json_engine(const struct ncsync_engine_status *e)
 	j_end();
 }
 
-struct run_result {
-	const char *path;
-	uint32_t id;
-	uint32_t watchdog;
-	int64_t elapsed_ns;
-	const char *why;	/* why we cancelled it */
-	const char *timeline;
-};
-
-static void print_report(struct ncsync_program *prog,
-			 const struct run_result *r,
-			 const struct ncsync_prog_status *st,
-			 const struct ncsync_sem_value *sems)
+static void json_report(const struct run *run,
+			const struct ncsync_prog_status *st,
+			const struct ncsync_sem_value *sems,
+			const struct ncsync_deadlock *dl)
 {
-	bool bad = st->state != NCSYNC_PROG_DONE &&
-		   st->state != NCSYNC_PROG_HALTED;
 	unsigned int i;
-	struct dl d;
 
-	memset(&d, 0, sizeof(d));
-	if (bad)
-		deadlock_find(prog, st, &d);
-	if (opt_json) {
+	j_obj(NULL);
+	j_str("file", run->path);
+	j_uint("core", opt_core);
+	j_uint("program", run->id);
+	j_str("state", ncsync_prog_state_name(st->state));
+	j_uint("elapsed_us", run->elapsed_ns / 1000);
+	j_uint("watchdog_ms", run->watchdog);
+	if (run->why)
+		j_str("cancelled", run->why);
+	j_arr("engines");
+	for (i = 0; i < st->nengines; i++)
+		json_engine(&st->engines[i]);
+	j_end();
+	j_arr("sems");
+	for (i = 0; i < st->nsems; i++) {
 		j_obj(NULL);
-		j_str("file", r->path);
-		j_uint("core", opt_core);
-		j_uint("program", r->id);
-		j_str("state", prog_state_name(st->state));
-		j_uint("elapsed_us", r->elapsed_ns / 1000);
-		j_uint("watchdog_ms", r->watchdog);
-		if (r->why)
-			j_str("cancelled", r->why);
-		j_arr("engines");
-		for (i = 0; i < st->nengines; i++)
-			json_engine(&st->engines[i]);
+		j_uint("index", sems[i].index);
+		j_int("value", sems[i].value);
 		j_end();
-		j_arr("sems");
-		for (i = 0; i < st->nsems; i++) {
-			j_obj(NULL);
-			j_uint("index", sems[i].index);
-			j_int("value", sems[i].value);
-			j_end();
-		}
-		j_end();
-		if (d.nstuck)
-			json_deadlock(st, &d);
-		if (r->timeline)
-			j_str("timeline", r->timeline);
-		j_end();
-		j_done();
-		return;
 	}
-	printf("%s: program %u on core %u: %s after %.1f ms", r->path, r->id,
-	       opt_core, prog_state_name(st->state), r->elapsed_ns / 1e6);
+	j_end();
+	if (dl->nstuck)
+		json_deadlock(st, dl);
+	if (run->timeline)
+		j_str("timeline", run->timeline);
+	j_end();
+	j_done();
+}
+
+static void text_report(const struct run *run,
+			const struct ncsync_prog_status *st,
+			const struct ncsync_sem_value *sems,
+			const struct ncsync_deadlock *dl)
+{
+	unsigned int i;
+
+	printf("%s: program %u on core %u: %s after %.1f ms", run->path,
+	       run->id, opt_core, ncsync_prog_state_name(st->state),
+	       run->elapsed_ns / 1e6);
 	if (st->state == NCSYNC_PROG_TIMED_OUT)
-		printf(" (watchdog: no progress for %u ms)", r->watchdog);
-	if (r->why)
-		printf(" (%s)", r->why);
+		printf(" (watchdog: no progress for %u ms)", run->watchdog);
+	if (run->why)
+		printf(" (%s)", run->why);
 	putchar('\n');
 	for (i = 0; i < st->nengines; i++)
-		print_engine(prog, &st->engines[i]);
+		print_engine(run->prog, &st->engines[i]);
 	printf("  non-zero semaphores:%s", st->nsems ? "\n" : " none\n");
 	if (st->nsems)
 		print_sem_list(stdout, "    ", sems, st->nsems);
-	if (d.nstuck)
-		print_deadlock(st, &d);
-	if (r->timeline)
-		printf("  timeline: %s\n", r->timeline);
+	if (dl->nstuck)
+		print_deadlock(st, dl);
+	if (run->timeline)
+		printf("  timeline: %s\n", run->timeline);
 }
 
-static volatile sig_atomic_t run_interrupted;
-
-static void run_signal(int sig)
+/* The status @st, and for a program that went wrong, its deadlock. */
+static void print_report(const struct run *run,
+			 const struct ncsync_prog_status *st,
+			 const struct ncsync_sem_value *sems)
 {
-	run_interrupted = 1;
-}
+	struct ncsync_deadlock dl;
 
-int cmd_run(int argc, char **argv)
-{
-	const struct cmd *c = find_cmd("run");
-	struct run_opts o = { .timeout = UINT32_MAX };
-	struct sigaction sa = { .sa_handler = run_signal }, old_int, old_term;
-	struct ncsync_sem_value sems[NCSYNC_NUM_SEMS];
-	struct ncsync_sem_value live_sems[NCSYNC_NUM_SEMS];
-	struct ncsync_prog_status st, live;
-	struct ncsync_submit_error serr;
-	struct ncsync_program *prog = NULL;
-	struct timeline *tl = NULL;
-	struct run_result r = { 0 };
-	struct build_opts bo = { 0 };
-	struct ncsync_dev *dev;
-	struct timespec deadline;
-	char **pos, *text = NULL, title[256];
-	uint32_t state = 0;
-	bool have_live = false;
-	int npos, ret, wret;
-	int64_t t0;
-	size_t len;
-
-	ret = parse_opts(c, argc, argv, run_opt_table, run_opt, &o, &pos,
-			 &npos);
-	if (ret)
-		return OPTS_EXIT(ret);
-	if (npos != 1)
-		return usage_err(c, npos ? "unexpected argument '%s'" :
-				 "missing FILE%s", npos ? pos[1] : "");
-	r.path = pos[0];
-	ret = read_file(r.path, &text, &len);
-	if (ret)
-		return fail_err(ret, "%s", r.path);
-	if (!is_image(text, len)) {
-		ret = file_options(r.path, text, &o);
-		if (ret) {
-			free(text);
-			return ret;
-		}
-	}
-
-	ret = open_core(true, &dev);
-	if (ret) {
-		free(text);
-		return ret;
-	}
-	bo.info = ncsync_get_info(dev);
-	bo.lowering = o.lowering;
-	bo.lowering_given = o.given & (1U << RO_LOWERING);
-	ret = build_program(r.path, text, len, &bo, &prog);
-	free(text);
-	if (ret)
-		goto out_close;
-	r.watchdog = o.watchdog ? o.watchdog : bo.info->watchdog_ms;
-
-	if (o.timeline) {
-		ret = timeline_start(opt_core, &tl);
-		if (ret)
-			goto out_prog;
-	}
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-
-	t0 = now_ns();
-	ret = ncsync_program_submit(dev, prog,
-				    o.strict ? NCSYNC_SUBMIT_F_STRICT : 0,
-				    o.watchdog, &r.id, &serr);
-	if (ret) {
-		if (ret == -EINVAL && serr.reason)
-			ret = fail_msg("%s: engine %s record %u: %s", r.path,
-				       engine_label(serr.engine), serr.index,
-				       ncsync_reason_name(serr.reason));
-		else
-			ret = fail_err(ret, "%s: submit", r.path);
-		goto out_trace;
-	}
-	if (o.timeout != UINT32_MAX)
-		ncsync_deadline_after(&deadline, o.timeout * 1000000LL);
-	do {
-		wret = ncsync_program_wait(dev, r.id,
-					   o.timeout != UINT32_MAX ?
-					   &deadline : NULL, &state);
-	} while (wret == -EINTR && !run_interrupted);
-	if (wret == -ETIMEDOUT || wret == -EINTR) {
-		r.why = wret == -EINTR ? "interrupted" :
-			"cancelled at --timeout";
-		/* What it was doing, before the cancel stops it. */
-		have_live = !ncsync_program_status(dev, r.id, false, &live,
-						   live_sems);
-		ncsync_program_cancel(dev, r.id);
-		do {
-			wret = ncsync_program_wait(dev, r.id, NULL, &state);
-		} while (wret == -EINTR);
-	}
-	r.elapsed_ns = now_ns() - t0;
-	if (wret) {
-		ret = fail_err(wret, "%s: wait for program %u", r.path, r.id);
-		goto out_trace;
-	}
-	ret = ncsync_program_status(dev, r.id, true, &st, sems);
-	if (ret) {
-		ret = fail_err(ret, "%s: status of program %u", r.path, r.id);
-		goto out_trace;
-	}
-	if (tl) {
-		ret = timeline_stop(tl);
-		if (!ret) {
-			snprintf(title, sizeof(title),
-				 "%s: core %u program %u: %s after %.1f ms",
-				 r.path, opt_core, r.id,
-				 prog_state_name(st.state),
-				 r.elapsed_ns / 1e6);
-			ret = timeline_write_svg(tl, r.id,
-						 ncsync_program_engines(prog),
-						 title, o.timeline);
-		}
-		if (!ret)
-			r.timeline = o.timeline;
-	}
-	if (have_live) {
-		/* The engines as the cancel found them; the final state. */
-		live.state = st.state;
-		print_report(prog, &r, &live, live_sems);
-	} else {
-		print_report(prog, &r, &st, sems);
-	}
-	if (ret)
-		goto out_trace;
-	if (st.state == NCSYNC_PROG_DONE || st.state == NCSYNC_PROG_HALTED) {
-		ret = EXIT_OK;
-	} else {
-		fflush(stdout);
-		ret = fail_msg("%s: program %u %s", r.path, r.id,
-			       st.state == NCSYNC_PROG_TIMED_OUT ?
-			       "timed out (watchdog)" :
-			       r.why ? r.why : prog_state_name(st.state));
-	}
-out_trace:
-	if (tl) {
-		timeline_stop(tl);
-		timeline_free(tl);
-	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-out_prog:
-	ncsync_program_free(prog);
-out_close:
-	ncsync_close(dev);
-	return ret;
+	memset(&dl, 0, sizeof(dl));
+	if (st->state != NCSYNC_PROG_DONE && st->state != NCSYNC_PROG_HALTED)
+		ncsync_program_deadlock(run->prog, st, &dl);
+	if (opt_json)
+		json_report(run, st, sems, &dl);
+	else
+		text_report(run, st, sems, &dl);
 }

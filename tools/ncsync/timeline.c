@@ -377,32 +377,198 @@ static void time_label(char *buf, size_t len, double t, double step)
 		snprintf(buf, len, "%g us", t * 1e6);
 }
 
+/* The span of program @prog_id's events (and its records); false: none. */
+static bool svg_span(const struct timeline *tl, uint32_t prog_id,
+		     struct svg *s, size_t *nexec)
+{
+	bool any = false;
+	size_t i;
+
+	*nexec = 0;
+	for (i = 0; i < tl->nev; i++) {
+		if (tl->ev[i].prog != prog_id)
+			continue;
+		if (!any || tl->ev[i].t < s->t0)
+			s->t0 = tl->ev[i].t;
+		if (!any || tl->ev[i].t > s->t1)
+			s->t1 = tl->ev[i].t;
+		any = true;
+		*nexec += tl->ev[i].type == TEV_EXEC;
+	}
+	return any;
+}
+
+static void svg_head(struct svg *s, double h, const char *title,
+		     size_t nexec, bool lost)
+{
+	fprintf(s->f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n"
+		"<style>.w{font-size:10px;text-anchor:middle;fill:#222}.l{font-size:13px;font-weight:bold}.a{font-size:11px;fill:#555;text-anchor:middle}</style>\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+		"<text x=\"12\" y=\"24\" font-size=\"15\">",
+		SVG_W, h, SVG_W, h);
+	xml_text(s->f, title);
+	fprintf(s->f, "</text>\n<text x=\"12\" y=\"42\" fill=\"#555\">%zu records executed; %s</text>\n",
+		nexec, lost ? "some trace events were lost" :
+		"hover over a wait for its record and condition");
+}
+
+/* The time axis, and grid lines. */
+static void svg_axis(struct svg *s, double h)
+{
+	double step = tick_step(s->t1 - s->t0), t;
+	char buf[64];
+
+	for (t = 0; t <= s->t1 - s->t0 + step * 1e-6; t += step) {
+		double x = svg_x(s, s->t0 + t);
+
+		time_label(buf, sizeof(buf), t, step);
+		fprintf(s->f, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"#ddd\"/>\n"
+			"<text x=\"%.2f\" y=\"%.0f\" class=\"a\">%s</text>\n",
+			x, SVG_TOP - 4, x, h - 52, x, h - 38, buf);
+	}
+}
+
+static void svg_legend(struct svg *s, double h)
+{
+	static const struct {
+		const char *col, *text;
+	} leg[] = {
+		{ COL_RUN, "executing (ticks: records)" },
+		{ COL_WAIT, "waiting on a semaphore or event" },
+		{ COL_DRAIN, "in a drain" },
+		{ COL_STUCK, "waiting, never passed" },
+	};
+	double x = SVG_LEFT;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(leg); i++) {
+		fprintf(s->f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"14\" height=\"12\" fill=\"%s\"/>\n"
+			"<text x=\"%.0f\" y=\"%.0f\">%s</text>\n",
+			x, h - 22, leg[i].col, x + 19, h - 12, leg[i].text);
+		x += 40 + 6.2 * strlen(leg[i].text);
+	}
+}
+
+/* The lane of one engine, drawn from its events. */
+struct lane {
+	uint32_t prog;
+	unsigned int engine;
+	double y;
+	size_t nexec;		/* records of the program: ticks up to 4000 */
+	double lastx;		/* the last tick */
+	const struct tev *begin;	/* the wait in progress */
+	unsigned long execs, waits;
+};
+
+static void lane_exec(struct svg *s, struct lane *l, const struct tev *v)
+{
+	double x = svg_x(s, v->t);
+
+	l->execs++;
+	if (l->nexec <= 4000 && x - l->lastx >= 2) {
+		fprintf(s->f, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"#1b5e20\" stroke-width=\"0.6\"/>\n",
+			x, l->y + LANE_H - 8, x, l->y + LANE_H - 4);
+		l->lastx = x;
+	}
+}
+
+/* The wait of l->begin, which ended at @v (NULL: still waiting). */
+static void lane_wait(struct svg *s, struct lane *l, const struct tev *v)
+{
+	const struct tev *b = l->begin;
+	const char *col = COL_STUCK;
+	char tt[160], what[40];
+
+	describe_wait(what, sizeof(what), b->kind, b->mode, b->index,
+		      b->threshold);
+	if (!v) {
+		snprintf(tt, sizeof(tt),
+			 "%s record %u: %s (was %d), still waiting",
+			 engine_label(l->engine), b->pc, what, b->current);
+	} else {
+		snprintf(tt, sizeof(tt),
+			 "%s record %u: %s%s (was %d), %.3f ms%s",
+			 engine_label(l->engine), b->pc,
+			 b->kind == NCSYNC_BLOCK_DRAIN ? "" : "waits for ",
+			 what, b->current, (v->t - b->t) * 1e3,
+			 v->passed ? "" : ", never passed: stopped");
+		if (v->passed)
+			col = b->kind == NCSYNC_BLOCK_DRAIN ||
+			      b->kind == NCSYNC_BLOCK_DMA_FULL ?
+			      COL_DRAIN : COL_WAIT;
+	}
+	svg_wait(s, l->y, b->t, v ? v->t : s->t1, col, tt, what);
+	l->waits++;
+	l->begin = NULL;
+}
+
+/* The executed records and the waits of the lane. */
+static void lane_events(struct svg *s, const struct timeline *tl,
+			struct lane *l)
+{
+	size_t i;
+
+	for (i = 0; i < tl->nev; i++) {
+		const struct tev *v = &tl->ev[i];
+
+		if (v->prog != l->prog || v->engine != l->engine)
+			continue;
+		if (v->type == TEV_EXEC)
+			lane_exec(s, l, v);
+		else if (v->type == TEV_WAIT_BEGIN)
+			l->begin = v;
+		else if (l->begin)
+			lane_wait(s, l, v);
+	}
+	if (l->begin)
+		lane_wait(s, l, NULL);	/* still waiting when the trace ended */
+}
+
+static void svg_lane(struct svg *s, const struct timeline *tl,
+		     struct lane *l)
+{
+	double first = -1, last = 0, y = l->y;
+	unsigned int e = l->engine;
+	size_t i;
+
+	for (i = 0; i < tl->nev; i++) {
+		const struct tev *v = &tl->ev[i];
+
+		if (v->prog != l->prog || v->engine != e)
+			continue;
+		if (first < 0)
+			first = v->t;
+		last = v->t;
+	}
+	fprintf(s->f, "<text x=\"12\" y=\"%.1f\" class=\"l\">%s (%u)</text>\n"
+		"<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"#f3f3f3\"/>\n",
+		y + LANE_H / 2.0 + 2, engine_label(e), e, SVG_LEFT, y,
+		SVG_W - SVG_LEFT - SVG_RIGHT, LANE_H - 8);
+	if (first < 0) {
+		fprintf(s->f, "<text x=\"%d\" y=\"%.1f\" fill=\"#888\">no records traced</text>\n",
+			SVG_LEFT + 8, y + LANE_H / 2.0);
+		return;
+	}
+	fprintf(s->f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\"><title>%s: executing records</title></rect>\n",
+		svg_x(s, first), y, svg_x(s, last) - svg_x(s, first) + 0.6,
+		LANE_H - 8, COL_RUN, engine_label(e));
+	lane_events(s, tl, l);
+	svg_flush(s);
+	fprintf(s->f, "<text x=\"%d\" y=\"%.1f\" fill=\"#555\">%lu rec, %lu waits</text>\n",
+		SVG_W - SVG_RIGHT + 6, y + LANE_H / 2.0, l->execs, l->waits);
+}
+
 int timeline_write_svg(struct timeline *tl, uint32_t prog_id,
 		       unsigned int engine_mask, const char *title,
 		       const char *path)
 {
-	unsigned int lanes[8], nl = 0, l, e;
+	unsigned int nl = 0, e;
 	struct svg s = { 0 };
-	double step, t, h;
-	size_t i, nexec = 0;
-	bool any = false;
-	char buf[64];
-	int ret;
+	size_t nexec;
+	double h;
 
-	for (e = 0; e < 8; e++)
-		if (engine_mask & (1U << e))
-			lanes[nl++] = e;
-	for (i = 0; i < tl->nev; i++) {
-		if (tl->ev[i].prog != prog_id)
-			continue;
-		if (!any || tl->ev[i].t < s.t0)
-			s.t0 = tl->ev[i].t;
-		if (!any || tl->ev[i].t > s.t1)
-			s.t1 = tl->ev[i].t;
-		any = true;
-		nexec += tl->ev[i].type == TEV_EXEC;
-	}
-	if (!any)
+	if (!svg_span(tl, prog_id, &s, &nexec))
 		return fail_msg("timeline: no trace events of program %u",
 				prog_id);
 	if (tl->lost)
@@ -412,142 +578,28 @@ int timeline_write_svg(struct timeline *tl, uint32_t prog_id,
 	if (s.t1 - s.t0 < 1e-6)
 		s.t1 = s.t0 + 1e-6;
 	s.scale = (SVG_W - SVG_LEFT - SVG_RIGHT) / (s.t1 - s.t0);
-	h = SVG_TOP + nl * (LANE_H + LANE_GAP) + 70;
+	h = SVG_TOP + __builtin_popcount(engine_mask & 0xFF) *
+		(LANE_H + LANE_GAP) + 70;
 
 	s.f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	if (!s.f)
 		return fail_err(errno, "timeline: %s", path);
-	fprintf(s.f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n"
-		"<style>.w{font-size:10px;text-anchor:middle;fill:#222}.l{font-size:13px;font-weight:bold}.a{font-size:11px;fill:#555;text-anchor:middle}</style>\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-		"<text x=\"12\" y=\"24\" font-size=\"15\">",
-		SVG_W, h, SVG_W, h);
-	xml_text(s.f, title);
-	fprintf(s.f, "</text>\n<text x=\"12\" y=\"42\" fill=\"#555\">%zu records executed; %s</text>\n",
-		nexec, tl->lost ? "some trace events were lost" :
-		"hover over a wait for its record and condition");
-
-	/* The time axis, and grid lines. */
-	step = tick_step(s.t1 - s.t0);
-	for (t = 0; t <= s.t1 - s.t0 + step * 1e-6; t += step) {
-		double x = svg_x(&s, s.t0 + t);
-
-		time_label(buf, sizeof(buf), t, step);
-		fprintf(s.f, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"#ddd\"/>\n"
-			"<text x=\"%.2f\" y=\"%.0f\" class=\"a\">%s</text>\n",
-			x, SVG_TOP - 4, x, h - 52, x, h - 38, buf);
-	}
-
-	for (l = 0; l < nl; l++) {
-		double y = SVG_TOP + l * (LANE_H + LANE_GAP);
-		double first = -1, last = 0, wb = 0, lastx = -10;
-		const struct tev *begin = NULL;
-		unsigned long execs = 0, waits = 0;
-		char tt[160], what[40];
-
-		e = lanes[l];
-		for (i = 0; i < tl->nev; i++) {
-			const struct tev *v = &tl->ev[i];
-
-			if (v->prog != prog_id || v->engine != e)
-				continue;
-			if (first < 0)
-				first = v->t;
-			last = v->t;
-		}
-		fprintf(s.f, "<text x=\"12\" y=\"%.1f\" class=\"l\">%s (%u)</text>\n"
-			"<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"#f3f3f3\"/>\n",
-			y + LANE_H / 2.0 + 2, engine_label(e), e, SVG_LEFT,
-			y, SVG_W - SVG_LEFT - SVG_RIGHT, LANE_H - 8);
-		if (first < 0) {
-			fprintf(s.f, "<text x=\"%d\" y=\"%.1f\" fill=\"#888\">no records traced</text>\n",
-				SVG_LEFT + 8, y + LANE_H / 2.0);
-			continue;
-		}
-		fprintf(s.f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\"><title>%s: executing records</title></rect>\n",
-			svg_x(&s, first), y, svg_x(&s, last) - svg_x(&s, first)
-			+ 0.6, LANE_H - 8, COL_RUN, engine_label(e));
-		for (i = 0; i < tl->nev; i++) {
-			const struct tev *v = &tl->ev[i];
-
-			if (v->prog != prog_id || v->engine != e)
-				continue;
-			if (v->type == TEV_EXEC) {
-				double x = svg_x(&s, v->t);
-
-				execs++;
-				if (nexec <= 4000 && x - lastx >= 2) {
-					fprintf(s.f, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"#1b5e20\" stroke-width=\"0.6\"/>\n",
-						x, y + LANE_H - 8, x,
-						y + LANE_H - 4);
-					lastx = x;
-				}
-			} else if (v->type == TEV_WAIT_BEGIN) {
-				begin = v;
-				wb = v->t;
-			} else if (begin) {
-				describe_wait(what, sizeof(what), begin->kind,
-					      begin->mode, begin->index,
-					      begin->threshold);
-				snprintf(tt, sizeof(tt),
-					 "%s record %u: %s%s (was %d), %.3f ms%s",
-					 engine_label(e), begin->pc,
-					 begin->kind == NCSYNC_BLOCK_DRAIN ?
-					 "" : "waits for ", what,
-					 begin->current, (v->t - wb) * 1e3,
-					 v->passed ? "" :
-					 ", never passed: stopped");
-				svg_wait(&s, y, wb, v->t,
-					 !v->passed ? COL_STUCK :
-					 begin->kind == NCSYNC_BLOCK_DRAIN ||
-					 begin->kind == NCSYNC_BLOCK_DMA_FULL ?
-					 COL_DRAIN : COL_WAIT, tt, what);
-				waits++;
-				begin = NULL;
-			}
-		}
-		if (begin) {
-			/* Still waiting when the trace ended. */
-			describe_wait(what, sizeof(what), begin->kind,
-				      begin->mode, begin->index,
-				      begin->threshold);
-			snprintf(tt, sizeof(tt),
-				 "%s record %u: %s (was %d), still waiting",
-				 engine_label(e), begin->pc, what,
-				 begin->current);
-			svg_wait(&s, y, wb, s.t1, COL_STUCK, tt, what);
-			waits++;
-		}
-		svg_flush(&s);
-		fprintf(s.f, "<text x=\"%d\" y=\"%.1f\" fill=\"#555\">%lu rec, %lu waits</text>\n",
-			SVG_W - SVG_RIGHT + 6, y + LANE_H / 2.0, execs,
-			waits);
-	}
-
-	/* Legend. */
-	{
-		static const struct {
-			const char *col, *text;
-		} leg[] = {
-			{ COL_RUN, "executing (ticks: records)" },
-			{ COL_WAIT, "waiting on a semaphore or event" },
-			{ COL_DRAIN, "in a drain" },
-			{ COL_STUCK, "waiting, never passed" },
+	svg_head(&s, h, title, nexec, tl->lost);
+	svg_axis(&s, h);
+	for (e = 0; e < 8; e++) {
+		struct lane l = {
+			.prog = prog_id, .engine = e, .nexec = nexec,
+			.y = SVG_TOP + nl * (LANE_H + LANE_GAP), .lastx = -10,
 		};
-		double x = SVG_LEFT;
 
-		for (i = 0; i < ARRAY_SIZE(leg); i++) {
-			fprintf(s.f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"14\" height=\"12\" fill=\"%s\"/>\n"
-				"<text x=\"%.0f\" y=\"%.0f\">%s</text>\n",
-				x, h - 22, leg[i].col, x + 19, h - 12,
-				leg[i].text);
-			x += 40 + 6.2 * strlen(leg[i].text);
-		}
+		if (!(engine_mask & (1U << e)))
+			continue;
+		svg_lane(&s, tl, &l);
+		nl++;
 	}
+	svg_legend(&s, h);
 	fputs("</svg>\n", s.f);
-	ret = 0;
 	if (s.f == stdout ? fflush(s.f) : fclose(s.f))
-		ret = fail_err(errno, "timeline: %s", path);
-	return ret;
+		return fail_err(errno, "timeline: %s", path);
+	return 0;
 }

@@ -11,6 +11,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -40,25 +41,79 @@ const struct cmd *find_cmd(const char *name);
  * Command options.  An argument is an option when it starts with "--" or
  * with '-' and a letter, so that negative numbers are operands.  "--" ends
  * the options.  -c, -j and -h are accepted by every command.
+ *
+ * Each command describes its options in one table of struct opt, ended by
+ * an entry without a name: how each value is read, and the field of the
+ * command's options struct it goes to.  parse_opts() fills that struct and
+ * prints the usage error of a value that does not read:
+ *	OPT_PATH	"empty --NAME"
+ *	OPT_U32, OPT_PARSE	"invalid --NAME 'VALUE'", then " (HELP)"
  */
+enum opt_kind {
+	OPT_FLAG,	/* no value: the bool field becomes true */
+	OPT_STR,	/* any value: the const char * field points at it */
+	OPT_PATH,	/* as OPT_STR, not empty */
+	OPT_U32,	/* a number from @min to @max: the uint32_t field */
+	OPT_PARSE,	/* a value @parse reads into the field */
+};
+
 struct opt {
 	const char *lng;	/* without the leading "--" */
 	char shrt;		/* 0 for none */
-	bool has_arg;
-	int id;
+	enum opt_kind kind;
+	const char *help;	/* the values it takes; NULL: not shown */
+	size_t off;		/* the field: OPT_FIELD() */
+	size_t size;
+	uint32_t min, max;	/* OPT_U32 */
+	/* OPT_PARSE: false when @arg is not a value. */
+	bool (*parse)(const char *arg, void *field);
 };
 
-/* Return 0 to go on, or an exit status to stop with. */
-typedef int (*opt_fn)(int id, const char *arg, void *ctx);
+#define OPT_FIELD(type, member) \
+	.off = offsetof(type, member), .size = sizeof(((type *)0)->member)
+
+/* Milliseconds: --timeout and the like take 0 (or more) to MS_MAX. */
+#define MS_MAX		3600000U
+#define OPT_TIMEOUT(type, member) \
+	{ "timeout", 't', OPT_U32, "0-3600000 ms", OPT_FIELD(type, member), \
+	  .max = MS_MAX }
+
+/* What parse_opts() leaves besides the options struct. */
+struct args {
+	char **pos;		/* the operands, in order, NULL-terminated */
+	int npos;
+	unsigned int given;	/* bit i: opts[i] was given */
+};
+
+/* parse_opts() printed the help: stop with EXIT_OK. */
+#define OPTS_HELP	(-1)
 
 static inline int OPTS_EXIT(int ret)
 {
 	return ret < 0 ? EXIT_OK : ret;
 }
 
+/*
+ * Parse the options of command @c (argv[0] is its name) into @dst, the
+ * struct @opts describes (NULL, with @dst, for none).  Return 0; an exit
+ * status to stop with; or OPTS_HELP (OPTS_EXIT() turns either into the
+ * status).
+ */
 int parse_opts(const struct cmd *c, int argc, char **argv,
-	       const struct opt *opts, opt_fn fn, void *ctx,
-	       char ***pos, int *npos);
+	       const struct opt *opts, void *dst, struct args *a);
+/* Copy into @dst the options @src has and @dst has not; @given: @dst's. */
+void merge_opts(const struct opt *opts, void *dst, unsigned int *given,
+		const void *src, unsigned int src_given);
+/* parse_opts() for a command that takes no operands. */
+int parse_none(const struct cmd *c, int argc, char **argv,
+	       const struct opt *opts, void *dst);
+/*
+ * parse_opts() for a command that takes one operand, FILE (a->pos[0]),
+ * and the file read into *@text (read_file()); prints the error.
+ */
+int parse_file(const struct cmd *c, int argc, char **argv,
+	       const struct opt *opts, void *dst, struct args *a,
+	       char **text, size_t *len);
 
 /* Messages: "ncsync: WHAT: strerror(-err)" and the usage errors. */
 int fail_err(int err, const char *fmt, ...)
@@ -71,15 +126,11 @@ void print_cmd_help(FILE *f, const struct cmd *c);
 /* Numbers; false when @s is not one, or out of range. */
 bool parse_u32(const char *s, uint32_t max, uint32_t *out);
 bool parse_s32(const char *s, int32_t *out);
-bool parse_ms(const char *s, uint32_t *out);
 
 /* Open the core of -c; prints the error.  Return 0 or EXIT_FAIL. */
 int open_core(bool writable, struct ncsync_dev **devp);
 
 /* Names. */
-const char *prog_state_name(unsigned int state);
-const char *eng_state_name(unsigned int state);
-const char *fault_name(unsigned int fault);
 const char *engine_label(uint8_t engine);
 const char *wait_op(uint8_t mode);
 void describe_wait(char *buf, size_t len, uint8_t kind, uint8_t mode,
@@ -178,6 +229,10 @@ int timeline_write_svg(struct timeline *tl, uint32_t prog_id,
 		       unsigned int engine_mask, const char *title,
 		       const char *path);
 void timeline_free(struct timeline *tl);
+
+/* dev.c: the fault counters, shared by info and dump. */
+void json_stats_counts(const struct ncsync_stats *st);
+void print_fault_counts(const struct ncsync_stats *st);
 
 /* view.c: bank printing shared with run. */
 void print_sem_list(FILE *f, const char *indent,

@@ -164,118 +164,154 @@ static void json_progs(const struct nl_core *nc)
 	j_end();
 }
 
-static int dump_opt(int id, const char *arg, void *ctx)
+/* dump */
+
+struct dump_opts {
+	bool all;
+};
+
+static const struct opt dump_opt_table[] = {
+	{ "all", 'a', OPT_FLAG, OPT_FIELD(struct dump_opts, all) },
+	{ /* sentinel */ }
+};
+
+/* What dump shows. */
+struct dump {
+	struct ncsync_stats st;
+	struct banks b;
+	struct nl_core *nc;
+	bool have_nl;
+};
+
+static void json_dump(const struct dump *d, bool all)
 {
-	*(bool *)ctx = true;
+	j_obj(NULL);
+	j_uint("core", opt_core);
+	j_uint("seq", d->st.seq);
+	j_obj("stats");
+	json_stats_counts(&d->st);
+	j_end();
+	if (d->have_nl)
+		j_bool("notify", d->nc->notify);
+	json_banks(&d->b, all);
+	if (d->have_nl)
+		json_progs(d->nc);
+	j_end();
+	j_done();
+}
+
+/* Every semaphore, 8 a line. */
+static void print_all_sems(const struct banks *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < NCSYNC_NUM_SEMS; i++) {
+		if (i % 8 == 0)
+			printf("  %3u:", i);
+		printf(" %11d", b->sems[i]);
+		if (i % 8 == 7)
+			putchar('\n');
+	}
+}
+
+/* Every event, 64 a line in groups of 8. */
+static void print_all_events(const struct banks *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < NCSYNC_NUM_EVENTS; i++) {
+		if (i % 64 == 0)
+			printf("  %3u:", i);
+		if (i % 8 == 0)
+			putchar(' ');
+		putchar(b->events[i] ? '1' : '0');
+		if (i % 64 == 63)
+			putchar('\n');
+	}
+}
+
+static void print_dump(const struct dump *d, bool all)
+{
+	struct ncsync_sem_value nz[NCSYNC_NUM_SEMS];
+	unsigned int n;
+
+	printf("core %u: seq %llu, resets %llu", opt_core,
+	       (unsigned long long)d->st.seq, (unsigned long long)d->st.resets);
+	if (d->have_nl)
+		printf(", event notifications %s",
+		       d->nc->notify ? "on" : "off");
+	printf("\n  ");
+	print_fault_counts(&d->st);
+	putchar('\n');
+	n = nonzero_sems(&d->b, nz);
+	printf("semaphores: %u non-zero of %u\n", n, NCSYNC_NUM_SEMS);
+	if (all)
+		print_all_sems(&d->b);
+	else if (n)
+		print_sem_list(stdout, "  ", nz, n);
+	printf("events: %u set of %u\n", count_events(d->b.events),
+	       NCSYNC_NUM_EVENTS);
+	if (all)
+		print_all_events(&d->b);
+	else if (count_events(d->b.events))
+		print_event_list("  ", d->b.events);
+	if (d->have_nl) {
+		printf("programs running: %u\n", d->nc->nprogs);
+		if (d->nc->nprogs)
+			print_progs(d->nc, "  ");
+	}
+}
+
+/* The counters and banks of the core; 0 or EXIT_FAIL. */
+static int dump_read(struct dump *d)
+{
+	struct ncsync_dev *dev;
+	int ret;
+
+	ret = open_core(false, &dev);
+	if (ret)
+		return ret;
+	ret = ncsync_stats(dev, &d->st);
+	if (ret) {
+		ncsync_close(dev);
+		return fail_err(ret, "stats of core %u", opt_core);
+	}
+	read_banks(dev, &d->b);
+	ncsync_close(dev);
 	return 0;
 }
 
 int cmd_dump(int argc, char **argv)
 {
-	static const struct opt opts[] = {
-		{ "all", 'a', false, 0 },
-		{ NULL },
-	};
 	const struct cmd *c = find_cmd("dump");
-	struct ncsync_sem_value nz[NCSYNC_NUM_SEMS];
-	struct ncsync_stats st;
-	struct ncsync_dev *dev;
-	struct nl_core *nc;
-	struct banks b;
-	unsigned int i, n;
-	bool all = false, have_nl;
-	char **pos;
-	int npos, ret;
+	struct dump_opts o = { false };
+	struct dump *d;
+	int ret;
 
-	ret = parse_opts(c, argc, argv, opts, dump_opt, &all, &pos, &npos);
+	ret = parse_none(c, argc, argv, dump_opt_table, &o);
 	if (ret)
 		return OPTS_EXIT(ret);
-	if (npos)
-		return usage_err(c, "unexpected argument '%s'", pos[0]);
-	ret = open_core(false, &dev);
-	if (ret)
-		return ret;
-	ret = ncsync_stats(dev, &st);
-	if (ret) {
-		ncsync_close(dev);
-		return fail_err(ret, "stats of core %u", opt_core);
-	}
-	read_banks(dev, &b);
-	ncsync_close(dev);
-	nc = calloc(1, sizeof(*nc));
-	if (!nc)
+	d = calloc(1, sizeof(*d));
+	if (!d)
 		return fail_err(ENOMEM, "dump");
-	/* The engines need netlink; the banks are printed without it. */
-	have_nl = !nl_get_core(opt_core, nc, false);
-
-	if (opt_json) {
-		j_obj(NULL);
-		j_uint("core", opt_core);
-		j_uint("seq", st.seq);
-		j_obj("stats");
-		j_uint("resets", st.resets);
-		j_uint("event_set_while_set", st.event_set_while_set);
-		j_uint("event_clear_while_clear", st.event_clear_while_clear);
-		j_uint("sem_overflows", st.sem_overflows);
-		j_uint("notify_drops", st.notify_drops);
-		j_end();
-		if (have_nl)
-			j_bool("notify", nc->notify);
-		json_banks(&b, all);
-		if (have_nl)
-			json_progs(nc);
-		j_end();
-		j_done();
-		nl_core_release(nc);
-		free(nc);
-		return have_nl ? EXIT_OK : EXIT_FAIL;
+	ret = dump_read(d);
+	if (!ret)
+		d->nc = calloc(1, sizeof(*d->nc));
+	if (!ret && !d->nc)
+		ret = fail_err(ENOMEM, "dump");
+	if (!ret) {
+		/* The engines need netlink; the banks are printed without it. */
+		d->have_nl = !nl_get_core(opt_core, d->nc, false);
+		if (opt_json)
+			json_dump(d, o.all);
+		else
+			print_dump(d, o.all);
+		nl_core_release(d->nc);
+		ret = d->have_nl ? EXIT_OK : EXIT_FAIL;
 	}
-
-	printf("core %u: seq %llu, resets %llu", opt_core,
-	       (unsigned long long)st.seq, (unsigned long long)st.resets);
-	if (have_nl)
-		printf(", event notifications %s", nc->notify ? "on" : "off");
-	printf("\n  set while set %llu, clear while clear %llu, overflows %llu, notify drops %llu\n",
-	       (unsigned long long)st.event_set_while_set,
-	       (unsigned long long)st.event_clear_while_clear,
-	       (unsigned long long)st.sem_overflows,
-	       (unsigned long long)st.notify_drops);
-	n = nonzero_sems(&b, nz);
-	printf("semaphores: %u non-zero of %u\n", n, NCSYNC_NUM_SEMS);
-	if (all) {
-		for (i = 0; i < NCSYNC_NUM_SEMS; i++) {
-			if (i % 8 == 0)
-				printf("  %3u:", i);
-			printf(" %11d", b.sems[i]);
-			if (i % 8 == 7)
-				putchar('\n');
-		}
-	} else if (n) {
-		print_sem_list(stdout, "  ", nz, n);
-	}
-	printf("events: %u set of %u\n", count_events(b.events),
-	       NCSYNC_NUM_EVENTS);
-	if (all) {
-		for (i = 0; i < NCSYNC_NUM_EVENTS; i++) {
-			if (i % 64 == 0)
-				printf("  %3u:", i);
-			if (i % 8 == 0)
-				putchar(' ');
-			putchar(b.events[i] ? '1' : '0');
-			if (i % 64 == 63)
-				putchar('\n');
-		}
-	} else if (count_events(b.events)) {
-		print_event_list("  ", b.events);
-	}
-	if (have_nl) {
-		printf("programs running: %u\n", nc->nprogs);
-		if (nc->nprogs)
-			print_progs(nc, "  ");
-	}
-	nl_core_release(nc);
-	free(nc);
-	return have_nl ? EXIT_OK : EXIT_FAIL;
+	free(d->nc);
+	free(d);
+	return ret;
 }
 
 /* top */
@@ -293,122 +329,126 @@ struct top_opts {
 	uint32_t iterations;
 };
 
-static int top_opt(int id, const char *arg, void *ctx)
-{
-	const struct cmd *c = find_cmd("top");
-	struct top_opts *o = ctx;
+static const struct opt top_opt_table[] = {
+	{ "once", '1', OPT_FLAG, OPT_FIELD(struct top_opts, once) },
+	{ "interval", 'i', OPT_U32, "10-3600000 ms",
+	  OPT_FIELD(struct top_opts, interval), .min = 10, .max = MS_MAX },
+	{ "iterations", 'n', OPT_U32, OPT_FIELD(struct top_opts, iterations),
+	  .min = 1, .max = UINT32_MAX },
+	{ /* sentinel */ }
+};
 
-	switch (id) {
-	case 0:
-		o->once = true;
-		break;
-	case 1:
-		if (!parse_ms(arg, &o->interval) || o->interval < 10)
-			return usage_err(c, "invalid --interval '%s' (10-3600000 ms)",
-					 arg);
-		break;
-	case 2:
-		if (!parse_u32(arg, UINT32_MAX, &o->iterations) ||
-		    !o->iterations)
-			return usage_err(c, "invalid --iterations '%s'", arg);
-		break;
+/* One frame of top. */
+struct top_frame {
+	const struct top_opts *o;
+	uint32_t frame;
+	bool tty;
+	struct nl_core *nc;
+	struct banks b;
+	struct ncsync_sem_value nz[NCSYNC_NUM_SEMS];
+};
+
+static void print_top(struct top_frame *f)
+{
+	unsigned int n = nonzero_sems(&f->b, f->nz);
+	unsigned int nev = count_events(f->b.events);
+	char clock[16];
+	time_t t;
+
+	t = time(NULL);
+	strftime(clock, sizeof(clock), "%H:%M:%S", localtime(&t));
+	if (f->tty)
+		printf("\033[H\033[2J");
+	else if (f->frame)
+		putchar('\n');
+	printf("ncsync top - core %u - %s - seq %llu%s\n", opt_core, clock,
+	       (unsigned long long)f->nc->seq,
+	       f->o->iterations == 1 ? "" : " (ctrl-c quits)");
+	printf("programs running: %u\n", f->nc->nprogs);
+	if (f->nc->nprogs)
+		print_progs(f->nc, "  ");
+	printf("semaphores: %u non-zero\n", n);
+	if (n)
+		print_sem_list(stdout, "  ", f->nz, n);
+	printf("events set: %u\n", nev);
+	if (nev)
+		print_event_list("  ", f->b.events);
+	fflush(stdout);
+}
+
+static void json_top(const struct top_frame *f)
+{
+	j_obj(NULL);
+	j_uint("core", opt_core);
+	j_uint("seq", f->nc->seq);
+	json_progs(f->nc);
+	json_banks(&f->b, false);
+	j_end();
+	j_done();
+}
+
+/* Frames until --iterations, or a signal; 0 or EXIT_FAIL. */
+static int top_loop(struct ncsync_dev *dev, struct top_frame *f)
+{
+	struct timespec ts = {
+		.tv_sec = f->o->interval / 1000,
+		.tv_nsec = f->o->interval % 1000 * 1000000L,
+	};
+	int ret = 0;
+
+	for (f->frame = 0; !top_stop; f->frame++) {
+		if (f->o->iterations && f->frame >= f->o->iterations)
+			break;
+		if (f->frame)
+			nanosleep(&ts, NULL);
+		if (top_stop)
+			break;
+		nl_core_release(f->nc);
+		ret = nl_get_core(opt_core, f->nc, false);
+		if (ret)
+			break;
+		read_banks(dev, &f->b);
+		if (opt_json)
+			json_top(f);
+		else
+			print_top(f);
 	}
-	return 0;
+	return ret;
 }
 
 int cmd_top(int argc, char **argv)
 {
-	static const struct opt opts[] = {
-		{ "once", '1', false, 0 },
-		{ "interval", 'i', true, 1 },
-		{ "iterations", 'n', true, 2 },
-		{ NULL },
-	};
 	const struct cmd *c = find_cmd("top");
 	struct top_opts o = { .interval = 1000 };
 	struct sigaction sa = { .sa_handler = top_signal };
-	struct ncsync_sem_value nz[NCSYNC_NUM_SEMS];
+	struct top_frame *f;
 	struct ncsync_dev *dev;
-	struct nl_core *nc;
-	struct banks b;
-	uint32_t frame;
-	bool tty;
-	char **pos;
-	int npos, ret;
+	int ret;
 
-	ret = parse_opts(c, argc, argv, opts, top_opt, &o, &pos, &npos);
+	ret = parse_none(c, argc, argv, top_opt_table, &o);
 	if (ret)
 		return OPTS_EXIT(ret);
-	if (npos)
-		return usage_err(c, "unexpected argument '%s'", pos[0]);
 	if (o.once)
 		o.iterations = 1;
 	ret = open_core(false, &dev);
 	if (ret)
 		return ret;
-	nc = calloc(1, sizeof(*nc));
-	if (!nc) {
+	f = calloc(1, sizeof(*f));
+	if (f)
+		f->nc = calloc(1, sizeof(*f->nc));
+	if (!f || !f->nc) {
+		free(f);
 		ncsync_close(dev);
 		return fail_err(ENOMEM, "top");
 	}
+	f->o = &o;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	tty = isatty(STDOUT_FILENO) && !opt_json;
-
-	for (frame = 0; !top_stop; frame++) {
-		struct timespec ts = {
-			.tv_sec = o.interval / 1000,
-			.tv_nsec = o.interval % 1000 * 1000000L,
-		};
-		unsigned int n, nev;
-		char clock[16];
-		time_t t;
-
-		if (o.iterations && frame >= o.iterations)
-			break;
-		if (frame)
-			nanosleep(&ts, NULL);
-		if (top_stop)
-			break;
-		nl_core_release(nc);
-		ret = nl_get_core(opt_core, nc, false);
-		if (ret)
-			break;
-		read_banks(dev, &b);
-		n = nonzero_sems(&b, nz);
-		nev = count_events(b.events);
-		if (opt_json) {
-			j_obj(NULL);
-			j_uint("core", opt_core);
-			j_uint("seq", nc->seq);
-			json_progs(nc);
-			json_banks(&b, false);
-			j_end();
-			j_done();
-			continue;
-		}
-		t = time(NULL);
-		strftime(clock, sizeof(clock), "%H:%M:%S", localtime(&t));
-		if (tty)
-			printf("\033[H\033[2J");
-		else if (frame)
-			putchar('\n');
-		printf("ncsync top - core %u - %s - seq %llu%s\n", opt_core,
-		       clock, (unsigned long long)nc->seq,
-		       o.iterations == 1 ? "" : " (ctrl-c quits)");
-		printf("programs running: %u\n", nc->nprogs);
-		if (nc->nprogs)
-			print_progs(nc, "  ");
-		printf("semaphores: %u non-zero\n", n);
-		if (n)
-			print_sem_list(stdout, "  ", nz, n);
-		printf("events set: %u\n", nev);
-		if (nev)
-			print_event_list("  ", b.events);
-		fflush(stdout);
-	}
-	nl_core_release(nc);
-	free(nc);
+	f->tty = isatty(STDOUT_FILENO) && !opt_json;
+	ret = top_loop(dev, f);
+	nl_core_release(f->nc);
+	free(f->nc);
+	free(f);
 	ncsync_close(dev);
 	return ret;
 }

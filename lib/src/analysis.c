@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
+/*
+ * libncsync: the deadlock analysis of a program's status report,
+ * ncsync_program_deadlock().
+ *
+ * For every engine blocked on a semaphore or an event, the first record of
+ * each other engine, among those it can still run, that could post what
+ * the blocked one waits for.  An engine is stuck when every such poster is
+ * itself stuck; the stuck engines that wait on each other form the cycle.
+ * The records are read through ncsync_record_decode(), the validator the
+ * driver runs at submission.  The analysis is static: it follows neither
+ * register values nor branch conditions.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+#include "ncsync_exec.h"
+
+/* The public result has one layout on every ABI: no implicit padding. */
+_Static_assert(sizeof(struct ncsync_deadlock_engine) ==
+	       8 + 8 * NCSYNC_NUM_ENGINES, "ncsync_deadlock_engine layout");
+_Static_assert(sizeof(struct ncsync_deadlock) ==
+	       24 + sizeof(struct ncsync_deadlock_engine) * NCSYNC_NUM_ENGINES,
+	       "ncsync_deadlock layout");
+
+/* Which way a semaphore wait needs its semaphore to move. */
+enum ncsync_dl_dir {
+	NCSYNC_DL_ANY,		/* == : any change */
+	NCSYNC_DL_UP,		/* > and >= */
+	NCSYNC_DL_DOWN,		/* < and <= */
+};
+
+/*
+ * What a blocked engine needs another engine to do.
+ * @event: an event wait (else a semaphore wait).
+ * @set: an event wait: it needs the event set (else clear).
+ * @dir: a semaphore wait: the direction it needs.
+ * @index: the semaphore or event.
+ */
+struct ncsync_dl_need {
+	bool event;
+	bool set;
+	enum ncsync_dl_dir dir;
+	uint8_t index;
+};
+
+/* What @e waits for; false unless it is blocked on a semaphore or event. */
+static bool ncsync_dl_need_of(const struct ncsync_engine_status *e,
+			      struct ncsync_dl_need *need)
+{
+	struct ncsync_wait_op w;
+
+	memset(need, 0, sizeof(*need));
+	if (e->state != NCSYNC_ENG_BLOCKED ||
+	    (e->wait_kind != NCSYNC_BLOCK_SEM &&
+	     e->wait_kind != NCSYNC_BLOCK_EVENT))
+		return false;
+	ncsync_wait_op_decode(e->wait_mode, e->wait_index, 0, &w);
+	need->index = e->wait_index;
+	need->event = e->wait_kind == NCSYNC_BLOCK_EVENT;
+	if (need->event) {
+		/* The set and set-then-clear waits pass on a set event. */
+		need->set = w.want;
+		return true;
+	}
+	if (w.cmp == NCSYNC_CMP_GT || w.cmp == NCSYNC_CMP_GE)
+		need->dir = NCSYNC_DL_UP;
+	else if (w.cmp == NCSYNC_CMP_LT || w.cmp == NCSYNC_CMP_LE)
+		need->dir = NCSYNC_DL_DOWN;
+	else
+		need->dir = NCSYNC_DL_ANY;
+	return true;
+}
+
+/* Could the update of lane @l post @need? */
+static bool ncsync_dl_upd_posts(const struct ncsync_lane *l,
+				const struct ncsync_dl_need *need)
+{
+	const struct ncsync_update_op *u = &l->upd;
+
+	if (!u->active || u->index != need->index)
+		return false;
+	if (need->event)
+		return u->bank == NCSYNC_BANK_EVENT && u->set == need->set;
+	if (u->bank != NCSYNC_BANK_SEM)
+		return false;
+	/* A register operand may be of either sign. */
+	switch (need->dir) {
+	case NCSYNC_DL_UP:
+		return u->op != NCSYNC_SEM_UPD_SUB || u->reg;
+	case NCSYNC_DL_DOWN:
+		return u->op != NCSYNC_SEM_UPD_ADD || u->reg;
+	default:
+		return true;
+	}
+}
+
+/*
+ * Could the wait of lane @l post @need?  An event wait whose test passes on
+ * the other state and whose then-set or then-clear action leaves the state
+ * @need wants.
+ */
+static bool ncsync_dl_act_posts(const struct ncsync_lane *l,
+				const struct ncsync_dl_need *need)
+{
+	const struct ncsync_wait_op *w = &l->wait;
+	bool after;
+
+	return need->event && w->active && w->bank == NCSYNC_BANK_EVENT &&
+	       w->index == need->index &&
+	       ncsync_wait_event_passes(w, !need->set, &after) &&
+	       after == need->set;
+}
+
+/* Could the decoded record @in post @need? */
+static bool ncsync_dl_insn_posts(const struct ncsync_insn *in,
+				 const struct ncsync_dl_need *need)
+{
+	unsigned int l;
+
+	/* A group reset lowers, or changes, the semaphores it clears. */
+	if (!need->event && in->opcode == NCSYNC_OPC_GROUP_RESET &&
+	    need->dir != NCSYNC_DL_UP)
+		return ncsync_group_reset_clears(in, need->index);
+	for (l = 0; l < in->nlanes; l++)
+		if (ncsync_dl_upd_posts(&in->lane[l], need) ||
+		    ncsync_dl_act_posts(&in->lane[l], need))
+			return true;
+	return false;
+}
+
+/* Decode record @i of @s; false if the validator refuses it. */
+static bool ncsync_dl_decode(const struct ncsync_stream *s, uint32_t i,
+			     struct ncsync_insn *in)
+{
+	return ncsync_record_decode(s->recs + (size_t)i * NCSYNC_RECORD_SIZE,
+				    s->count, UINT64_MAX, in) == NCSYNC_REC_OK;
+}
+
+/*
+ * The first record of @s that an engine at @pc may still run: @pc, or the
+ * target of a branch it may reach that goes back before it.  Each range of
+ * records is read once: first [pc, count), then the records the lowest
+ * target so far added, until a range adds nothing.
+ */
+static uint32_t ncsync_dl_reach(const struct ncsync_stream *s, uint32_t pc)
+{
+	uint32_t start = pc, lo = pc, hi = s->count, i;
+	struct ncsync_insn in;
+
+	for (;;) {
+		for (i = lo; i < hi; i++)
+			if (ncsync_dl_decode(s, i, &in) &&
+			    in.opcode == NCSYNC_OPC_BRANCH &&
+			    in.br.target < start)
+				start = in.br.target;
+		if (start == lo)
+			return start;
+		hi = lo;
+		lo = start;
+	}
+}
+
+/*
+ * Fill the posters of engine @j (stream @s, at @pc) for every waiting
+ * engine: one pass over the records it may still run.
+ */
+static void ncsync_dl_posters(const struct ncsync_stream *s, uint32_t pc,
+			      unsigned int j, unsigned int n,
+			      const struct ncsync_dl_need *need,
+			      const bool *waits, struct ncsync_deadlock *dl)
+{
+	unsigned int i, left = 0;
+	struct ncsync_insn in;
+	uint32_t r;
+
+	for (i = 0; i < n; i++)
+		left += waits[i] && i != j;
+	for (r = ncsync_dl_reach(s, pc); left && r < s->count; r++) {
+		if (!ncsync_dl_decode(s, r, &in))
+			continue;
+		for (i = 0; i < n; i++) {
+			int64_t *p = &dl->engines[i].poster[j];
+
+			if (!waits[i] || i == j || *p >= 0 ||
+			    !ncsync_dl_insn_posts(&in, &need[i]))
+				continue;
+			*p = r;
+			left--;
+		}
+	}
+}
+
+/*
+ * Drop from the stuck set every engine with a poster that is not stuck,
+ * until nothing changes.
+ */
+static void ncsync_dl_settle(struct ncsync_deadlock *dl)
+{
+	bool changed = true;
+	unsigned int i, j;
+
+	while (changed) {
+		changed = false;
+		for (i = 0; i < dl->nengines; i++) {
+			if (!dl->engines[i].stuck)
+				continue;
+			for (j = 0; j < dl->nengines; j++) {
+				if (dl->engines[i].poster[j] >= 0 &&
+				    !dl->engines[j].stuck) {
+					dl->engines[i].stuck = 0;
+					changed = true;
+					break;
+				}
+			}
+		}
+	}
+	for (i = 0; i < dl->nengines; i++)
+		dl->nstuck += dl->engines[i].stuck;
+}
+
+/* The first stuck engine that could post what stuck engine @i waits for. */
+static int ncsync_dl_next(const struct ncsync_deadlock *dl, unsigned int i)
+{
+	unsigned int j;
+
+	for (j = 0; j < dl->nengines; j++)
+		if (dl->engines[i].poster[j] >= 0 && dl->engines[j].stuck)
+			return j;
+	return -1;
+}
+
+/*
+ * The cycle: from the first stuck engine that leads to one, follow each
+ * engine to the first stuck engine that could post its wait until one
+ * repeats; the cycle starts there.
+ */
+static void ncsync_dl_cycle(struct ncsync_deadlock *dl)
+{
+	unsigned int start;
+	int i, j;
+
+	for (start = 0; start < dl->nengines; start++) {
+		bool seen[NCSYNC_NUM_ENGINES] = { false };
+
+		if (!dl->engines[start].stuck)
+			continue;
+		for (j = start; j >= 0 && !seen[j]; j = ncsync_dl_next(dl, j))
+			seen[j] = true;
+		if (j < 0)
+			continue;
+		i = j;
+		do {
+			dl->cycle[dl->ncycle++] = dl->engines[i].engine;
+			i = ncsync_dl_next(dl, i);
+		} while (i >= 0 && i != j && dl->ncycle < NCSYNC_NUM_ENGINES);
+		return;
+	}
+}
+
+int ncsync_program_deadlock(const struct ncsync_program *prog,
+			    const struct ncsync_prog_status *status,
+			    struct ncsync_deadlock *dl)
+{
+	struct ncsync_dl_need need[NCSYNC_NUM_ENGINES];
+	bool waits[NCSYNC_NUM_ENGINES];
+	unsigned int n, i, j;
+
+	if (!prog || !status || !dl || !prog->finalized ||
+	    status->nengines > NCSYNC_NUM_ENGINES)
+		return -EINVAL;
+	memset(dl, 0, sizeof(*dl));
+	n = status->nengines;
+	dl->nengines = n;
+	for (i = 0; i < NCSYNC_NUM_ENGINES; i++)
+		for (j = 0; j < NCSYNC_NUM_ENGINES; j++)
+			dl->engines[i].poster[j] = NCSYNC_NO_POSTER;
+	for (i = 0; i < n; i++) {
+		dl->engines[i].engine = status->engines[i].engine;
+		waits[i] = ncsync_dl_need_of(&status->engines[i], &need[i]);
+		dl->engines[i].stuck = waits[i];
+	}
+	for (j = 0; j < n; j++) {
+		const struct ncsync_engine_status *f = &status->engines[j];
+		const struct ncsync_stream *s;
+
+		if (f->state >= NCSYNC_ENG_DONE ||
+		    f->engine >= NCSYNC_MAX_ENGINE_ID)
+			continue;
+		s = prog->streams[f->engine];
+		if (s)
+			ncsync_dl_posters(s, f->pc, j, n, need, waits, dl);
+	}
+	ncsync_dl_settle(dl);
+	ncsync_dl_cycle(dl);
+	return 0;
+}
