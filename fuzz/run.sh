@@ -9,11 +9,13 @@
 #      in earlier runs ($BUILD/fuzz/corpus/NAME).  A crash is saved as
 #      $BUILD/fuzz/crashes/NAME-crash-*; replay it with
 #      $BUILD/fuzz/NAME FILE.
-#   3. ncsync-sysfuzz in the VM (tools/vm-run), which fails on any kernel
-#      report; its kernel log is kept as $BUILD/fuzz/sysfuzz-kernel.log.
+#   3. ncsync-sysfuzz in the VM (tools/vm-run), as several users at once,
+#      which fails on any kernel report and on the kernel running out of
+#      memory; its kernel log is kept as $BUILD/fuzz/sysfuzz-kernel.log.
 #
 # Usage: fuzz/run.sh [SECONDS]   (default 60; build with make -C fuzz first)
-# Environment: FUZZ_THREADS (sysfuzz threads, default 4), FUZZ_SEED (its
+# Environment: FUZZ_WORKERS (sysfuzz worker processes, each its own uid,
+# default 4), FUZZ_THREADS (threads of each, default 2), FUZZ_SEED (its
 # seed, default random), NCSYNC_VM_* (tools/vm-run).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,7 +23,8 @@ top=$(cd "$here/.." && pwd)
 build=${BUILD:-$top/build}
 out=$build/fuzz
 secs=${1:-60}
-threads=${FUZZ_THREADS:-4}
+workers=${FUZZ_WORKERS:-4}
+threads=${FUZZ_THREADS:-2}
 rc=0
 
 echo "TAP version 13"
@@ -64,8 +67,9 @@ host_report 2 fuzz_asm $st_asm
 # The VM: its own time limit is well past the fuzzer's own bound.
 vm_log=$out/sysfuzz.log
 NCSYNC_VM_TIMEOUT=$((secs + 300)) NCSYNC_VM_LOG=$out/sysfuzz-kernel.log \
-	"$top/tools/vm-run" "$out/ncsync-sysfuzz" -t "$secs" -j "$threads" \
-	${FUZZ_SEED:+-s "$FUZZ_SEED"} > "$vm_log" 2>&1
+	"$top/tools/vm-run" "$out/ncsync-sysfuzz" -t "$secs" \
+	-w "$workers" -j "$threads" ${FUZZ_SEED:+-s "$FUZZ_SEED"} \
+	> "$vm_log" 2>&1
 st=$?
 # A kernel report fails the run even when the fuzzer itself passed.
 ok_line='s/^ok 1 - /ok 3 - /'
