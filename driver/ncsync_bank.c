@@ -109,6 +109,7 @@ static void ncsync_sem_store_locked(struct ncsync_core *core, unsigned int i,
 {
 	unsigned int m;
 
+	lockdep_assert_held(&core->lock);
 	for (m = 0; m < ARRAY_SIZE(ncsync_sem_mirrors); m++)
 		WRITE_ONCE(core->sems[ncsync_sem_mirrors[m] / 4 + i], val);
 }
@@ -173,6 +174,7 @@ static void ncsync_poll_wake_locked(struct ncsync_core *core)
 {
 	struct ncsync_file *nfile, *tmp;
 
+	lockdep_assert_held(&core->lock);
 	list_for_each_entry_safe(nfile, tmp, &core->poll_armed, armed_node) {
 		list_del_init(&nfile->armed_node);
 		if (wq_has_sleeper(&nfile->poll_wq)) {
@@ -207,6 +209,7 @@ static void ncsync_seq_advance_locked(struct ncsync_core *core)
 static void ncsync_changed_locked(struct ncsync_core *core, u8 bank,
 				  unsigned int index)
 {
+	lockdep_assert_held(&core->lock);
 	ncsync_seq_advance_locked(core);
 	ncsync_bank_wake_queue(ncsync_bank_wq(core, bank, index));
 }
@@ -316,6 +319,7 @@ void ncsync_csr_write_locked(struct ncsync_core *core, u32 addr,
 {
 	unsigned int n, i;
 
+	lockdep_assert_held(&core->lock);
 	for (n = 0; n < nregs; n++, addr += NCSYNC_CSR_REG_SIZE) {
 		switch (ncsync_csr_decode(addr, &i)) {
 		case NCSYNC_WIN_EVENTS:

@@ -83,6 +83,7 @@ static u8 ncsync_exec_update_locked(struct ncsync_exec *x,
 {
 	struct ncsync_core *core = x->core;
 
+	lockdep_assert_held(&x->core->lock);
 	ncsync_exec_touch(x);
 	if (u->bank == NCSYNC_BANK_EVENT) {
 		if (!ncsync_event_write_locked(core, u->index, u->set))
@@ -105,6 +106,7 @@ static bool ncsync_exec_test_locked(struct ncsync_exec *x,
 	struct ncsync_core *core = x->core;
 	bool state, after;
 
+	lockdep_assert_held(&x->core->lock);
 	if (w->bank == NCSYNC_BANK_SEM) {
 		if (!ncsync_wait_sem_passes(w, core->sems[w->index], threshold))
 			return false;

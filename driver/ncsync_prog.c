@@ -185,6 +185,20 @@ static int ncsync_queues_check(const struct ncsync_queue *uqs, u32 nq,
 }
 
 /*
+ * A descriptor forgets an ended program (release or eviction): the rest of
+ * its memory charge goes back to the descriptor.  The caller puts the
+ * descriptor's reference; the user's charge goes when the program is freed.
+ */
+static void ncsync_file_forget_locked(struct ncsync_file *nfile,
+				      struct ncsync_prog *prog)
+{
+	lockdep_assert_held(&nfile->core->prog_lock);
+	list_del_init(&prog->file_node);
+	nfile->nprogs--;
+	nfile->mem -= prog->mem - prog->insn_mem;
+}
+
+/*
  * Make room for one more program on a descriptor: forget its oldest ended
  * program when it has NCSYNC_MAX_PROGS_PER_FD.  Return the program to free,
  * ERR_PTR(-EAGAIN) when none has ended, or NULL when there is room.
@@ -193,13 +207,12 @@ static struct ncsync_prog *ncsync_file_evict_locked(struct ncsync_file *nfile)
 {
 	struct ncsync_prog *prog;
 
+	lockdep_assert_held(&nfile->core->prog_lock);
 	if (nfile->nprogs < NCSYNC_MAX_PROGS_PER_FD)
 		return NULL;
 	list_for_each_entry(prog, &nfile->progs, file_node) {
 		if (ncsync_prog_ended(prog)) {
-			list_del_init(&prog->file_node);
-			nfile->nprogs--;
-			nfile->mem -= prog->mem - prog->insn_mem;
+			ncsync_file_forget_locked(nfile, prog);
 			return prog;
 		}
 	}
@@ -569,6 +582,7 @@ void ncsync_status_read_locked(struct ncsync_equeue *q,
 {
 	struct ncsync_core *core = q->prog->core;
 
+	lockdep_assert_held(&q->prog->core->prog_lock);
 	*st = q->st;
 	st->pc = READ_ONCE(q->st.pc);
 	st->executed = READ_ONCE(q->st.executed);
@@ -728,6 +742,7 @@ static void ncsync_status_fill_locked(struct ncsync_prog *prog,
 	struct ncsync_core *core = prog->core;
 	unsigned int i;
 
+	lockdep_assert_held(&prog->core->prog_lock);
 	ps->state = prog->state;
 	ps->nengines = prog->nq;
 	if (ncsync_prog_ended(prog) || prog->snapped) {
@@ -796,9 +811,7 @@ int ncsync_prog_status(struct ncsync_file *nfile,
 	if (ncsync_prog_ended(prog))
 		prog->seen = true;
 	if (release && !list_empty(&prog->file_node)) {
-		list_del_init(&prog->file_node);
-		nfile->nprogs--;
-		nfile->mem -= prog->mem - prog->insn_mem;
+		ncsync_file_forget_locked(nfile, prog);
 		spin_unlock(&core->prog_lock);
 		ncsync_prog_put(prog);	/* the descriptor's reference */
 	} else {
