@@ -2,7 +2,8 @@
 /*
  * The ncsync model rules, written once and compiled into the module, the
  * library and the tools: the CSR map, the wait tests and the semaphore
- * arithmetic of MODEL.md.  Freestanding C: no libc, no kernel API.
+ * arithmetic of Documentation/ncsync/model.rst.  Freestanding C: no libc,
+ * no kernel API.
  */
 #ifndef _NCSYNC_MODEL_H
 #define _NCSYNC_MODEL_H

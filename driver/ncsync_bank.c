@@ -254,8 +254,8 @@ bool ncsync_sem_update_locked(struct ncsync_core *core, unsigned int i,
  * @i: the index, below NCSYNC_NUM_EVENTS.
  * @set: set (true) or clear (false).
  *
- * Setting a set event and clearing a clear event are counted (MODEL.md,
- * "Event bank strictness").
+ * Setting a set event and clearing a clear event are counted
+ * (Documentation/ncsync/model.rst, "Events").
  *
  * Return: true for such a write.
  */

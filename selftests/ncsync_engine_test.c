@@ -4,7 +4,7 @@
  * NCSYNC_IOC_PROG_*), run by the datapath engines of core 0.
  *
  * Every record is encoded by hand, byte by byte, from the byte maps of the
- * seeds (SYNC = 000_*, BARRIER = 002_*, ENC = 003_*) and MODEL.md; no
+ * seeds (SYNC = 000_*, BARRIER = 002_*, ENC = 003_*) and Documentation/ncsync/; no
  * library builder is used.  The model-defined records (Mov32, PollSem, DMA)
  * follow <linux/ncsync.h>.
  *
@@ -55,7 +55,7 @@
 
 #define REC		NCSYNC_RECORD_SIZE
 
-/* Wire values of MODEL.md / SYNC, spelled out as the seeds give them. */
+/* Wire values of records.rst / SYNC, spelled out as the seeds give them. */
 #define W_EQ		0x01
 #define W_LT		0x02
 #define W_LE		0x03
@@ -1922,7 +1922,7 @@ TEST_F(core, reset_drops_in_flight_dma_completion)
 }
 
 /*
- * Every opcode carries the events block (ENC 8, SYNC, MODEL.md): a lane-0
+ * Every opcode carries the events block (ENC 8, SYNC, records.rst): a lane-0
  * wait that must pass first, and an update applied after the op's effect.
  * GroupResetSemaphores zeroes a semaphore its own update then increments;
  * PollSem reads a semaphore its own update then increments.

@@ -72,7 +72,7 @@
 #define TRACEFS		"/sys/kernel/tracing"
 #define DEBUGFS_CORE0	"/sys/kernel/debug/ncsync/core0"
 
-/* Wire values of MODEL.md, as ncsync_engine_test.c spells them. */
+/* Wire values of records.rst, as ncsync_engine_test.c spells them. */
 #define W_EQ		0x01
 #define W_GE		0x05
 #define U_EVT_SET	0x01

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ncsync_raw_test: the CSR window of /dev/ncsyncN checked from MODEL.md ("The
- * CSR window") alone, with plain pread/pwrite/mmap and no project header.
+ * ncsync_raw_test: the CSR window of /dev/ncsyncN checked from
+ * Documentation/ncsync/model.rst ("The CSR window") alone, with plain pread/pwrite/mmap and no project header.
  * Prints TAP; exits 1 when a check failed.
  *
  * Run inside the test VM:  tools/vm-run build/selftests/ncsync_raw_test
@@ -18,7 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* MODEL.md, "The CSR window (per core)" */
+/* Documentation/ncsync/model.rst, "The CSR window" */
 #define EVENTS		0x0000		/* events[256]: 0/1; !0 sets, 0 clears */
 #define RESERVED	0x0400		/* 0x0400-0x0FFF: reads 0, refused */
 #define SEM_READ	0x1000		/* value; writes refused */

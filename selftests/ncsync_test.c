@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ncsync selftests: the /dev/ncsyncN ABI of <linux/ncsync.h> and the CSR
- * window of MODEL.md, one test per behaviour and per error path.
+ * window of Documentation/ncsync/model.rst, one test per behaviour and per
+ * error path.
  *
  * Every test of the "core" fixture starts from a freshly reset core 0.  Run
  * inside the test VM:  tools/vm-run build/selftests/ncsync_test
@@ -2924,7 +2925,7 @@ TEST_F(core, rdonly_can_read_and_wait)
 	close(ro);
 }
 
-/* MODEL.md: "A descriptor opened read-only can read, map and wait" */
+/* model.rst, "Read-only descriptors": they can read, map and wait */
 TEST_F(core, rdonly_can_map)
 {
 	int ro = open_dev(_metadata, 0, O_RDONLY);

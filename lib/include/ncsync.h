@@ -33,7 +33,7 @@ const struct ncsync_info *ncsync_get_info(const struct ncsync_dev *dev);
 int32_t ncsync_sem_read(const struct ncsync_dev *dev, uint8_t idx);
 bool ncsync_event_read(const struct ncsync_dev *dev, uint8_t idx);
 
-/* Raw CSR access: pread/pwrite at CSR addresses (MODEL.md). */
+/* Raw CSR access: pread/pwrite at CSR addresses (model.rst, CSR window). */
 int ncsync_csr_read(struct ncsync_dev *dev, uint32_t addr, uint32_t *vals,
 		    unsigned int n);
 int ncsync_csr_write(struct ncsync_dev *dev, uint32_t addr,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * libncsync: barriers, and the lowering of the AllEngineBarrier pseudo-op
- * (0xD5) into hardware records (MODEL.md; SYNC "The per-engine wait/update",
+ * (0xD5) into hardware records (Documentation/ncsync/records.rst, "Pseudo-ops"; SYNC "The per-engine wait/update",
  * BARRIER 4-5, 8).
  *
  * A barrier involves every stream of the program: N engines.  Every engine

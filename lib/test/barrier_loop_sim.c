@@ -11,7 +11,7 @@
  * Each stream runs P times: r5 += 1 (arrived), barrier, r6 += 1 (passed).
  * When an engine's r6 becomes k, every engine's r5 must be >= k.
  *
- * The simulator follows the engine model of MODEL.md and the driver: the
+ * The simulator follows the engine model of Documentation/ncsync/engines.rst and the driver: the
  * waits in lane order (each a step of its own, with its then-clear/then-set
  * action, or its paired update), then the op's effect, then the updates.
  */

@@ -19,9 +19,9 @@
 #define NCSYNC_NUM_EVENTS		256
 
 /*
- * The CSR window of one core (MODEL.md "The CSR window").  The file offset of
- * pread/pwrite is the CSR address; mmap uses the same offsets.  Each window
- * holds 256 registers of 4 bytes.
+ * The CSR window of one core (Documentation/ncsync/model.rst, "The CSR
+ * window").  The file offset of pread/pwrite is the CSR address; mmap uses
+ * the same offsets.  Each window holds 256 registers of 4 bytes.
  */
 #define NCSYNC_CSR_REG_SIZE		4
 #define NCSYNC_CSR_WINDOW_SIZE		0x400
@@ -46,9 +46,10 @@
 #define NCSYNC_OP_CLEAR			4	/* event: clear */
 
 /*
- * Wait modes.  These are the record wire values of MODEL.md; the ioctl and
- * the engines share them.  The register forms (0x81..0x85) exist only for
- * engines: the wait ioctl refuses them with EINVAL.
+ * Wait modes.  These are the record wire values of Documentation/ncsync/
+ * records.rst; the ioctl and the engines share them.  The register forms
+ * (0x81..0x85) exist only for engines: the wait ioctl refuses them with
+ * EINVAL.
  */
 #define NCSYNC_WAIT_NONE		0x00
 #define NCSYNC_WAIT_SEM_EQ		0x01
@@ -224,7 +225,7 @@ struct ncsync_seq {
  *	descriptors whose pollers were told of a change.
  *
  * The reference simulator treats the two event cases as errors; ncsync
- * counts them always (MODEL.md "Event bank strictness").
+ * counts them always (Documentation/ncsync/model.rst, "Events").
  */
 struct ncsync_stats {
 	__u64 seq;
@@ -238,7 +239,7 @@ struct ncsync_stats {
 };
 
 /*
- * Programs: the 64-byte instruction record (MODEL.md "The 64-byte record";
+ * Programs: the 64-byte instruction record (Documentation/ncsync/records.rst;
  * SYNC, ENC).  Little-endian.  Byte 0 is the opcode, byte 1 is 0x10, bytes
  * 2-3 are zero, and every byte the layout of the opcode does not name is
  * zero.  Documentation/ncsync/records.rst marks each field "from the seeds"
@@ -260,7 +261,8 @@ struct ncsync_stats {
 #define NCSYNC_OPC_DMA			0xE0	/* model-defined */
 /*
  * Pseudo-ops: never reach an engine; the library lowers them.  The range is
- * 0xC0-0xDF except its last opcode, NCSYNC_OPC_EXIT (MODEL.md, Opcodes).
+ * 0xC0-0xDF except its last opcode, NCSYNC_OPC_EXIT (records.rst,
+ * "Pseudo-ops").
  */
 #define NCSYNC_OPC_PSEUDO_FIRST		0xC0
 #define NCSYNC_OPC_PSEUDO_LAST		0xDF
@@ -546,9 +548,10 @@ struct ncsync_record_size_check {
 };
 
 /*
- * Update modes (MODEL.md).  0x0X is the _READ form, 0x1X the _COMPLETE form;
- * EventSemaphore takes only _COMPLETE forms.  NCSYNC_UPD_REG on add,
- * subtract and write takes the operand from the register named by the value.
+ * Update modes (records.rst, "Update modes").  0x0X is the _READ form, 0x1X
+ * the _COMPLETE form; EventSemaphore takes only _COMPLETE forms.
+ * NCSYNC_UPD_REG on add, subtract and write takes the operand from the
+ * register named by the value.
  */
 #define NCSYNC_UPD_NONE			0x00
 #define NCSYNC_UPD_EVT_SET		0x01
