@@ -64,27 +64,12 @@ reports() {
 [ -x "$tool" ] || skip_all "no $tool (make tools)"
 [ -x "$helper" ] || skip_all "no $helper (make selftests)"
 
-# The module file the loaded module came from: we load it again.
-ko=
-for f in ${NCSYNC_KO:+"$NCSYNC_KO"} "$build/module/ncsync.ko" \
-	 "$build/debug/src/ncsync.ko"; do
-	[ -r "$f" ] || continue
-	vermagic=$(modinfo -F vermagic "$f" 2>/dev/null)
-	[ "${vermagic%% *}" = "$(uname -r)" ] || continue
-	if [ -r "$sys/srcversion" ] &&
-	   [ "$(cat "$sys/srcversion")" != "$(modinfo -F srcversion "$f" 2>/dev/null)" ]; then
-		continue
-	fi
-	ko=$f
-	break
-done
-[ -n "$ko" ] || skip_all "no module file for $(uname -r) like the loaded one (set NCSYNC_KO)"
-
-# Its parameters, as NAME=VALUE words.
-params=
-for p in "$sys"/parameters/*; do
-	[ -r "$p" ] && params="$params ${p##*/}=$(cat "$p")"
-done
+# The module file the loaded module came from: we load it again; and its
+# parameters.
+. "$here/ncsync_module.sh"
+ko=$(ncsync_module_file) ||
+	skip_all "no module file for $(uname -r) like the loaded one (set NCSYNC_KO)"
+params=$(ncsync_module_params)
 reports0=$(reports)
 
 # 1: unload the module the VM loaded
@@ -158,10 +143,7 @@ fi
 # 4: leave it loaded, as found
 # shellcheck disable=SC2086
 [ -d $sys ] || "$tool" load --path "$ko" $params >/dev/null 2>&1
-now=
-for p in "$sys"/parameters/*; do
-	[ -r "$p" ] && now="$now ${p##*/}=$(cat "$p")"
-done
+now=$(ncsync_module_params)
 if [ -d $sys ] && [ "$now" = "$params" ] && [ -c /dev/ncsync0 ]; then
 	ok "load_unload: loaded again with its parameters"
 else

@@ -60,29 +60,7 @@ diag() {
 	sed 's/^/#   /'
 }
 
-# The module file of the loaded module, for this kernel.
-module_file() {
-	want=$(cat $sys/srcversion 2>/dev/null)
-	for f in ${NCSYNC_KO:+"$NCSYNC_KO"} "$build/module/ncsync.ko" \
-		 "$build/debug/src/ncsync.ko"; do
-		[ -r "$f" ] || continue
-		vm=$(modinfo -F vermagic "$f" 2>/dev/null)
-		[ "${vm%% *}" = "$(uname -r)" ] || continue
-		[ -z "$want" ] ||
-			[ "$(modinfo -F srcversion "$f" 2>/dev/null)" = "$want" ] ||
-			continue
-		echo "$f"
-		return 0
-	done
-	return 1
-}
-
-# The loaded module's parameters, as NAME=VALUE words.
-params_now() {
-	for p in "$sys"/parameters/*; do
-		[ -r "$p" ] && printf ' %s=%s' "${p##*/}" "$(cat "$p")"
-	done
-}
+. "$here/ncsync_module.sh"
 
 # The saved parameters with NAME=VALUE arguments replacing their namesakes.
 params_with() {
@@ -117,9 +95,9 @@ oom_reports() {
 [ -d $sys ] || skip_rest "ncsync is not loaded"
 [ -x "$tool" ] || skip_rest "no $tool (make tools)"
 [ -x "$bin" ] || skip_rest "no $bin (make selftests)"
-ko=$(module_file) ||
+ko=$(ncsync_module_file) ||
 	skip_rest "no module file for $(uname -r) like the loaded one (set NCSYNC_KO)"
-saved=$(params_now)
+saved=$(ncsync_module_params)
 
 # 1: the per-user cap, with caps small enough to fill under TCG
 # shellcheck disable=SC2046 # one word per parameter
@@ -170,9 +148,9 @@ fi
 
 # 3: loaded again as found
 # shellcheck disable=SC2086 # one word per parameter
-if out=$(load $saved) && [ "$(params_now)" = "$saved" ]; then
+if out=$(load $saved) && [ "$(ncsync_module_params)" = "$saved" ]; then
 	pass "load_again"
 else
-	fail "load_again # $out; have '$(params_now)', want '$saved'"
+	fail "load_again # $out; have '$(ncsync_module_params)', want '$saved'"
 fi
 exit $failed
