@@ -18,6 +18,7 @@
 #include "../common/ncsync_exec.c"
 #include "../common/ncsync_encode.c"
 #include "../common/test/exec_cases.h"
+#include "../common/test/bad_records.h"
 
 /* ---------------------------------------------------------------- CSR map */
 
@@ -385,29 +386,9 @@ static void record_header(struct kunit *test)
 
 	rec_init(r, NCSYNC_OPC_HALT);
 	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_OK);
-	rec_init(r, 0x00);
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_OPCODE);
-	rec_init(r, 0xA3);
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_OPCODE);
-	rec_init(r, NCSYNC_OPC_CALL);
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_PSEUDO_OP);
-	rec_init(r, NCSYNC_OPC_PSEUDO_FIRST);
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_PSEUDO_OP);
 	/* 0xDF ends the pseudo-op range but is Exit. */
 	rec_init(r, NCSYNC_OPC_EXIT);
 	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_OK);
-	r[NCSYNC_REC_EXIT_FLAGS] = 1;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_EXIT_FLAGS);
-
-	rec_init(r, NCSYNC_OPC_NOOP);
-	r[1] = 0x0F;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_WORDLEN);
-	rec_init(r, NCSYNC_OPC_NOOP);
-	r[2] = 1;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_HEADER_RESERVED);
-	rec_init(r, NCSYNC_OPC_NOOP);
-	r[3] = 0x80;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_HEADER_RESERVED);
 }
 
 /* Every byte a layout does not name is reserved; each one refuses alone. */
@@ -474,46 +455,11 @@ static void record_events_block(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, dec(r, &insn), NCSYNC_REC_OK);
 	KUNIT_EXPECT_FALSE(test, insn.lane[0].paired);
 
-	/* Invalid modes. */
-	rec_init(r, NCSYNC_OPC_NOOP);
-	r[NCSYNC_REC_EV_WAIT_MODE] = 0x08;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_WAIT_MODE);
-	r[NCSYNC_REC_EV_WAIT_MODE] = NCSYNC_WAIT_EVT_SET | NCSYNC_WAIT_REG;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_WAIT_MODE);
-	rec_init(r, NCSYNC_OPC_NOOP);
-	r[NCSYNC_REC_EV_UPD_MODE] = 0x0A;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_UPDATE_MODE);
-	r[NCSYNC_REC_EV_UPD_MODE] = 0x20 | NCSYNC_UPD_SEM_INC;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_UPDATE_MODE);
-	r[NCSYNC_REC_EV_UPD_MODE] = NCSYNC_UPD_REG | NCSYNC_UPD_SEM_INC;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_UPDATE_MODE);
-	r[NCSYNC_REC_EV_UPD_MODE] = NCSYNC_UPD_REG | NCSYNC_UPD_EVT_SET;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_UPDATE_MODE);
-
-	/* Register forms: the value is a register number. */
+	/* Register forms: the value is a register number, below 32. */
 	rec_init(r, NCSYNC_OPC_NOOP);
 	r[NCSYNC_REC_EV_WAIT_MODE] = NCSYNC_WAIT_SEM_EQ | NCSYNC_WAIT_REG;
 	put32(r + NCSYNC_REC_EV_VALUE, NCSYNC_NUM_REGS - 1);
 	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_OK);
-	put32(r + NCSYNC_REC_EV_VALUE, NCSYNC_NUM_REGS);
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_REGISTER);
-	rec_init(r, NCSYNC_OPC_NOOP);
-	r[NCSYNC_REC_EV_UPD_MODE] = NCSYNC_UPD_SEM_ADD | NCSYNC_UPD_REG;
-	put32(r + NCSYNC_REC_EV_VALUE, NCSYNC_NUM_REGS);
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_REGISTER);
-	put32(r + NCSYNC_REC_EV_VALUE, 0x100000000ULL - 1);
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_REGISTER);
-
-	/* Fields of an absent wait or update must be zero. */
-	rec_init(r, NCSYNC_OPC_NOOP);
-	r[NCSYNC_REC_EV_WAIT_IDX] = 1;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_UNUSED_FIELD);
-	rec_init(r, NCSYNC_OPC_NOOP);
-	r[NCSYNC_REC_EV_UPD_IDX] = 1;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_UNUSED_FIELD);
-	rec_init(r, NCSYNC_OPC_NOOP);
-	put32(r + NCSYNC_REC_EV_VALUE, 1);
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_UNUSED_FIELD);
 }
 
 static void record_event_semaphore(struct kunit *test)
@@ -525,9 +471,7 @@ static void record_event_semaphore(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, dec(r, &insn), NCSYNC_REC_OK);
 	KUNIT_EXPECT_EQ(test, insn.nlanes, 2);
 
-	/* Only _COMPLETE update forms. */
-	r[NCSYNC_REC_EV_UPD_MODE] = NCSYNC_UPD_SEM_INC;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_UPDATE_NOT_COMPLETE);
+	/* _COMPLETE update forms. */
 	r[NCSYNC_REC_EV_UPD_MODE] = NCSYNC_UPD_SEM_INC | NCSYNC_UPD_COMPLETE;
 	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_OK);
 
@@ -542,18 +486,6 @@ static void record_event_semaphore(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, insn.lane[1].wait_value, 31U);
 	KUNIT_EXPECT_EQ(test, insn.lane[1].upd_value, 1000U);
 	KUNIT_EXPECT_TRUE(test, insn.lane[1].paired);
-	r[NCSYNC_REC_EX_UPD_MODE] = NCSYNC_UPD_SEM_SUB;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_UPDATE_NOT_COMPLETE);
-
-	rec_init(r, NCSYNC_OPC_EVENT_SEMAPHORE);
-	put32(r + NCSYNC_REC_EX_WAIT_VALUE, 1);
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_UNUSED_FIELD);
-	rec_init(r, NCSYNC_OPC_EVENT_SEMAPHORE);
-	put32(r + NCSYNC_REC_EX_UPD_VALUE, 1);
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_UNUSED_FIELD);
-	rec_init(r, NCSYNC_OPC_EVENT_SEMAPHORE);
-	r[NCSYNC_REC_EX_WAIT_MODE] = 0x09;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_WAIT_MODE);
 }
 
 static void record_drain_mov(struct kunit *test)
@@ -562,12 +494,9 @@ static void record_drain_mov(struct kunit *test)
 	__u8 r[NCSYNC_RECORD_SIZE];
 
 	rec_init(r, NCSYNC_OPC_DRAIN);
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_DRAIN_COUNT);
 	r[NCSYNC_REC_DRAIN_COUNT] = 1;
 	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_OK);
 	KUNIT_EXPECT_EQ(test, insn.drain.count, 1);
-	r[NCSYNC_REC_DRAIN_COUNT] = 2;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_DRAIN_COUNT);
 
 	rec_init(r, NCSYNC_OPC_MOV32);
 	r[NCSYNC_REC_MOV_ALU] = NCSYNC_ALU_ADD_IMM;
@@ -579,19 +508,9 @@ static void record_drain_mov(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, insn.mov.dst, 31);
 	KUNIT_EXPECT_EQ(test, insn.mov.src, 2);
 	KUNIT_EXPECT_EQ(test, insn.mov.imm, 0xDEADBEEFU);
-	r[NCSYNC_REC_MOV_DST] = 32;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_REGISTER);
-	r[NCSYNC_REC_MOV_DST] = 0;
-	r[NCSYNC_REC_MOV_SRC] = 32;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_REGISTER);
-	r[NCSYNC_REC_MOV_SRC] = 0;
-	r[NCSYNC_REC_MOV_ALU] = NCSYNC_ALU_LAST + 1;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_ALU_OP);
-	r[NCSYNC_REC_MOV_ALU] = NCSYNC_ALU_MOV_IMM;
+	/* A register source and no immediate. */
+	r[NCSYNC_REC_MOV_ALU] = NCSYNC_ALU_ADD;
 	r[NCSYNC_REC_MOV_SRC] = 1;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_UNUSED_FIELD);
-	r[NCSYNC_REC_MOV_ALU] = NCSYNC_ALU_ADD;	/* register source: no imm */
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_UNUSED_FIELD);
 	put32(r + NCSYNC_REC_MOV_IMM, 0);
 	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_OK);
 }
@@ -605,17 +524,6 @@ static void record_branch(struct kunit *test)
 	put64(r + NCSYNC_REC_BR_TARGET, 15);
 	KUNIT_ASSERT_EQ(test, dec(r, &insn), NCSYNC_REC_OK);
 	KUNIT_EXPECT_EQ(test, insn.br.target, 15U);
-	put64(r + NCSYNC_REC_BR_TARGET, 16);
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_TARGET);
-	/* The high half counts: no truncation to 32 bits. */
-	put64(r + NCSYNC_REC_BR_TARGET, 1ULL << 32);
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_TARGET);
-	put64(r + NCSYNC_REC_BR_TARGET, 0);
-	r[NCSYNC_REC_BR_OPERAND_KIND] = NCSYNC_BR_OPERANDS;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_OPERAND_KIND);
-	r[NCSYNC_REC_BR_OPERAND_KIND] = 0;
-	r[NCSYNC_REC_BR_LHS_REG] = 1;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_UNUSED_FIELD);
 
 	rec_init(r, NCSYNC_OPC_BRANCH);
 	r[NCSYNC_REC_BR_COMP_OP] = NCSYNC_BR_LT;
@@ -626,34 +534,12 @@ static void record_branch(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, dec(r, &insn), NCSYNC_REC_OK);
 	KUNIT_EXPECT_EQ(test, insn.br.imm, 5U);
 	KUNIT_EXPECT_EQ(test, insn.br.lhs, 31);
-	r[NCSYNC_REC_BR_RHS_REG] = 1;	/* immediate form: no rhs */
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_UNUSED_FIELD);
+	/* The register form: a right-hand register, no immediate. */
 	r[NCSYNC_REC_BR_COMP_OP] = NCSYNC_BR_LT | NCSYNC_BR_REG;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_UNUSED_FIELD);
-	put32(r + NCSYNC_REC_BR_IMM, 0);	/* register form: no imm */
+	r[NCSYNC_REC_BR_RHS_REG] = 1;
+	put32(r + NCSYNC_REC_BR_IMM, 0);
 	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_OK);
-	r[NCSYNC_REC_BR_RHS_REG] = 32;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_REGISTER);
-	r[NCSYNC_REC_BR_RHS_REG] = 0;
-	r[NCSYNC_REC_BR_LHS_REG] = 32;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_REGISTER);
-	r[NCSYNC_REC_BR_LHS_REG] = 0;
-	r[NCSYNC_REC_BR_DTYPE] = 3;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_DTYPE);
-	r[NCSYNC_REC_BR_DTYPE] = 0;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_DTYPE);
-	r[NCSYNC_REC_BR_DTYPE] = NCSYNC_DTYPE_U32;
-	r[NCSYNC_REC_BR_OPERAND_KIND] = 0;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_OPERAND_KIND);
-	r[NCSYNC_REC_BR_OPERAND_KIND] = NCSYNC_BR_OPERANDS;
-	r[NCSYNC_REC_BR_COMP_OP] = 7;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_COMP_OP);
-	r[NCSYNC_REC_BR_COMP_OP] = NCSYNC_BR_REG;	/* "always" + reg */
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_COMP_OP);
-	r[NCSYNC_REC_BR_COMP_OP] = 0x0F;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_COMP_OP);
-	r[NCSYNC_REC_BR_COMP_OP] = 0x10 | NCSYNC_BR_LT;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_COMP_OP);
+	KUNIT_EXPECT_EQ(test, insn.br.rhs, 1);
 }
 
 static void record_group_reset(struct kunit *test)
@@ -681,11 +567,6 @@ static void record_group_reset(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, dec(r, &insn), NCSYNC_REC_OK);
 	KUNIT_EXPECT_EQ(test, insn.gr.mask[7], 0x80000000U);
 	KUNIT_EXPECT_EQ(test, insn.gr.mask[6], 0U);
-	r[NCSYNC_REC_GR_LAST] = 254;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_RANGE);
-	r[NCSYNC_REC_GR_FIRST] = 0;
-	r[NCSYNC_REC_GR_MASK + 31] = 1;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_UNUSED_FIELD);
 
 	rec_init(r, NCSYNC_OPC_GROUP_RESET);
 	r[NCSYNC_REC_GR_CLEAR_MODE] = NCSYNC_CLEAR_MASK;
@@ -694,13 +575,6 @@ static void record_group_reset(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, dec(r, &insn), NCSYNC_REC_OK);
 	KUNIT_EXPECT_EQ(test, insn.gr.mask[1], 0x00010001U);
 	KUNIT_EXPECT_EQ(test, insn.gr.mask[7], 0x80000000U);
-	r[NCSYNC_REC_GR_LAST] = 1;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_UNUSED_FIELD);
-
-	rec_init(r, NCSYNC_OPC_GROUP_RESET);
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_CLEAR_MODE);
-	r[NCSYNC_REC_GR_CLEAR_MODE] = 3;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_CLEAR_MODE);
 }
 
 static void record_poll_exit(struct kunit *test)
@@ -715,22 +589,9 @@ static void record_poll_exit(struct kunit *test)
 	r[NCSYNC_REC_POLL_COUNT] = NCSYNC_POLL_MAX_COUNT;
 	KUNIT_ASSERT_EQ(test, dec(r, &insn), NCSYNC_REC_OK);
 	KUNIT_EXPECT_EQ(test, insn.poll.count, NCSYNC_POLL_MAX_COUNT);
-	r[NCSYNC_REC_POLL_FIRST]++;	/* one past the last semaphore */
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_POLL);
 	r[NCSYNC_REC_POLL_FIRST] = 255;
 	r[NCSYNC_REC_POLL_COUNT] = 1;
 	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_OK);
-	r[NCSYNC_REC_POLL_COUNT] = 0;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_POLL);
-	r[NCSYNC_REC_POLL_FIRST] = 0;
-	r[NCSYNC_REC_POLL_COUNT] = NCSYNC_POLL_MAX_COUNT + 1;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_POLL);
-	r[NCSYNC_REC_POLL_COUNT] = 1;
-	r[NCSYNC_REC_POLL_OP] = NCSYNC_POLL_SUM + 1;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_POLL);
-	r[NCSYNC_REC_POLL_OP] = NCSYNC_POLL_MIN;
-	r[NCSYNC_REC_POLL_DST] = 32;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_REGISTER);
 }
 
 static void record_dma(struct kunit *test)
@@ -769,10 +630,39 @@ static void record_dma(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_OK);
 	r[NCSYNC_REC_EV_UPD_MODE] = NCSYNC_UPD_EVT_SET;
 	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_OK);
-	r[NCSYNC_REC_EV_UPD_MODE] = NCSYNC_UPD_SEM_DEC | NCSYNC_UPD_COMPLETE;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_DMA_UPDATE);
-	r[NCSYNC_REC_EV_UPD_MODE] = NCSYNC_UPD_EVT_CLEAR;
-	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_DMA_UPDATE);
+}
+
+/*
+ * The bad-record table (common/test/bad_records.h), shared with the host
+ * tests and the selftests: each entry, decoded in a queue of
+ * NCSYNC_BAD_QLEN records, is refused for its reason.  Every reason is in
+ * the table.
+ */
+static void record_bad_table(struct kunit *test)
+{
+	const struct ncsync_bad_record *b;
+	bool seen[NCSYNC_REC_REASON_COUNT] = { };
+	struct ncsync_insn insn;
+	__u8 r[NCSYNC_RECORD_SIZE];
+	unsigned int i;
+
+	for (i = 0; i < NCSYNC_NUM_BAD_RECORDS; i++) {
+		enum ncsync_rec_reason why;
+
+		b = &ncsync_bad_records[i];
+		ncsync_bad_record_build(b, NCSYNC_BAD_QLEN, r);
+		why = ncsync_record_decode(r, NCSYNC_BAD_QLEN,
+					   NCSYNC_BAD_DEVMEM, &insn);
+		KUNIT_EXPECT_EQ_MSG(test, (unsigned int)why,
+				    (unsigned int)b->reason, "%s", b->name);
+		if (b->reason < NCSYNC_REC_REASON_COUNT)
+			seen[b->reason] = true;
+	}
+	for (i = 1; i < NCSYNC_REC_REASON_COUNT; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, seen[i],
+				      "no entry for reason %u (%s)", i,
+				      ncsync_rec_reason_name(i));
+	KUNIT_EXPECT_FALSE(test, seen[NCSYNC_REC_OK]);
 }
 
 /*
@@ -946,6 +836,7 @@ static struct kunit_case ncsync_record_cases[] = {
 	KUNIT_CASE(record_group_reset),
 	KUNIT_CASE(record_poll_exit),
 	KUNIT_CASE(record_dma),
+	KUNIT_CASE(record_bad_table),
 	KUNIT_CASE(record_random),
 	KUNIT_CASE(record_reason_names),
 	KUNIT_CASE(branch_test_rules),

@@ -7,9 +7,9 @@
  * argument pointers, command numbers with a wrong size or direction,
  * non-zero pad, reserved and flag bits, out-of-range indices, engines and
  * registers, zero and huge counts, past and unnormalised deadlines, every
- * refusal reason of a record at the first and the last record of a long
- * queue), then the edge cases of pread, pwrite, read, write, lseek, mmap,
- * mprotect, mremap and open.  Each case expects the exact errno of
+ * record of the shared bad-record table at the first and the last record
+ * of a long queue), then the edge cases of pread, pwrite, read, write,
+ * lseek, mmap, mprotect, mremap and open.  Each case expects the exact errno of
  * Documentation/ncsync/uapi.rst.
  *
  * Around every case the test checks that nothing changed:
@@ -58,6 +58,8 @@
 
 #include "kselftest_harness.h"
 #include "ncsync_selftest.h"
+#include "ncsync_rec.h"
+#include "bad_records.h"
 
 /*
  * EXPECT_EQ(0, field) and the like compare an int with __u32 and __u64
@@ -120,57 +122,10 @@ enum { RW_READ, RW_WRITE };
 /* ---------------------------------------------------------------------- */
 /* Time, records                                                           */
 
-static void put32(__u8 *r, unsigned int off, __u32 v)
-{
-	r[off] = v;
-	r[off + 1] = v >> 8;
-	r[off + 2] = v >> 16;
-	r[off + 3] = v >> 24;
-}
-
-static void put64(__u8 *r, unsigned int off, __u64 v)
-{
-	put32(r, off, (__u32)v);
-	put32(r, off + 4, (__u32)(v >> 32));
-}
-
-static void rec_header(__u8 *r, __u8 opcode)
-{
-	memset(r, 0, REC);
-	r[0] = opcode;
-	r[1] = NCSYNC_RECORD_WORDLEN;
-}
-
 /* NoOp whose events-block update is +1 of @sem (the _READ form). */
 static void rec_noop_inc(__u8 *r, __u8 sem)
 {
-	rec_header(r, NCSYNC_OPC_NOOP);
-	r[NCSYNC_REC_EV_UPD_MODE] = NCSYNC_UPD_SEM_INC;
-	r[NCSYNC_REC_EV_UPD_IDX] = sem;
-}
-
-/* One byte, u32 or u64 written into a record. */
-struct rec_patch {
-	__u8 off;
-	__u8 len;	/* 1, 4 or 8; 0 ends the list */
-	__u64 val;
-};
-
-#define REC_PATCHES	4
-
-static void rec_patched(__u8 *r, __u8 opcode, const struct rec_patch *set)
-{
-	const struct rec_patch *p;
-
-	rec_header(r, opcode);
-	for (p = set; p < set + REC_PATCHES && p->len; p++) {
-		if (p->len == 1)
-			r[p->off] = (__u8)p->val;
-		else if (p->len == 4)
-			put32(r, p->off, (__u32)p->val);
-		else
-			put64(r, p->off, p->val);
-	}
+	enc_noop(r, NCSYNC_WAIT_NONE, 0, NCSYNC_UPD_SEM_INC, sem, 0);
 }
 
 /* The core's state after the fixture's set-up. */
@@ -331,8 +286,8 @@ FIXTURE_VARIANT(badinput) {
 	struct ncsync_op op;
 	__u32 count;		/* records per queue; 0 for 1 */
 	bool rec;		/* one record is refused: */
-	__u8 opcode;		/* its opcode */
-	struct rec_patch set[REC_PATCHES];
+	const struct ncsync_bad_record *bad;	/* an entry of the table */
+	__u8 opcode;		/* ... or this opcode, all else zero */
 	bool at_last;		/* ... the last of the second queue */
 	__u32 reason;		/* its expected reason */
 
@@ -455,13 +410,7 @@ FIXTURE_SETUP(badinput)
 	ASSERT_EQ(NCSYNC_PROG_DONE, pw.state);
 
 	/* a program blocked for ever: Pool waits for BLK_SEM >= 1 (lane 1) */
-	rec_header(rec, NCSYNC_OPC_EVENT_SEMAPHORE);
-	rec[NCSYNC_REC_EX_WAIT_MODE] = NCSYNC_WAIT_SEM_GE;
-	rec[NCSYNC_REC_EX_WAIT_IDX] = BLK_SEM;
-	rec[NCSYNC_REC_EX_UPD_MODE] = NCSYNC_UPD_COMPLETE | NCSYNC_UPD_SEM_INC;
-	rec[NCSYNC_REC_EX_UPD_IDX] = BLK_INC;
-	put32(rec, NCSYNC_REC_EX_WAIT_VALUE, 1);
-	put32(rec, NCSYNC_REC_EX_UPD_VALUE, 1);
+	enc_wait_then_inc(rec, NCSYNC_WAIT_SEM_GE, BLK_SEM, 1, BLK_INC);
 	ASSERT_EQ(0, submit_one(self->fd, NCSYNC_ENGINE_POOL, rec, 1, WD_MAX,
 				&self->blocked_id));
 	end = now_ns() + LONG_MS * NSEC_PER_MSEC;
@@ -712,9 +661,11 @@ static void fill_submit(FIXTURE_DATA(badinput) *self,
 
 	for (i = 0; i < count && i < LONG_Q; i++)
 		rec_noop_inc(recs[i], CANARY_SEM);
-	if (v->rec)
-		rec_patched(recs[v->at_last ? count - 1 : 0], v->opcode,
-			    v->set);
+	if (v->rec && v->bad)
+		ncsync_bad_record_build(v->bad, count,
+					recs[v->at_last ? count - 1 : 0]);
+	else if (v->rec)
+		enc_header(recs[v->at_last ? count - 1 : 0], v->opcode);
 	recp = region_put(&self->c, v->inner2, recs,
 			  (size_t)(count < LONG_Q ? count : LONG_Q) * REC);
 	memset(qs, 0, sizeof(qs));
@@ -1118,7 +1069,7 @@ static void fix_plain_noop(FIXTURE_DATA(badinput) *self, union arg *a,
 {
 	static __u8 rec[REC];
 
-	rec_header(rec, NCSYNC_OPC_NOOP);
+	enc_header(rec, NCSYNC_OPC_NOOP);
 	qs[0].records = (uintptr_t)rec;
 	qs[0].count = 1;
 }
@@ -1736,75 +1687,36 @@ IOCTL_CASE(submit_full_descriptor_eagain, NCSYNC_IOC_SUBMIT, EAGAIN, SUB(),
 	   .prep = prep_full_of_programs);
 
 /*
- * Every refusal reason, at the first record of a long queue (the only
- * queue) and at the last record of a long queue (the second, after a
- * short one).  Filler records are NoOps that would increment CANARY_SEM.
+ * Every record of the bad-record table (common/test/bad_records.h, which
+ * KUnit and the library's host tests run too), at the first record of a
+ * long queue (the only queue) and at the last record of a long queue (the
+ * second, after a short one).  Filler records are NoOps that would
+ * increment CANARY_SEM.
  */
-#define REC_CASES(_n, _reason, _opcode, ...)				\
-	IOCTL_CASE(rec_##_n##_first, NCSYNC_IOC_SUBMIT, EINVAL,		\
-		   .arg.submit = { .nqueues = 1 }, .count = LONG_Q,	\
-		   .rec = true, .opcode = (_opcode),			\
-		   .reason = (_reason), .set = { __VA_ARGS__ });	\
-	IOCTL_CASE(rec_##_n##_last, NCSYNC_IOC_SUBMIT, EINVAL,		\
-		   .arg.submit = { .nqueues = 2 }, .count = LONG_Q,	\
-		   .at_last = true, .rec = true, .opcode = (_opcode),	\
-		   .reason = (_reason), .set = { __VA_ARGS__ })
+static void __attribute__((constructor)) rec_cases(void)
+{
+	static FIXTURE_VARIANT(badinput) v[2 * NCSYNC_NUM_BAD_RECORDS];
+	static struct __fixture_variant_metadata m[2 * NCSYNC_NUM_BAD_RECORDS];
+	static char names[2 * NCSYNC_NUM_BAD_RECORDS][64];
+	const struct ncsync_bad_record *b;
+	unsigned int i;
 
-REC_CASES(bad_opcode, NCSYNC_REC_BAD_OPCODE, 0xA3);
-REC_CASES(bad_opcode_00, NCSYNC_REC_BAD_OPCODE, 0x00);
-REC_CASES(pseudo_op, NCSYNC_REC_PSEUDO_OP, NCSYNC_OPC_ALL_ENGINE_BARRIER);
-REC_CASES(bad_wordlen, NCSYNC_REC_BAD_WORDLEN, NCSYNC_OPC_NOOP,
-	  { 0x01, 1, 0x0F });
-REC_CASES(header_reserved, NCSYNC_REC_HEADER_RESERVED, NCSYNC_OPC_NOOP,
-	  { 0x03, 1, 0x80 });
-REC_CASES(reserved_byte, NCSYNC_REC_RESERVED_BYTE, NCSYNC_OPC_NOOP,
-	  { 0x3F, 1, 1 });
-REC_CASES(bad_wait_mode, NCSYNC_REC_BAD_WAIT_MODE, NCSYNC_OPC_NOOP,
-	  { 0x04, 1, 0x08 });
-REC_CASES(bad_update_mode, NCSYNC_REC_BAD_UPDATE_MODE, NCSYNC_OPC_NOOP,
-	  { 0x06, 1, 0x06 });
-REC_CASES(update_not_complete, NCSYNC_REC_UPDATE_NOT_COMPLETE,
-	  NCSYNC_OPC_EVENT_SEMAPHORE, { 0x22, 1, NCSYNC_UPD_SEM_INC },
-	  { 0x23, 1, 1 }, { 0x28, 4, 1 });
-REC_CASES(unused_field, NCSYNC_REC_UNUSED_FIELD, NCSYNC_OPC_NOOP,
-	  { 0x05, 1, 3 });
-REC_CASES(bad_register, NCSYNC_REC_BAD_REGISTER, NCSYNC_OPC_MOV32,
-	  { 0x0D, 1, NCSYNC_NUM_REGS });
-REC_CASES(bad_register_update, NCSYNC_REC_BAD_REGISTER, NCSYNC_OPC_NOOP,
-	  { 0x06, 1, NCSYNC_UPD_REG | NCSYNC_UPD_SEM_WRITE }, { 0x07, 1, 4 },
-	  { 0x08, 4, 0xFFFFFFFFU });
-REC_CASES(bad_comp_op, NCSYNC_REC_BAD_COMP_OP, NCSYNC_OPC_BRANCH,
-	  { 0x0C, 1, 7 }, { 0x0D, 1, NCSYNC_DTYPE_U32 },
-	  { 0x0E, 1, NCSYNC_BR_OPERANDS });
-REC_CASES(bad_dtype, NCSYNC_REC_BAD_DTYPE, NCSYNC_OPC_BRANCH,
-	  { 0x0C, 1, NCSYNC_BR_LT }, { 0x0E, 1, NCSYNC_BR_OPERANDS });
-REC_CASES(bad_operand_kind, NCSYNC_REC_BAD_OPERAND_KIND, NCSYNC_OPC_BRANCH,
-	  { 0x0C, 1, NCSYNC_BR_LT }, { 0x0D, 1, NCSYNC_DTYPE_S32 });
-REC_CASES(bad_target, NCSYNC_REC_BAD_TARGET, NCSYNC_OPC_BRANCH,
-	  { 0x30, 8, LONG_Q });
-REC_CASES(bad_target_huge, NCSYNC_REC_BAD_TARGET, NCSYNC_OPC_BRANCH,
-	  { 0x30, 8, 0x100000000ULL });
-REC_CASES(bad_clear_mode, NCSYNC_REC_BAD_CLEAR_MODE, NCSYNC_OPC_GROUP_RESET,
-	  { 0x0C, 1, 3 });
-REC_CASES(bad_range, NCSYNC_REC_BAD_RANGE, NCSYNC_OPC_GROUP_RESET,
-	  { 0x0C, 1, NCSYNC_CLEAR_RANGE }, { 0x0D, 1, 5 }, { 0x0E, 1, 4 });
-REC_CASES(bad_drain_count, NCSYNC_REC_BAD_DRAIN_COUNT, NCSYNC_OPC_DRAIN,
-	  { 0x28, 1, 2 });
-REC_CASES(bad_exit_flags, NCSYNC_REC_BAD_EXIT_FLAGS, NCSYNC_OPC_EXIT,
-	  { 0x0C, 1, 1 });
-REC_CASES(bad_alu_op, NCSYNC_REC_BAD_ALU_OP, NCSYNC_OPC_MOV32,
-	  { 0x0C, 1, NCSYNC_ALU_LAST + 1 });
-REC_CASES(bad_poll_count, NCSYNC_REC_BAD_POLL, NCSYNC_OPC_POLL_SEM,
-	  { 0x0F, 1, 0 });
-REC_CASES(bad_poll_range, NCSYNC_REC_BAD_POLL, NCSYNC_OPC_POLL_SEM,
-	  { 0x0E, 1, 250 }, { 0x0F, 1, 16 });
-REC_CASES(bad_dma_len_0, NCSYNC_REC_BAD_DMA, NCSYNC_OPC_DMA);
-REC_CASES(bad_dma_src_huge, NCSYNC_REC_BAD_DMA, NCSYNC_OPC_DMA,
-	  { 0x10, 8, 0xFFFFFFFFFFFFF000ULL }, { 0x20, 4, 0x1000 });
-REC_CASES(bad_dma_latency, NCSYNC_REC_BAD_DMA, NCSYNC_OPC_DMA,
-	  { 0x20, 4, 4 }, { 0x24, 4, 1000001 });
-REC_CASES(bad_dma_update, NCSYNC_REC_BAD_DMA_UPDATE, NCSYNC_OPC_DMA,
-	  { 0x20, 4, 4 }, { 0x06, 1, NCSYNC_UPD_SEM_ADD });
+	for (i = 0; i < 2 * NCSYNC_NUM_BAD_RECORDS; i++) {
+		b = &ncsync_bad_records[i / 2];
+		v[i] = (FIXTURE_VARIANT(badinput)) {
+			.call = call_ioctl, .cmd = NCSYNC_IOC_SUBMIT,
+			.err = EINVAL, .arg.submit = { .nqueues = 1 + i % 2 },
+			.count = LONG_Q, .rec = true, .bad = b,
+			.reason = b->reason, .at_last = i % 2,
+		};
+		snprintf(names[i], sizeof(names[i]), "rec_%s_%s", b->name,
+			 i % 2 ? "last" : "first");
+		m[i].name = names[i];
+		m[i].data = &v[i];
+	}
+	register_variants(&_badinput_fixture_object, m,
+			  2 * NCSYNC_NUM_BAD_RECORDS);
+}
 
 /* ---- NCSYNC_IOC_PROG_STATUS ---- */
 IOCTL_CASE(status_flags_2, NCSYNC_IOC_PROG_STATUS, EINVAL,

@@ -3,10 +3,10 @@
  * ncsync selftests: programs of 64-byte engine records (NCSYNC_IOC_SUBMIT,
  * NCSYNC_IOC_PROG_*), run by the datapath engines of core 0.
  *
- * Every record is encoded by hand, byte by byte, from the byte maps of the
- * seeds (SYNC = 000_*, BARRIER = 002_*, ENC = 003_*) and Documentation/ncsync/; no
- * library builder is used.  The model-defined records (Mov32, PollSem, DMA)
- * follow <linux/ncsync.h>.
+ * Every record is encoded byte by byte by ncsync_rec.h, at the offsets of
+ * Documentation/ncsync/records.rst (from the seeds' byte maps, or
+ * model-defined: Mov32, PollSem, DMA); no library builder is used.  The
+ * refused records are the shared bad-record table (bad_records.h).
  *
  * Every test of the "core" fixture starts from a freshly reset core 0.  Run
  * inside the test VM:  tools/vm-run build/selftests/ncsync_engine_test
@@ -38,6 +38,8 @@
 
 #include "kselftest_harness.h"
 #include "ncsync_selftest.h"
+#include "ncsync_rec.h"
+#include "bad_records.h"
 
 #define DEV0		"/dev/ncsync0"
 
@@ -80,292 +82,17 @@
 static const __u8 engine_ids[NCSYNC_NUM_ENGINES] = { 1, 2, 3, 5, 6 };
 
 /* ---------------------------------------------------------------------- */
-/* Record encoding: bytes at the offsets of the seeds' byte maps           */
-
-static void put32(__u8 *r, unsigned int off, __u32 v)
-{
-	r[off] = v;
-	r[off + 1] = v >> 8;
-	r[off + 2] = v >> 16;
-	r[off + 3] = v >> 24;
-}
-
-static void put64(__u8 *r, unsigned int off, __u64 v)
-{
-	put32(r, off, (__u32)v);
-	put32(r, off + 4, (__u32)(v >> 32));
-}
-
-/* SYNC "The header stamp": byte 0 the opcode, byte 1 0x10, bytes 2-3 0. */
-static void rec_header(__u8 *r, __u8 opcode)
-{
-	memset(r, 0, REC);
-	r[0] = opcode;
-	r[1] = 0x10;
-}
-
-/* The events block at +0x04 (ENC 8): lane 0 of every control op. */
-static void ev_block(__u8 *r, __u8 wmode, __u8 widx, __u8 umode, __u8 uidx,
-		     __u32 value)
-{
-	r[0x04] = wmode;
-	r[0x05] = widx;
-	r[0x06] = umode;
-	r[0x07] = uidx;
-	put32(r, 0x08, value);
-}
-
-/* The extended block at +0x20 (SYNC unified field map): lane 1, EvSem. */
-static void ex_block(__u8 *r, __u8 wmode, __u8 widx, __u8 umode, __u8 uidx,
-		     __u32 wval, __u32 uval)
-{
-	r[0x20] = wmode;
-	r[0x21] = widx;
-	r[0x22] = umode;
-	r[0x23] = uidx;
-	put32(r, 0x24, wval);
-	put32(r, 0x28, uval);
-}
-
-/* One engine's queue of a program under construction. */
-struct queue {
-	__u8 engine;
-	__u32 n;
-	__u32 cap;
-	__u8 (*r)[REC];
-};
-
-struct prog {
-	unsigned int nq;
-	struct queue q[NCSYNC_NUM_ENGINES];
-};
-
-static struct queue *prog_queue(struct prog *p, __u8 engine)
-{
-	struct queue *q = &p->q[p->nq++];
-
-	memset(q, 0, sizeof(*q));
-	q->engine = engine;
-	return q;
-}
-
-static void prog_free(struct prog *p)
-{
-	unsigned int i;
-
-	for (i = 0; i < p->nq; i++)
-		free(p->q[i].r);
-	memset(p, 0, sizeof(*p));
-}
-
-/* Append a record with its header; return its bytes (valid until the next). */
-static __u8 *emit(struct queue *q, __u8 opcode)
-{
-	if (q->n == q->cap) {
-		q->cap = q->cap ? 2 * q->cap : 16;
-		q->r = realloc(q->r, (size_t)q->cap * REC);
-		if (!q->r)
-			abort();
-	}
-	rec_header(q->r[q->n], opcode);
-	return q->r[q->n++];
-}
-
-/* EventSemaphore 0xA0: both lanes. */
-static __u8 *rec_evsem(struct queue *q)
-{
-	return emit(q, 0xA0);
-}
-
-/*
- * add_semaphore_wait_eq_and_inc (SYNC "the richest record"): 0xA0,
- * +0x20 = 0x01 EQ, +0x21 sem, +0x22 = 0x13 +1, +0x23 sem, +0x24 threshold,
- * +0x28 = 1.
- */
-static __u8 *rec_wait_eq_and_inc(struct queue *q, __u8 sem, __u32 thr)
-{
-	__u8 *r = emit(q, 0xA0);
-
-	r[0x20] = 0x01;
-	r[0x21] = sem;
-	r[0x22] = 0x13;
-	r[0x23] = sem;
-	put32(r, 0x24, thr);
-	put32(r, 0x28, 1);
-	return r;
-}
-
-/* add_semaphore_wait (SYNC CORRECTION): +0x20 = 0x04 GT 0, +0x22 = 0x14. */
-static __u8 *rec_sem_wait_dec(struct queue *q, __u8 sem)
-{
-	__u8 *r = emit(q, 0xA0);
-
-	r[0x20] = 0x04;
-	r[0x21] = sem;
-	r[0x22] = 0x14;
-	r[0x23] = sem;
-	put32(r, 0x24, 0);
-	put32(r, 0x28, 1);
-	return r;
-}
-
-/* EventSemaphore with only a lane-1 +1 (0x13) of @sem. */
-static __u8 *rec_inc(struct queue *q, __u8 sem)
-{
-	__u8 *r = emit(q, 0xA0);
-
-	r[0x22] = 0x13;
-	r[0x23] = sem;
-	put32(r, 0x28, 1);
-	return r;
-}
-
-/* EventSemaphore: lane-1 wait @mode on @sem against @thr, then +1 of @inc. */
-static __u8 *rec_wait_then_inc(struct queue *q, __u8 mode, __u8 sem,
-			       __u32 thr, __u8 inc)
-{
-	__u8 *r = emit(q, 0xA0);
-
-	ex_block(r, mode, sem, 0x13, inc, thr, 1);
-	return r;
-}
-
-/* NoOp 0xA4: only the events block. */
-static __u8 *rec_noop(struct queue *q, __u8 wmode, __u8 widx, __u8 umode,
-		      __u8 uidx, __u32 value)
-{
-	__u8 *r = emit(q, 0xA4);
-
-	ev_block(r, wmode, widx, umode, uidx, value);
-	return r;
-}
+/* Records of this test (ncsync_rec.h has the record families)             */
 
 /* NoOp writing register @reg into @sem (update 0x89, register operand). */
-static __u8 *rec_store_reg(struct queue *q, __u8 sem, __u8 reg)
+static __u8 *rec_store_reg(struct rec_queue *q, __u8 sem, __u8 reg)
 {
 	return rec_noop(q, 0, 0, U_REG | U_WRITE, sem, reg);
 }
 
-/* Mov32 0xA7 (model-defined): +0x0C alu, +0x0D dst, +0x0E src, +0x10 imm. */
-static __u8 *rec_mov(struct queue *q, __u8 alu, __u8 dst, __u8 src, __u32 imm)
-{
-	__u8 *r = emit(q, 0xA7);
-
-	r[0x0C] = alu;
-	r[0x0D] = dst;
-	r[0x0E] = src;
-	put32(r, 0x10, imm);
-	return r;
-}
-
-static __u8 *rec_movi(struct queue *q, __u8 dst, __u32 imm)
+static __u8 *rec_movi(struct rec_queue *q, __u8 dst, __u32 imm)
 {
 	return rec_mov(q, NCSYNC_ALU_MOV_IMM, dst, 0, imm);
-}
-
-/*
- * Branch 0xA9 (ENC 3, 4): +0x0C comp_op, +0x0D dtype, +0x0E operand kind 3
- * when there are operands, +0x10 imm, +0x20 LHS, +0x21 RHS, +0x30 target
- * (u64 record index).
- */
-static __u8 *rec_br(struct queue *q, __u8 comp, __u8 dtype, __u8 lhs, __u8 rhs,
-		    __u32 imm, __u64 target)
-{
-	__u8 *r = emit(q, 0xA9);
-
-	r[0x0C] = comp;
-	if (comp) {
-		r[0x0D] = dtype;
-		r[0x0E] = 3;
-		r[0x20] = lhs;
-		r[0x21] = rhs;
-		put32(r, 0x10, imm);
-	}
-	put64(r, 0x30, target);
-	return r;
-}
-
-static __u8 *rec_jmp(struct queue *q, __u64 target)
-{
-	return rec_br(q, 0, 0, 0, 0, 0, target);
-}
-
-static void set_target(struct queue *q, __u32 at, __u64 target)
-{
-	put64(q->r[at], 0x30, target);
-}
-
-static __u8 *rec_halt(struct queue *q)
-{
-	return emit(q, 0xA1);
-}
-
-/* Drain 0xA2, +0x28 = 1 (full drain). */
-static __u8 *rec_drain(struct queue *q)
-{
-	__u8 *r = emit(q, 0xA2);
-
-	r[0x28] = 1;
-	return r;
-}
-
-static __u8 *rec_exit(struct queue *q)
-{
-	return emit(q, 0xDF);
-}
-
-/* GroupResetSemaphores 0xB0, ClearMode 1 (SYNC): +0x0D first, +0x0E last. */
-static __u8 *rec_gr_range(struct queue *q, __u8 first, __u8 last)
-{
-	__u8 *r = emit(q, 0xB0);
-
-	r[0x0C] = 1;
-	r[0x0D] = first;
-	r[0x0E] = last;
-	return r;
-}
-
-/* GroupResetSemaphores, ClearMode 2: mask at +0x20, bit i = byte i/8. */
-static __u8 *rec_gr_mask(struct queue *q, const __u8 *sems, unsigned int n)
-{
-	__u8 *r = emit(q, 0xB0);
-	unsigned int i;
-
-	r[0x0C] = 2;
-	for (i = 0; i < n; i++)
-		r[0x20 + sems[i] / 8] |= 1 << (sems[i] % 8);
-	return r;
-}
-
-/* PollSem 0xB3 (model-defined): +0x0C op, +0x0D dst, +0x0E first, +0x0F n. */
-static __u8 *rec_poll(struct queue *q, __u8 op, __u8 dst, __u8 first,
-		      __u8 count)
-{
-	__u8 *r = emit(q, 0xB3);
-
-	r[0x0C] = op;
-	r[0x0D] = dst;
-	r[0x0E] = first;
-	r[0x0F] = count;
-	return r;
-}
-
-/*
- * DMA 0xE0 (model-defined): +0x10 src, +0x18 dst, +0x20 len, +0x24 latency;
- * the events-block update (+0x06/+0x07) is applied when the copy lands.
- */
-static __u8 *rec_dma(struct queue *q, __u64 src, __u64 dst, __u32 len,
-		     __u32 latency_us, __u8 umode, __u8 uidx)
-{
-	__u8 *r = emit(q, 0xE0);
-
-	r[0x06] = umode;
-	r[0x07] = uidx;
-	put64(r, 0x10, src);
-	put64(r, 0x18, dst);
-	put32(r, 0x20, len);
-	put32(r, 0x24, latency_us);
-	return r;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -376,31 +103,11 @@ static int submit_raw(int fd, struct ncsync_submit *sub)
 	return ioctl(fd, NCSYNC_IOC_SUBMIT, sub) ? -errno : 0;
 }
 
-static int prog_submit(int fd, const struct prog *p, __u32 flags, __u32 wd,
-		       struct ncsync_submit *sub)
-{
-	struct ncsync_queue uq[NCSYNC_NUM_ENGINES];
-	unsigned int i;
-
-	memset(uq, 0, sizeof(uq));
-	for (i = 0; i < p->nq; i++) {
-		uq[i].records = (uintptr_t)p->q[i].r;
-		uq[i].count = p->q[i].n;
-		uq[i].engine = p->q[i].engine;
-	}
-	memset(sub, 0, sizeof(*sub));
-	sub->queues = (uintptr_t)uq;
-	sub->nqueues = p->nq;
-	sub->flags = flags;
-	sub->watchdog_ms = wd;
-	return submit_raw(fd, sub);
-}
-
 static __u32 submit_ok(struct __test_metadata *_metadata, int fd,
-		       const struct prog *p, __u32 flags, __u32 wd)
+		       const struct rec_prog *p, __u32 flags, __u32 wd)
 {
 	struct ncsync_submit sub;
-	int ret = prog_submit(fd, p, flags, wd, &sub);
+	int ret = rec_prog_submit(fd, p, flags, wd, &sub);
 
 	ASSERT_EQ(0, ret) TH_LOG("SUBMIT: %s (engine %u record %u reason %u)",
 				 strerror(-ret), sub.bad_engine, sub.bad_index,
@@ -589,17 +296,17 @@ TEST_F(core, evsem_waits_in_lane_order_then_updates)
 {
 	const int e = 9, s = 4;
 	struct ncsync_stats st0, st1;
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	__u8 *r;
 	__u32 id;
 
 	evt_set(_metadata, self->fd, e, true);
 	stats_get(_metadata, self->fd, &st0);
-	q = prog_queue(&p, NCSYNC_ENGINE_POOL);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_POOL);
 	r = rec_evsem(q);
-	ev_block(r, W_EVT_SET_CLR, e, U_COMPLETE | U_EVT_SET, e, 0);
-	ex_block(r, W_EVT_CLR, e, U_COMPLETE | U_INC, s, 0, 1);
+	rec_lane0(r, W_EVT_SET_CLR, e, U_COMPLETE | U_EVT_SET, e, 0);
+	rec_lane1(r, W_EVT_CLR, e, U_COMPLETE | U_INC, s, 0, 1);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	EXPECT_EQ(1, evt_get(_metadata, self->fd, e));
@@ -607,7 +314,7 @@ TEST_F(core, evsem_waits_in_lane_order_then_updates)
 	stats_get(_metadata, self->fd, &st1);
 	EXPECT_EQ(st0.event_set_while_set, st1.event_set_while_set);
 	EXPECT_EQ(st0.event_clear_while_clear, st1.event_clear_while_clear);
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /* With both waits unsatisfied, the engine blocks in lane 0 first. */
@@ -615,15 +322,15 @@ TEST_F(core, evsem_lane0_wait_before_lane1_wait)
 {
 	const int a = 10, b = 11, c = 12;
 	struct ncsync_prog_status ps;
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	__u8 *r;
 	__u32 id;
 
-	q = prog_queue(&p, NCSYNC_ENGINE_ACT);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_ACT);
 	r = rec_evsem(q);
-	ev_block(r, W_EQ, a, 0, 0, 1);
-	ex_block(r, W_EQ, b, U_COMPLETE | U_INC, c, 1, 1);
+	rec_lane0(r, W_EQ, a, 0, 0, 1);
+	rec_lane1(r, W_EQ, b, U_COMPLETE | U_INC, c, 1, 1);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 
 	wait_blocked(_metadata, self->fd, id, 0, &ps);
@@ -648,23 +355,23 @@ TEST_F(core, evsem_lane0_wait_before_lane1_wait)
 	sem_set(_metadata, self->fd, b, 1);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	EXPECT_EQ(2, sem_get(_metadata, self->fd, c));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 TEST_F(core, halt_ends_program_halted)
 {
 	const int s = 3, t = 4, u = 5;
 	struct ncsync_prog_status ps;
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	__u32 id;
 
-	q = prog_queue(&p, NCSYNC_ENGINE_POOL);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_POOL);
 	rec_inc(q, s);
-	ev_block(rec_halt(q), 0, 0, U_INC, u, 0);	/* its update runs */
+	rec_lane0(rec_halt(q), 0, 0, U_INC, u, 0);	/* its update runs */
 	rec_inc(q, s);
 	rec_inc(q, s);
-	q = prog_queue(&p, NCSYNC_ENGINE_DVE);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_DVE);
 	rec_inc(q, t);
 	rec_inc(q, t);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
@@ -682,20 +389,20 @@ TEST_F(core, halt_ends_program_halted)
 	EXPECT_EQ(1, sem_get(_metadata, self->fd, s));
 	EXPECT_EQ(2, sem_get(_metadata, self->fd, t));
 	EXPECT_EQ(1, sem_get(_metadata, self->fd, u));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 TEST_F(core, exit_ends_queue_done)
 {
 	const int s = 3, u = 4;
 	struct ncsync_prog_status ps;
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	__u32 id;
 
-	q = prog_queue(&p, NCSYNC_ENGINE_SP);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_SP);
 	rec_inc(q, s);
-	ev_block(rec_exit(q), 0, 0, U_INC, u, 0);	/* its update runs */
+	rec_lane0(rec_exit(q), 0, 0, U_INC, u, 0);	/* its update runs */
 	rec_inc(q, s);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
@@ -705,20 +412,20 @@ TEST_F(core, exit_ends_queue_done)
 	EXPECT_EQ(2, (int)ps.engines[0].executed);
 	EXPECT_EQ(1, sem_get(_metadata, self->fd, s));
 	EXPECT_EQ(1, sem_get(_metadata, self->fd, u));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /* A queue that runs past its last record ends DONE with pc == count. */
 TEST_F(core, queue_end_done_status)
 {
 	struct ncsync_prog_status ps;
-	struct prog p = {};
+	struct rec_prog p = {};
 	unsigned int i;
 	__u32 id;
 
 	/* submission order, not engine order, is the order of the status */
 	for (i = 0; i < 3; i++) {
-		struct queue *q = prog_queue(&p, engine_ids[4 - 2 * i]);
+		struct rec_queue *q = rec_prog_queue(&p, engine_ids[4 - 2 * i]);
 		unsigned int k;
 
 		for (k = 0; k <= i; k++)
@@ -736,24 +443,24 @@ TEST_F(core, queue_end_done_status)
 		EXPECT_EQ((int)i + 1, (int)ps.engines[i].executed);
 		EXPECT_EQ((int)i + 1, sem_get(_metadata, self->fd, 20 + i));
 	}
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 TEST_F(core, drain_without_copies_passes)
 {
 	const int s = 5;
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	__u32 id;
 
-	q = prog_queue(&p, NCSYNC_ENGINE_PE);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_PE);
 	rec_drain(q);
 	rec_inc(q, s);
 	rec_drain(q);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	EXPECT_EQ(1, sem_get(_metadata, self->fd, s));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /* A NoOp carries a wait and an update in its events block (ENC 8). */
@@ -761,11 +468,11 @@ TEST_F(core, noop_events_block_wait_and_update)
 {
 	const int s = 6, t = 7, e = 8, f = 9;
 	struct ncsync_prog_status ps;
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	__u32 id;
 
-	q = prog_queue(&p, NCSYNC_ENGINE_POOL);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_POOL);
 	rec_noop(q, W_GE, s, U_INC, t, 3);
 	rec_noop(q, W_EVT_SET, e, U_EVT_SET, f, 0);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
@@ -800,7 +507,7 @@ TEST_F(core, noop_events_block_wait_and_update)
 	EXPECT_EQ(1, evt_get(_metadata, self->fd, f));
 	EXPECT_EQ(1, evt_get(_metadata, self->fd, e));	/* 0x06 does not clear */
 	EXPECT_EQ(3, sem_get(_metadata, self->fd, s));	/* a wait is a poll */
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /* Mov32: every NCSYNC_ALU_* operation; results stored with update 0x89. */
@@ -817,12 +524,12 @@ TEST_F(core, mov32_alu_operations)
 		{ 13, 0x08000000 }, { 14, 0x00123456 }, { 31, 0xCAFEF00D },
 		{ 0, 0x12345678 },
 	};
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	unsigned int i;
 	__u32 id;
 
-	q = prog_queue(&p, NCSYNC_ENGINE_ACT);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_ACT);
 	rec_movi(q, 1, 0x12345678);				/* r1 = imm */
 	rec_mov(q, NCSYNC_ALU_MOV, 2, 1, 0);			/* r2 = r1 */
 	rec_mov(q, NCSYNC_ALU_ADD_IMM, 3, 1, 0x11111111);	/* r3 = r1 + i */
@@ -850,17 +557,17 @@ TEST_F(core, mov32_alu_operations)
 		EXPECT_EQ(out[i].expect,
 			  (__u32)sem_get(_metadata, self->fd, 100 + i))
 			TH_LOG("register r%u", out[i].reg);
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 TEST_F(core, branch_unconditional)
 {
 	const int a = 1, b = 2, x = 3;
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	__u32 id;
 
-	q = prog_queue(&p, NCSYNC_ENGINE_SP);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_SP);
 	rec_jmp(q, 3);		/* 0: forward */
 	rec_inc(q, b);		/* 1 */
 	rec_jmp(q, 6);		/* 2 */
@@ -873,7 +580,7 @@ TEST_F(core, branch_unconditional)
 	EXPECT_EQ(1, sem_get(_metadata, self->fd, a));
 	EXPECT_EQ(1, sem_get(_metadata, self->fd, b));
 	EXPECT_EQ(0, sem_get(_metadata, self->fd, x));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 static bool br_expect(__u8 comp, __u8 dtype, __u32 lhs, __u32 rhs)
@@ -903,12 +610,12 @@ static const __u32 br_pairs[][2] = {
  */
 static void branch_cases(struct __test_metadata *_metadata, int fd, bool reg)
 {
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	unsigned int k = 0, pi, dt, c;
 	__u32 id;
 
-	q = prog_queue(&p, NCSYNC_ENGINE_DVE);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_DVE);
 	for (pi = 0; pi < ARRAY_SIZE(br_pairs); pi++) {
 		for (dt = NCSYNC_DTYPE_U32; dt <= NCSYNC_DTYPE_S32; dt++) {
 			for (c = 1; c <= 6; c++, k++) {
@@ -927,9 +634,9 @@ static void branch_cases(struct __test_metadata *_metadata, int fd, bool reg)
 				rec_noop(q, 0, 0, U_WRITE, k, 1);
 				jmp_at = q->n;
 				rec_jmp(q, 0);
-				set_target(q, br_at, q->n);
+				rec_set_target(q, br_at, q->n);
 				rec_noop(q, 0, 0, U_WRITE, k, 2);
-				set_target(q, jmp_at, q->n);
+				rec_set_target(q, jmp_at, q->n);
 			}
 		}
 	}
@@ -951,7 +658,7 @@ static void branch_cases(struct __test_metadata *_metadata, int fd, bool reg)
 			}
 		}
 	}
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 TEST_F(core, branch_conditional_immediate)
@@ -968,19 +675,19 @@ TEST_F(core, branch_conditional_register)
 TEST_F(core, counted_loop_increments_n_times)
 {
 	const int s = 30, s2 = 31, n = 37;
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	__u32 id;
 
 	/* up: r1 = 0; do { S++; r1 += 1; } while (r1 <u n) */
-	q = prog_queue(&p, NCSYNC_ENGINE_POOL);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_POOL);
 	rec_movi(q, 1, 0);
 	rec_inc(q, s);
 	rec_mov(q, NCSYNC_ALU_ADD_IMM, 1, 1, 1);
 	rec_br(q, NCSYNC_BR_LT, NCSYNC_DTYPE_U32, 1, 0, n, 1);
 	rec_exit(q);
 	/* down, signed: r3 = 10; do { S2++; r3 -= 1; } while (r3 >s 0) */
-	q = prog_queue(&p, NCSYNC_ENGINE_PE);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_PE);
 	rec_movi(q, 3, 10);
 	rec_noop(q, 0, 0, U_INC, s2, 0);
 	rec_mov(q, NCSYNC_ALU_SUB_IMM, 3, 3, 1);
@@ -989,21 +696,21 @@ TEST_F(core, counted_loop_increments_n_times)
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	EXPECT_EQ(n, sem_get(_metadata, self->fd, s));
 	EXPECT_EQ(10, sem_get(_metadata, self->fd, s2));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 TEST_F(core, group_reset_range)
 {
 	__s32 v[256], got[256];
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	unsigned int i;
 	__u32 id;
 
 	for (i = 0; i < 256; i++)
 		v[i] = 1000 + i;
 	sems_set(_metadata, self->fd, v);
-	q = prog_queue(&p, NCSYNC_ENGINE_SP);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_SP);
 	rec_gr_range(q, 5, 9);
 	rec_gr_range(q, 20, 20);
 	rec_gr_range(q, 255, 255);
@@ -1015,31 +722,31 @@ TEST_F(core, group_reset_range)
 
 		EXPECT_EQ(cleared ? 0 : v[i], got[i]) TH_LOG("sem %u", i);
 	}
-	prog_free(&p);
+	rec_prog_free(&p);
 
-	q = prog_queue(&p, NCSYNC_ENGINE_SP);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_SP);
 	rec_gr_range(q, 0, 255);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	sems_get(_metadata, self->fd, got);
 	for (i = 0; i < 256; i++)
 		EXPECT_EQ(0, got[i]) TH_LOG("sem %u", i);
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 TEST_F(core, group_reset_mask)
 {
 	static const __u8 clr[] = { 0, 7, 8, 63, 64, 130, 200, 254, 255 };
 	__s32 v[256], got[256];
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	unsigned int i, k;
 	__u32 id;
 
 	for (i = 0; i < 256; i++)
 		v[i] = -1 - (__s32)i;
 	sems_set(_metadata, self->fd, v);
-	q = prog_queue(&p, NCSYNC_ENGINE_ACT);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_ACT);
 	rec_gr_mask(q, clr, ARRAY_SIZE(clr));
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
@@ -1051,36 +758,36 @@ TEST_F(core, group_reset_mask)
 			cleared |= clr[k] == i;
 		EXPECT_EQ(cleared ? 0 : v[i], got[i]) TH_LOG("sem %u", i);
 	}
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /* A GroupResetSemaphores of one program wakes a wait of another. */
 TEST_F(core, group_reset_wakes_waiter)
 {
 	const int s = 40, t = 41;
-	struct prog p = {}, p2 = {};
+	struct rec_prog p = {}, p2 = {};
 	__u32 id, id2;
 
 	sem_set(_metadata, self->fd, s, 5);
-	rec_noop(prog_queue(&p, NCSYNC_ENGINE_POOL), W_LE, s, U_INC, t, 0);
+	rec_noop(rec_prog_queue(&p, NCSYNC_ENGINE_POOL), W_LE, s, U_INC, t, 0);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	wait_blocked(_metadata, self->fd, id, 0, NULL);
-	rec_gr_range(prog_queue(&p2, NCSYNC_ENGINE_ACT), s, s);
+	rec_gr_range(rec_prog_queue(&p2, NCSYNC_ENGINE_ACT), s, s);
 	id2 = submit_ok(_metadata, self->fd, &p2, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id2));
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	EXPECT_EQ(0, sem_get(_metadata, self->fd, s));
 	EXPECT_EQ(1, sem_get(_metadata, self->fd, t));
-	prog_free(&p);
-	prog_free(&p2);
+	rec_prog_free(&p);
+	rec_prog_free(&p2);
 }
 
 /* PollSem min and sum into a register, then the register in use. */
 TEST_F(core, pollsem_min_sum_register_use)
 {
 	struct ncsync_prog_status ps;
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	unsigned int i;
 	__u32 id;
 
@@ -1094,7 +801,7 @@ TEST_F(core, pollsem_min_sum_register_use)
 	for (i = 240; i < 256; i++)
 		sem_set(_metadata, self->fd, i, i - 239);
 
-	q = prog_queue(&p, NCSYNC_ENGINE_PE);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_PE);
 	rec_poll(q, NCSYNC_POLL_MIN, 3, 10, 4);		/* -3 */
 	rec_poll(q, NCSYNC_POLL_SUM, 4, 10, 4);		/* 11 */
 	rec_poll(q, NCSYNC_POLL_SUM, 5, 10, 1);		/* 5 */
@@ -1108,7 +815,7 @@ TEST_F(core, pollsem_min_sum_register_use)
 	rec_store_reg(q, 25, 7);
 	rec_store_reg(q, 26, 8);
 	/* EventSemaphore lane-1 add of a register (0x95): sem 22 += r4 */
-	ex_block(rec_evsem(q), 0, 0, U_REG | U_COMPLETE | U_ADD, 22, 0, 4);
+	rec_lane1(rec_evsem(q), 0, 0, U_REG | U_COMPLETE | U_ADD, 22, 0, 4);
 	/* register-form wait (0x85): sem 30 >= r4, then +1 of sem 31 */
 	rec_wait_then_inc(q, W_REG | W_GE, 30, 4, 31);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
@@ -1130,7 +837,7 @@ TEST_F(core, pollsem_min_sum_register_use)
 	sem_set(_metadata, self->fd, 30, 11);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	EXPECT_EQ(1, sem_get(_metadata, self->fd, 31));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1173,13 +880,13 @@ static void sem_wait_modes(struct __test_metadata *_metadata, int fd,
 
 		for (round = 0; round < 2; round++) {
 			struct ncsync_prog_status ps;
-			struct prog p = {};
-			struct queue *q;
+			struct rec_prog p = {};
+			struct rec_queue *q;
 			__u32 id;
 
 			sem_set(_metadata, fd, t, 0);
 			sem_set(_metadata, fd, s, round ? c->block : c->pass);
-			q = prog_queue(&p, engine_ids[i % 5]);
+			q = rec_prog_queue(&p, engine_ids[i % 5]);
 			if (reg)
 				rec_movi(q, rg, c->thr);
 			if (lane)
@@ -1206,7 +913,7 @@ static void sem_wait_modes(struct __test_metadata *_metadata, int fd,
 			EXPECT_EQ(1, sem_get(_metadata, fd, t))
 				TH_LOG("case %u", i);
 			EXPECT_EQ(c->pass, sem_get(_metadata, fd, s));
-			prog_free(&p);
+			rec_prog_free(&p);
 		}
 	}
 }
@@ -1255,13 +962,13 @@ static void evt_wait_modes(struct __test_metadata *_metadata, int fd,
 
 		for (round = 0; round < 2; round++) {
 			struct ncsync_prog_status ps;
-			struct prog p = {};
-			struct queue *q;
+			struct rec_prog p = {};
+			struct rec_queue *q;
 			__u32 id;
 
 			sem_set(_metadata, fd, t, 0);
 			evt_set(_metadata, fd, e, round ? c->block : !c->block);
-			q = prog_queue(&p, engine_ids[i]);
+			q = rec_prog_queue(&p, engine_ids[i]);
 			if (lane)
 				rec_wait_then_inc(q, c->mode, e, 0, t);
 			else
@@ -1284,7 +991,7 @@ static void evt_wait_modes(struct __test_metadata *_metadata, int fd,
 			EXPECT_EQ(1, sem_get(_metadata, fd, t));
 			EXPECT_EQ(c->after, evt_get(_metadata, fd, e))
 				TH_LOG("mode 0x%x lane %u", c->mode, lane);
-			prog_free(&p);
+			rec_prog_free(&p);
 		}
 	}
 }
@@ -1304,13 +1011,13 @@ TEST_F(core, wait_event_set_then_clear_consumes_once)
 {
 	const int e = 62, t = 63;
 	struct ncsync_prog_status ps;
-	struct prog p = {};
+	struct rec_prog p = {};
 	int done = 0, blocked = 0;
 	unsigned int i;
 	__u32 id;
 
 	for (i = 0; i < 2; i++)
-		rec_wait_then_inc(prog_queue(&p, engine_ids[i]),
+		rec_wait_then_inc(rec_prog_queue(&p, engine_ids[i]),
 				  W_EVT_SET_CLR, e, 0, t);
 	id = submit_ok(_metadata, self->fd, &p, 0, 300);
 	evt_set(_metadata, self->fd, e, true);
@@ -1324,7 +1031,7 @@ TEST_F(core, wait_event_set_then_clear_consumes_once)
 	EXPECT_EQ(1, blocked);
 	EXPECT_EQ(1, sem_get(_metadata, self->fd, t));
 	EXPECT_EQ(0, evt_get(_metadata, self->fd, e));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1355,13 +1062,13 @@ enum { PL_NOOP_READ, PL_NOOP_COMPLETE, PL_EVSEM_LANE0, PL_EVSEM_LANE1, PL_N };
 TEST_F(core, update_modes_all_forms)
 {
 	__s32 v[256];
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	unsigned int pl, i, sem = 0, evt = 0, reg;
 	__u32 id;
 
 	memset(v, 0, sizeof(v));
-	q = prog_queue(&p, NCSYNC_ENGINE_POOL);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_POOL);
 	for (pl = 0; pl < PL_N; pl++) {
 		bool complete = pl != PL_NOOP_READ;
 
@@ -1379,9 +1086,9 @@ TEST_F(core, update_modes_all_forms)
 			if (pl <= PL_NOOP_COMPLETE)
 				rec_noop(q, 0, 0, mode, sem, val);
 			else if (pl == PL_EVSEM_LANE0)
-				ev_block(rec_evsem(q), 0, 0, mode, sem, val);
+				rec_lane0(rec_evsem(q), 0, 0, mode, sem, val);
 			else
-				ex_block(rec_evsem(q), 0, 0, mode, sem, 0, val);
+				rec_lane1(rec_evsem(q), 0, 0, mode, sem, 0, val);
 		}
 		/* events: set a clear one, clear a set one */
 		for (i = 0; i < 2; i++, evt++) {
@@ -1392,9 +1099,9 @@ TEST_F(core, update_modes_all_forms)
 			if (pl <= PL_NOOP_COMPLETE)
 				rec_noop(q, 0, 0, mode, evt, 0);
 			else if (pl == PL_EVSEM_LANE0)
-				ev_block(rec_evsem(q), 0, 0, mode, evt, 0);
+				rec_lane0(rec_evsem(q), 0, 0, mode, evt, 0);
 			else
-				ex_block(rec_evsem(q), 0, 0, mode, evt, 0, 0);
+				rec_lane1(rec_evsem(q), 0, 0, mode, evt, 0, 0);
 		}
 	}
 	sems_set(_metadata, self->fd, v);
@@ -1415,7 +1122,7 @@ TEST_F(core, update_modes_all_forms)
 			TH_LOG("placement %u event clear", pl);
 		evt += 2;
 	}
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /*
@@ -1425,15 +1132,15 @@ TEST_F(core, update_modes_all_forms)
 TEST_F(core, lane0_wait_and_update_share_value)
 {
 	const int s = 70;
-	struct prog p = {};
+	struct rec_prog p = {};
 	__u32 id;
 
 	sem_set(_metadata, self->fd, s, 12);
-	rec_noop(prog_queue(&p, NCSYNC_ENGINE_DVE), W_GE, s, U_SUB, s, 5);
+	rec_noop(rec_prog_queue(&p, NCSYNC_ENGINE_DVE), W_GE, s, U_SUB, s, 5);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	EXPECT_EQ(7, sem_get(_metadata, self->fd, s));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1446,12 +1153,12 @@ static void p_atomic(struct __test_metadata *_metadata, int fd,
 	struct ncsync_prog_status ps;
 	int done = 0, blocked = 0;
 	int i;
-	struct prog p = {};
+	struct rec_prog p = {};
 	__u32 id;
 
 	sem_set(_metadata, fd, s, initial);
 	for (i = 0; i < nengines; i++) {
-		struct queue *q = prog_queue(&p, engine_ids[i]);
+		struct rec_queue *q = rec_prog_queue(&p, engine_ids[i]);
 
 		if (noop)
 			rec_noop(q, W_GT, s, U_DEC, s, 0);
@@ -1479,7 +1186,7 @@ static void p_atomic(struct __test_metadata *_metadata, int fd,
 	EXPECT_EQ(initial, done);
 	EXPECT_EQ(nengines - initial, blocked);
 	EXPECT_EQ(0, sem_get(_metadata, fd, s));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 TEST_F(core, p_atomic_two_engines_evsem)
@@ -1509,10 +1216,11 @@ TEST_F(core, engine_woken_by_pwrite_inc)
 {
 	const int s = 90, t = 91;
 	struct ncsync_prog_status ps;
-	struct prog p = {};
+	struct rec_prog p = {};
 	__u32 v, id;
 
-	rec_wait_then_inc(prog_queue(&p, NCSYNC_ENGINE_POOL), W_GE, s, 3, t);
+	rec_wait_then_inc(rec_prog_queue(&p, NCSYNC_ENGINE_POOL), W_GE, s, 3,
+			  t);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	wait_blocked(_metadata, self->fd, id, 0, NULL);
 	v = 2;
@@ -1525,18 +1233,18 @@ TEST_F(core, engine_woken_by_pwrite_inc)
 	ASSERT_EQ(4, pwrite(self->fd, &v, 4, SEM_INC(s)));
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	EXPECT_EQ(1, sem_get(_metadata, self->fd, t));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 TEST_F(core, engine_woken_by_ioctl_op)
 {
 	const int s = 92, t = 93, e = 94;
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	struct ncsync_op op;
 	__u32 id;
 
-	q = prog_queue(&p, NCSYNC_ENGINE_SP);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_SP);
 	rec_wait_then_inc(q, W_EQ, s, 1, t);
 	rec_wait_then_inc(q, W_EVT_SET_CLR, e, 0, t);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
@@ -1564,25 +1272,26 @@ TEST_F(core, engine_woken_by_ioctl_op)
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	EXPECT_EQ(2, sem_get(_metadata, self->fd, t));
 	EXPECT_EQ(0, evt_get(_metadata, self->fd, e));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 TEST_F(core, engine_woken_by_later_program)
 {
 	const int s = 95, t = 96;
-	struct prog p = {}, p2 = {};
+	struct rec_prog p = {}, p2 = {};
 	__u32 id, id2;
 
-	rec_wait_then_inc(prog_queue(&p, NCSYNC_ENGINE_POOL), W_EQ, s, 1, t);
+	rec_wait_then_inc(rec_prog_queue(&p, NCSYNC_ENGINE_POOL), W_EQ, s, 1,
+			  t);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	wait_blocked(_metadata, self->fd, id, 0, NULL);
-	rec_inc(prog_queue(&p2, NCSYNC_ENGINE_ACT), s);
+	rec_inc(rec_prog_queue(&p2, NCSYNC_ENGINE_ACT), s);
 	id2 = submit_ok(_metadata, self->fd, &p2, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id2));
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	EXPECT_EQ(1, sem_get(_metadata, self->fd, t));
-	prog_free(&p);
-	prog_free(&p2);
+	rec_prog_free(&p);
+	rec_prog_free(&p2);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1592,12 +1301,12 @@ TEST_F(core, engine_woken_by_later_program)
 TEST_F(core, token_ring_five_engines)
 {
 	const int s = 100, rounds = 40;
-	struct prog p = {};
+	struct rec_prog p = {};
 	unsigned int k, r;
 	__u32 id;
 
 	for (k = 0; k < 5; k++) {
-		struct queue *q = prog_queue(&p, engine_ids[k]);
+		struct rec_queue *q = rec_prog_queue(&p, engine_ids[k]);
 
 		for (r = 0; r < rounds; r++)
 			rec_wait_eq_and_inc(q, s, 5 * r + k);
@@ -1605,7 +1314,7 @@ TEST_F(core, token_ring_five_engines)
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	EXPECT_EQ(5 * rounds, sem_get(_metadata, self->fd, s));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /*
@@ -1618,12 +1327,12 @@ TEST_F_TIMEOUT(core, barrier_loop_1000_all_engines, 600)
 {
 	const int s = 110, iters = 1000;
 	struct ncsync_prog_status ps;
-	struct prog p = {};
+	struct rec_prog p = {};
 	unsigned int k;
 	__u32 id;
 
 	for (k = 0; k < 5; k++) {
-		struct queue *q = prog_queue(&p, engine_ids[k]);
+		struct rec_queue *q = rec_prog_queue(&p, engine_ids[k]);
 
 		rec_movi(q, 1, 0);			/* 0: threshold */
 		rec_movi(q, 2, 0);			/* 1: i */
@@ -1647,7 +1356,7 @@ TEST_F_TIMEOUT(core, barrier_loop_1000_all_engines, 600)
 		EXPECT_EQ(NCSYNC_ENG_DONE, ps.engines[k].state);
 		EXPECT_EQ(iters, sem_get(_metadata, self->fd, 111 + k));
 	}
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1721,15 +1430,15 @@ TEST_F(core, dma_without_drain_peer_reads_stale)
 
 	devmem_map(_metadata, self->fd, &m);
 	for (attempt = 0; attempt < 5 && !conclusive; attempt++) {
-		struct prog p = {};
-		struct queue *q;
+		struct rec_prog p = {};
+		struct rec_queue *q;
 		__s64 t0, t1;
 		__s32 dv;
 		__u32 id;
 
 		core_reset(_metadata, self->fd);
 		devmem_fill(&m, attempt * 31 + 1);
-		q = prog_queue(&p, NCSYNC_ENGINE_ACT);
+		q = rec_prog_queue(&p, NCSYNC_ENGINE_ACT);
 		rec_dma(q, m.src, m.dst, m.len, DMA_LAT_US,
 			U_COMPLETE | U_INC, d);
 		rec_inc(q, s);
@@ -1754,7 +1463,7 @@ TEST_F(core, dma_without_drain_peer_reads_stale)
 		sleep_ms(20);
 		EXPECT_EQ(1, sem_get(_metadata, self->fd, d));
 		EXPECT_EQ(1, sem_get(_metadata, self->fd, s));
-		prog_free(&p);
+		rec_prog_free(&p);
 	}
 	munmap(m.p, m.size);
 	if (!conclusive)
@@ -1773,14 +1482,14 @@ TEST_F(core, dma_with_drain_peer_reads_new)
 
 	devmem_map(_metadata, self->fd, &m);
 	for (attempt = 0; attempt < 3; attempt++) {
-		struct prog p = {};
-		struct queue *q;
+		struct rec_prog p = {};
+		struct rec_queue *q;
 		__s64 t0;
 		__u32 id;
 
 		core_reset(_metadata, self->fd);
 		devmem_fill(&m, attempt * 17 + 3);
-		q = prog_queue(&p, NCSYNC_ENGINE_DVE);
+		q = rec_prog_queue(&p, NCSYNC_ENGINE_DVE);
 		rec_dma(q, m.src, m.dst, m.len, DMA_LAT_US,
 			U_COMPLETE | U_EVT_SET, e);
 		rec_drain(q);
@@ -1803,7 +1512,7 @@ TEST_F(core, dma_with_drain_peer_reads_new)
 		ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 		status_get(_metadata, self->fd, id, &ps, NULL);
 		EXPECT_EQ(0, (int)ps.engines[0].dma_outstanding);
-		prog_free(&p);
+		rec_prog_free(&p);
 	}
 	munmap(m.p, m.size);
 }
@@ -1813,14 +1522,14 @@ TEST_F(core, dma_several_copies_drain_all)
 {
 	const int d = 124, s = 125;
 	struct devmem m;
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	unsigned int i;
 	__u32 id;
 
 	devmem_map(_metadata, self->fd, &m);
 	devmem_fill(&m, 5);
-	q = prog_queue(&p, NCSYNC_ENGINE_POOL);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_POOL);
 	/* four quarters, the first with the longest latency */
 	for (i = 0; i < 4; i++)
 		rec_dma(q, m.src + i * m.len / 4, m.dst + i * m.len / 4,
@@ -1833,7 +1542,7 @@ TEST_F(core, dma_several_copies_drain_all)
 	EXPECT_TRUE(devmem_is_new(&m, m.p + m.dst));
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	munmap(m.p, m.size);
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /*
@@ -1846,17 +1555,18 @@ TEST_F(core, dma_wait_and_completion_on_same_sem)
 	const int d = 126;
 	static __u8 buf[4096];
 	struct devmem m;
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	__u8 *r;
 	__u32 id;
 
 	devmem_map(_metadata, self->fd, &m);
 	devmem_fill(&m, 9);
-	q = prog_queue(&p, NCSYNC_ENGINE_PE);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_PE);
 	r = rec_dma(q, m.src, m.dst, m.len, 100000, U_COMPLETE | U_INC, d);
-	r[0x04] = W_GE;		/* wait d >= 0 (value +0x08 = 0) */
-	r[0x05] = d;
+	/* wait d >= 0 (the lane-0 value is 0) */
+	r[NCSYNC_REC_EV_WAIT_MODE] = W_GE;
+	r[NCSYNC_REC_EV_WAIT_IDX] = d;
 	rec_drain(q);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(0, sem_wait_ioctl(self->fd, d, W_GE, 1, LONG_MS));
@@ -1867,7 +1577,7 @@ TEST_F(core, dma_wait_and_completion_on_same_sem)
 	EXPECT_EQ(1, sem_get(_metadata, self->fd, d))
 		TH_LOG("completion update applied more than once");
 	munmap(m.p, m.size);
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /* The copies of a cancelled program are dropped: no bytes, no update. */
@@ -1875,13 +1585,13 @@ TEST_F(core, dma_dropped_when_program_cancelled)
 {
 	const int d = 127, s = 128;
 	struct devmem m;
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	__u32 id;
 
 	devmem_map(_metadata, self->fd, &m);
 	devmem_fill(&m, 11);
-	q = prog_queue(&p, NCSYNC_ENGINE_SP);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_SP);
 	rec_dma(q, m.src, m.dst, m.len, 300000, U_COMPLETE | U_INC, d);
 	rec_wait_then_inc(q, W_GE, s, 1, s);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
@@ -1892,7 +1602,7 @@ TEST_F(core, dma_dropped_when_program_cancelled)
 	EXPECT_EQ(0, sem_get(_metadata, self->fd, d));
 	EXPECT_TRUE(devmem_is_stale(&m, m.p + m.dst));
 	munmap(m.p, m.size);
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /*
@@ -1904,12 +1614,12 @@ TEST_F(core, reset_drops_in_flight_dma_completion)
 {
 	const int d = 129;
 	struct devmem m;
-	struct prog p = {};
+	struct rec_prog p = {};
 	__u32 id;
 
 	devmem_map(_metadata, self->fd, &m);
 	devmem_fill(&m, 13);
-	rec_dma(prog_queue(&p, NCSYNC_ENGINE_ACT), m.src, m.dst, m.len,
+	rec_dma(rec_prog_queue(&p, NCSYNC_ENGINE_ACT), m.src, m.dst, m.len,
 		300000, U_COMPLETE | U_INC, d);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
@@ -1918,7 +1628,7 @@ TEST_F(core, reset_drops_in_flight_dma_completion)
 	EXPECT_EQ(0, sem_get(_metadata, self->fd, d))
 		TH_LOG("a copy issued before the reset updated the bank after it");
 	munmap(m.p, m.size);
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /*
@@ -1932,8 +1642,8 @@ TEST_F(core, events_block_on_every_opcode)
 	const int g = 60, x = 41, y = 42, base = 50;
 	struct ncsync_prog_status ps;
 	struct devmem m;
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	unsigned int i;
 	int n = 0;
 	__u8 *r;
@@ -1943,25 +1653,25 @@ TEST_F(core, events_block_on_every_opcode)
 	sem_set(_metadata, self->fd, x, 5);
 	sem_set(_metadata, self->fd, y, 7);
 	/* record i waits for sem g + i >= 1 (the shared value is 1) */
-	q = prog_queue(&p, NCSYNC_ENGINE_ACT);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_ACT);
 	r = rec_movi(q, 1, 9);
-	ev_block(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
+	rec_lane0(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
 	r = rec_poll(q, NCSYNC_POLL_SUM, 2, y, 1);
-	ev_block(r, W_GE, g + q->n - 1, U_INC, y, 1);
+	rec_lane0(r, W_GE, g + q->n - 1, U_INC, y, 1);
 	r = rec_br(q, NCSYNC_BR_EQ, NCSYNC_DTYPE_U32, 1, 0, 9, q->n + 1);
-	ev_block(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
+	rec_lane0(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
 	r = rec_gr_range(q, x, x);
-	ev_block(r, W_GE, g + q->n - 1, U_INC, x, 1);
+	rec_lane0(r, W_GE, g + q->n - 1, U_INC, x, 1);
 	r = rec_drain(q);
-	ev_block(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
+	rec_lane0(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
 	r = rec_dma(q, m.src, m.dst, 4, 0, 0, 0);
-	ev_block(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
+	rec_lane0(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
 	r = rec_noop(q, 0, 0, 0, 0, 0);
-	ev_block(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
+	rec_lane0(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
 	r = rec_evsem(q);
-	ev_block(r, W_GE, g + q->n - 1, U_COMPLETE | U_INC, base + n++, 1);
+	rec_lane0(r, W_GE, g + q->n - 1, U_COMPLETE | U_INC, base + n++, 1);
 	r = rec_halt(q);
-	ev_block(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
+	rec_lane0(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 
 	for (i = 0; i < q->n; i++) {
@@ -1986,29 +1696,29 @@ TEST_F(core, events_block_on_every_opcode)
 	EXPECT_EQ(1, sem_get(_metadata, self->fd, x));	/* zeroed, then +1 */
 	EXPECT_EQ(8, sem_get(_metadata, self->fd, y));
 	munmap(m.p, m.size);
-	prog_free(&p);
+	rec_prog_free(&p);
 
 	/* the register PollSem wrote holds the value before its own +1 */
-	q = prog_queue(&p, NCSYNC_ENGINE_ACT);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_ACT);
 	rec_noop(q, 0, 0, U_WRITE, y, 7);
-	ev_block(rec_poll(q, NCSYNC_POLL_SUM, 2, y, 1), 0, 0, U_INC, y, 0);
+	rec_lane0(rec_poll(q, NCSYNC_POLL_SUM, 2, y, 1), 0, 0, U_INC, y, 0);
 	rec_store_reg(q, 43, 2);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	EXPECT_EQ(7, sem_get(_metadata, self->fd, 43));
 	EXPECT_EQ(8, sem_get(_metadata, self->fd, y));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /* Registers are zero when a queue starts, in every program. */
 TEST_F(core, registers_start_at_zero)
 {
-	struct prog p = {};
+	struct rec_prog p = {};
 	unsigned int round, r;
 	__u32 id;
 
 	for (round = 0; round < 2; round++) {
-		struct queue *q = prog_queue(&p, NCSYNC_ENGINE_PE);
+		struct rec_queue *q = rec_prog_queue(&p, NCSYNC_ENGINE_PE);
 
 		for (r = 0; r < NCSYNC_NUM_REGS; r++)
 			rec_store_reg(q, r, r);
@@ -2021,7 +1731,7 @@ TEST_F(core, registers_start_at_zero)
 		for (r = 0; r < NCSYNC_NUM_REGS; r++)
 			EXPECT_EQ(0, sem_get(_metadata, self->fd, r))
 				TH_LOG("program %u register r%u", round, r);
-		prog_free(&p);
+		rec_prog_free(&p);
 	}
 }
 
@@ -2029,27 +1739,30 @@ TEST_F(core, registers_start_at_zero)
 /* Invalid records: every reason, at index 0 and at the end of 1000        */
 
 /*
- * Each variant is one bad record: an opcode and a valid header (byte 1 =
- * 0x10), then values written at the offsets of the byte maps.
+ * One variant per record of the bad-record table (common/test/
+ * bad_records.h, which KUnit and the library's host tests run too).
  */
-#define BADREC_PATCHES	6
-
-struct rec_patch {
-	__u8 off;
-	__u8 len;	/* 1, 4 or 8 bytes, little-endian; 0 ends the list */
-	__u64 val;
-};
-
 FIXTURE(badrec) {
 	int fd;
 };
 
 FIXTURE_VARIANT(badrec) {
-	__u32 reason;
-	__u8 opcode;
-	struct rec_patch set[BADREC_PATCHES];
-	bool target_is_count;	/* branch target = the queue's length */
+	const struct ncsync_bad_record *bad;
 };
+
+static void __attribute__((constructor)) badrec_variants(void)
+{
+	static FIXTURE_VARIANT(badrec) v[NCSYNC_NUM_BAD_RECORDS];
+	static struct __fixture_variant_metadata m[NCSYNC_NUM_BAD_RECORDS];
+	unsigned int i;
+
+	for (i = 0; i < NCSYNC_NUM_BAD_RECORDS; i++) {
+		v[i].bad = &ncsync_bad_records[i];
+		m[i].name = ncsync_bad_records[i].name;
+		m[i].data = &v[i];
+	}
+	register_variants(&_badrec_fixture_object, m, NCSYNC_NUM_BAD_RECORDS);
+}
 
 FIXTURE_SETUP(badrec)
 {
@@ -2064,582 +1777,8 @@ FIXTURE_TEARDOWN(badrec)
 		close(self->fd);
 }
 
-static void badrec_make(__u8 *r, __u8 opcode, const struct rec_patch *set,
-			bool target_is_count, __u32 count)
-{
-	const struct rec_patch *p;
-
-	rec_header(r, opcode);
-	for (p = set; p < set + BADREC_PATCHES && p->len; p++) {
-		if (p->len == 1)
-			r[p->off] = (__u8)p->val;
-		else if (p->len == 4)
-			put32(r, p->off, (__u32)p->val);
-		else
-			put64(r, p->off, p->val);
-	}
-	if (target_is_count)
-		put64(r, 0x30, count);
-}
-
-FIXTURE_VARIANT_ADD(badrec, opcode_a3) {
-	.reason = NCSYNC_REC_BAD_OPCODE,
-	.opcode = 0xA3,
-};
-
-FIXTURE_VARIANT_ADD(badrec, opcode_00) {
-	.reason = NCSYNC_REC_BAD_OPCODE,
-	.opcode = 0x00,
-};
-
-FIXTURE_VARIANT_ADD(badrec, opcode_e1) {
-	.reason = NCSYNC_REC_BAD_OPCODE,
-	.opcode = 0xE1,
-};
-
-FIXTURE_VARIANT_ADD(badrec, opcode_ff) {
-	.reason = NCSYNC_REC_BAD_OPCODE,
-	.opcode = 0xFF,
-};
-
-FIXTURE_VARIANT_ADD(badrec, pseudo_d5_all_engine_barrier) {
-	.reason = NCSYNC_REC_PSEUDO_OP,
-	.opcode = 0xD5,
-};
-
-FIXTURE_VARIANT_ADD(badrec, pseudo_d8_core_barrier) {
-	.reason = NCSYNC_REC_PSEUDO_OP,
-	.opcode = 0xD8,
-};
-
-FIXTURE_VARIANT_ADD(badrec, pseudo_c3_dma_barrier) {
-	.reason = NCSYNC_REC_PSEUDO_OP,
-	.opcode = 0xC3,
-};
-
-FIXTURE_VARIANT_ADD(badrec, pseudo_d3_call) {
-	.reason = NCSYNC_REC_PSEUDO_OP,
-	.opcode = 0xD3,
-};
-
-FIXTURE_VARIANT_ADD(badrec, pseudo_d2_return) {
-	.reason = NCSYNC_REC_PSEUDO_OP,
-	.opcode = 0xD2,
-};
-
-FIXTURE_VARIANT_ADD(badrec, pseudo_c0) {
-	.reason = NCSYNC_REC_PSEUDO_OP,
-	.opcode = 0xC0,
-};
-
-FIXTURE_VARIANT_ADD(badrec, pseudo_de) {
-	.reason = NCSYNC_REC_PSEUDO_OP,
-	.opcode = 0xDE,
-};
-
-FIXTURE_VARIANT_ADD(badrec, wordlen_0f) {
-	.reason = NCSYNC_REC_BAD_WORDLEN,
-	.opcode = 0xA4,
-	.set = { { 1, 1, 0x0F } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, wordlen_00) {
-	.reason = NCSYNC_REC_BAD_WORDLEN,
-	.opcode = 0xA0,
-	.set = { { 1, 1, 0x00 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, header_byte2) {
-	.reason = NCSYNC_REC_HEADER_RESERVED,
-	.opcode = 0xA4,
-	.set = { { 2, 1, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, header_byte3) {
-	.reason = NCSYNC_REC_HEADER_RESERVED,
-	.opcode = 0xDF,
-	.set = { { 3, 1, 0x80 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, reserved_noop_0c) {
-	.reason = NCSYNC_REC_RESERVED_BYTE,
-	.opcode = 0xA4,
-	.set = { { 0x0C, 1, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, reserved_noop_3f) {
-	.reason = NCSYNC_REC_RESERVED_BYTE,
-	.opcode = 0xA4,
-	.set = { { 0x3F, 1, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, reserved_halt_20) {
-	.reason = NCSYNC_REC_RESERVED_BYTE,
-	.opcode = 0xA1,
-	.set = { { 0x20, 1, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, reserved_evsem_2c) {
-	.reason = NCSYNC_REC_RESERVED_BYTE,
-	.opcode = 0xA0,
-	.set = { { 0x2C, 1, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, reserved_evsem_10) {
-	.reason = NCSYNC_REC_RESERVED_BYTE,
-	.opcode = 0xA0,
-	.set = { { 0x10, 1, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, reserved_drain_29) {
-	.reason = NCSYNC_REC_RESERVED_BYTE,
-	.opcode = 0xA2,
-	.set = { { 0x28, 1, 1 }, { 0x29, 1, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, reserved_mov_0f) {
-	.reason = NCSYNC_REC_RESERVED_BYTE,
-	.opcode = 0xA7,
-	.set = { { 0x0F, 1, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, reserved_branch_14) {
-	.reason = NCSYNC_REC_RESERVED_BYTE,
-	.opcode = 0xA9,
-	.set = { { 0x14, 1, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, reserved_exit_0d) {
-	.reason = NCSYNC_REC_RESERVED_BYTE,
-	.opcode = 0xDF,
-	.set = { { 0x0D, 1, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, reserved_gr_0f) {
-	.reason = NCSYNC_REC_RESERVED_BYTE,
-	.opcode = 0xB0,
-	.set = { { 0x0C, 1, 1 }, { 0x0F, 1, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, reserved_poll_10) {
-	.reason = NCSYNC_REC_RESERVED_BYTE,
-	.opcode = 0xB3,
-	.set = { { 0x0F, 1, 1 }, { 0x10, 1, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, reserved_dma_28) {
-	.reason = NCSYNC_REC_RESERVED_BYTE,
-	.opcode = 0xE0,
-	.set = { { 0x20, 4, 4 }, { 0x28, 1, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, wait_mode_08) {
-	.reason = NCSYNC_REC_BAD_WAIT_MODE,
-	.opcode = 0xA4,
-	.set = { { 0x04, 1, 0x08 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, wait_mode_event_reg_86) {
-	.reason = NCSYNC_REC_BAD_WAIT_MODE,
-	.opcode = 0xA4,
-	.set = { { 0x04, 1, 0x86 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, wait_mode_10) {
-	.reason = NCSYNC_REC_BAD_WAIT_MODE,
-	.opcode = 0xA4,
-	.set = { { 0x04, 1, 0x10 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, wait_mode_reg_none_80) {
-	.reason = NCSYNC_REC_BAD_WAIT_MODE,
-	.opcode = 0xA4,
-	.set = { { 0x04, 1, 0x80 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, wait_mode_lane1_0d) {
-	.reason = NCSYNC_REC_BAD_WAIT_MODE,
-	.opcode = 0xA0,
-	.set = { { 0x20, 1, 0x0D } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, update_mode_06) {
-	.reason = NCSYNC_REC_BAD_UPDATE_MODE,
-	.opcode = 0xA4,
-	.set = { { 0x06, 1, 0x06 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, update_mode_reg_event_81) {
-	.reason = NCSYNC_REC_BAD_UPDATE_MODE,
-	.opcode = 0xA4,
-	.set = { { 0x06, 1, 0x81 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, update_mode_reg_inc_83) {
-	.reason = NCSYNC_REC_BAD_UPDATE_MODE,
-	.opcode = 0xA4,
-	.set = { { 0x06, 1, 0x83 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, update_mode_23) {
-	.reason = NCSYNC_REC_BAD_UPDATE_MODE,
-	.opcode = 0xA4,
-	.set = { { 0x06, 1, 0x23 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, update_mode_lane1_16) {
-	.reason = NCSYNC_REC_BAD_UPDATE_MODE,
-	.opcode = 0xA0,
-	.set = { { 0x22, 1, 0x16 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, update_not_complete_lane1) {
-	.reason = NCSYNC_REC_UPDATE_NOT_COMPLETE,
-	.opcode = 0xA0,
-	.set = { { 0x22, 1, 0x03 }, { 0x28, 4, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, update_not_complete_lane0) {
-	.reason = NCSYNC_REC_UPDATE_NOT_COMPLETE,
-	.opcode = 0xA0,
-	.set = { { 0x06, 1, 0x01 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, update_not_complete_reg) {
-	.reason = NCSYNC_REC_UPDATE_NOT_COMPLETE,
-	.opcode = 0xA0,
-	.set = { { 0x22, 1, 0x89 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, unused_wait_index) {
-	.reason = NCSYNC_REC_UNUSED_FIELD,
-	.opcode = 0xA4,
-	.set = { { 0x05, 1, 5 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, unused_update_index) {
-	.reason = NCSYNC_REC_UNUSED_FIELD,
-	.opcode = 0xA4,
-	.set = { { 0x07, 1, 5 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, unused_lane0_value) {
-	.reason = NCSYNC_REC_UNUSED_FIELD,
-	.opcode = 0xA4,
-	.set = { { 0x08, 4, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, unused_lane1_wait_value) {
-	.reason = NCSYNC_REC_UNUSED_FIELD,
-	.opcode = 0xA0,
-	.set = { { 0x24, 4, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, unused_lane1_update_value) {
-	.reason = NCSYNC_REC_UNUSED_FIELD,
-	.opcode = 0xA0,
-	.set = { { 0x28, 4, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, unused_mov_imm_src) {
-	.reason = NCSYNC_REC_UNUSED_FIELD,
-	.opcode = 0xA7,
-	.set = { { 0x0E, 1, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, unused_mov_add_imm) {
-	.reason = NCSYNC_REC_UNUSED_FIELD,
-	.opcode = 0xA7,
-	.set = { { 0x0C, 1, NCSYNC_ALU_ADD }, { 0x10, 4, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, unused_branch_always_lhs) {
-	.reason = NCSYNC_REC_UNUSED_FIELD,
-	.opcode = 0xA9,
-	.set = { { 0x20, 1, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, unused_branch_imm_rhs) {
-	.reason = NCSYNC_REC_UNUSED_FIELD,
-	.opcode = 0xA9,
-	.set = {
-		{ 0x0C, 1, 1 },
-		{ 0x0D, 1, 1 },
-		{ 0x0E, 1, 3 },
-		{ 0x21, 1, 1 },
-	},
-};
-
-FIXTURE_VARIANT_ADD(badrec, unused_branch_reg_imm) {
-	.reason = NCSYNC_REC_UNUSED_FIELD,
-	.opcode = 0xA9,
-	.set = {
-		{ 0x0C, 1, 9 },
-		{ 0x0D, 1, 1 },
-		{ 0x0E, 1, 3 },
-		{ 0x10, 4, 1 },
-	},
-};
-
-FIXTURE_VARIANT_ADD(badrec, unused_gr_range_mask) {
-	.reason = NCSYNC_REC_UNUSED_FIELD,
-	.opcode = 0xB0,
-	.set = { { 0x0C, 1, 1 }, { 0x3F, 1, 0x80 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, unused_gr_mask_first) {
-	.reason = NCSYNC_REC_UNUSED_FIELD,
-	.opcode = 0xB0,
-	.set = { { 0x0C, 1, 2 }, { 0x0D, 1, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, register_mov_dst) {
-	.reason = NCSYNC_REC_BAD_REGISTER,
-	.opcode = 0xA7,
-	.set = { { 0x0D, 1, 32 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, register_mov_src) {
-	.reason = NCSYNC_REC_BAD_REGISTER,
-	.opcode = 0xA7,
-	.set = { { 0x0C, 1, NCSYNC_ALU_MOV }, { 0x0E, 1, 40 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, register_wait_reg) {
-	.reason = NCSYNC_REC_BAD_REGISTER,
-	.opcode = 0xA4,
-	.set = { { 0x04, 1, 0x85 }, { 0x08, 4, 32 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, register_update_reg) {
-	.reason = NCSYNC_REC_BAD_REGISTER,
-	.opcode = 0xA0,
-	.set = { { 0x22, 1, 0x99 }, { 0x28, 4, 0x100 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, register_branch_lhs) {
-	.reason = NCSYNC_REC_BAD_REGISTER,
-	.opcode = 0xA9,
-	.set = {
-		{ 0x0C, 1, 1 },
-		{ 0x0D, 1, 1 },
-		{ 0x0E, 1, 3 },
-		{ 0x20, 1, 32 },
-	},
-};
-
-FIXTURE_VARIANT_ADD(badrec, register_branch_rhs) {
-	.reason = NCSYNC_REC_BAD_REGISTER,
-	.opcode = 0xA9,
-	.set = {
-		{ 0x0C, 1, 9 },
-		{ 0x0D, 1, 2 },
-		{ 0x0E, 1, 3 },
-		{ 0x21, 1, 255 },
-	},
-};
-
-FIXTURE_VARIANT_ADD(badrec, register_poll_dst) {
-	.reason = NCSYNC_REC_BAD_REGISTER,
-	.opcode = 0xB3,
-	.set = { { 0x0D, 1, 32 }, { 0x0F, 1, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, comp_op_7) {
-	.reason = NCSYNC_REC_BAD_COMP_OP,
-	.opcode = 0xA9,
-	.set = { { 0x0C, 1, 7 }, { 0x0D, 1, 1 }, { 0x0E, 1, 3 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, comp_op_8) {
-	.reason = NCSYNC_REC_BAD_COMP_OP,
-	.opcode = 0xA9,
-	.set = { { 0x0C, 1, 8 }, { 0x0D, 1, 1 }, { 0x0E, 1, 3 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, comp_op_15) {
-	.reason = NCSYNC_REC_BAD_COMP_OP,
-	.opcode = 0xA9,
-	.set = { { 0x0C, 1, 15 }, { 0x0D, 1, 1 }, { 0x0E, 1, 3 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, comp_op_0x21) {
-	.reason = NCSYNC_REC_BAD_COMP_OP,
-	.opcode = 0xA9,
-	.set = { { 0x0C, 1, 0x21 }, { 0x0D, 1, 1 }, { 0x0E, 1, 3 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, dtype_0) {
-	.reason = NCSYNC_REC_BAD_DTYPE,
-	.opcode = 0xA9,
-	.set = { { 0x0C, 1, 3 }, { 0x0E, 1, 3 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, dtype_3) {
-	.reason = NCSYNC_REC_BAD_DTYPE,
-	.opcode = 0xA9,
-	.set = { { 0x0C, 1, 3 }, { 0x0D, 1, 3 }, { 0x0E, 1, 3 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, operand_kind_0) {
-	.reason = NCSYNC_REC_BAD_OPERAND_KIND,
-	.opcode = 0xA9,
-	.set = { { 0x0C, 1, 1 }, { 0x0D, 1, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, operand_kind_2) {
-	.reason = NCSYNC_REC_BAD_OPERAND_KIND,
-	.opcode = 0xA9,
-	.set = { { 0x0C, 1, 1 }, { 0x0D, 1, 1 }, { 0x0E, 1, 2 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, operand_kind_always_3) {
-	.reason = NCSYNC_REC_BAD_OPERAND_KIND,
-	.opcode = 0xA9,
-	.set = { { 0x0E, 1, 3 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, target_count) {
-	.reason = NCSYNC_REC_BAD_TARGET,
-	.opcode = 0xA9,
-	.target_is_count = true,
-};
-
-FIXTURE_VARIANT_ADD(badrec, target_huge) {
-	.reason = NCSYNC_REC_BAD_TARGET,
-	.opcode = 0xA9,
-	.set = {
-		{ 0x0C, 1, 4 },
-		{ 0x0D, 1, 1 },
-		{ 0x0E, 1, 3 },
-		{ 0x30, 8, 1ULL << 32 },
-	},
-};
-
-FIXTURE_VARIANT_ADD(badrec, clear_mode_0) {
-	.reason = NCSYNC_REC_BAD_CLEAR_MODE,
-	.opcode = 0xB0,
-};
-
-FIXTURE_VARIANT_ADD(badrec, clear_mode_3) {
-	.reason = NCSYNC_REC_BAD_CLEAR_MODE,
-	.opcode = 0xB0,
-	.set = { { 0x0C, 1, 3 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, range_first_after_last) {
-	.reason = NCSYNC_REC_BAD_RANGE,
-	.opcode = 0xB0,
-	.set = { { 0x0C, 1, 1 }, { 0x0D, 1, 9 }, { 0x0E, 1, 5 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, drain_count_0) {
-	.reason = NCSYNC_REC_BAD_DRAIN_COUNT,
-	.opcode = 0xA2,
-};
-
-FIXTURE_VARIANT_ADD(badrec, drain_count_2) {
-	.reason = NCSYNC_REC_BAD_DRAIN_COUNT,
-	.opcode = 0xA2,
-	.set = { { 0x28, 1, 2 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, exit_flags_1) {
-	.reason = NCSYNC_REC_BAD_EXIT_FLAGS,
-	.opcode = 0xDF,
-	.set = { { 0x0C, 1, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, exit_flags_ff) {
-	.reason = NCSYNC_REC_BAD_EXIT_FLAGS,
-	.opcode = 0xDF,
-	.set = { { 0x0C, 1, 0xFF } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, alu_op_11) {
-	.reason = NCSYNC_REC_BAD_ALU_OP,
-	.opcode = 0xA7,
-	.set = { { 0x0C, 1, NCSYNC_ALU_LAST + 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, alu_op_ff) {
-	.reason = NCSYNC_REC_BAD_ALU_OP,
-	.opcode = 0xA7,
-	.set = { { 0x0C, 1, 0xFF } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, poll_op_2) {
-	.reason = NCSYNC_REC_BAD_POLL,
-	.opcode = 0xB3,
-	.set = { { 0x0C, 1, 2 }, { 0x0F, 1, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, poll_count_0) {
-	.reason = NCSYNC_REC_BAD_POLL,
-	.opcode = 0xB3,
-};
-
-FIXTURE_VARIANT_ADD(badrec, poll_count_17) {
-	.reason = NCSYNC_REC_BAD_POLL,
-	.opcode = 0xB3,
-	.set = { { 0x0F, 1, 17 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, poll_past_bank) {
-	.reason = NCSYNC_REC_BAD_POLL,
-	.opcode = 0xB3,
-	.set = { { 0x0E, 1, 250 }, { 0x0F, 1, 7 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, dma_len_0) {
-	.reason = NCSYNC_REC_BAD_DMA,
-	.opcode = 0xE0,
-};
-
-FIXTURE_VARIANT_ADD(badrec, dma_src_outside) {
-	.reason = NCSYNC_REC_BAD_DMA,
-	.opcode = 0xE0,
-	.set = { { 0x10, 8, 1ULL << 40 }, { 0x20, 4, 4 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, dma_dst_end_outside) {
-	.reason = NCSYNC_REC_BAD_DMA,
-	.opcode = 0xE0,
-	.set = { { 0x18, 8, ~0ULL - 1 }, { 0x20, 4, 4 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, dma_len_too_long) {
-	.reason = NCSYNC_REC_BAD_DMA,
-	.opcode = 0xE0,
-	.set = { { 0x20, 4, 0xFFFFFFF0 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, dma_latency_too_long) {
-	.reason = NCSYNC_REC_BAD_DMA,
-	.opcode = 0xE0,
-	.set = { { 0x20, 4, 4 }, { 0x24, 4, 0xFFFFFFFF } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, dma_update_add) {
-	.reason = NCSYNC_REC_BAD_DMA_UPDATE,
-	.opcode = 0xE0,
-	.set = { { 0x20, 4, 4 }, { 0x06, 1, 0x15 }, { 0x07, 1, 1 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, dma_update_clear) {
-	.reason = NCSYNC_REC_BAD_DMA_UPDATE,
-	.opcode = 0xE0,
-	.set = { { 0x20, 4, 4 }, { 0x06, 1, 0x12 } },
-};
-
-FIXTURE_VARIANT_ADD(badrec, dma_update_dec) {
-	.reason = NCSYNC_REC_BAD_DMA_UPDATE,
-	.opcode = 0xE0,
-	.set = { { 0x20, 4, 4 }, { 0x06, 1, 0x04 } },
-};
-
 static void badrec_check(struct __test_metadata *_metadata, int fd,
-			 const struct prog *p, int engine, int index,
+			 const struct rec_prog *p, int engine, int index,
 			 int reason)
 {
 	struct ncsync_prog_status ps;
@@ -2648,7 +1787,7 @@ static void badrec_check(struct __test_metadata *_metadata, int fd,
 	int ret;
 
 	sems_get(_metadata, fd, before);
-	ret = prog_submit(fd, p, 0, WD_LONG, &sub);
+	ret = rec_prog_submit(fd, p, 0, WD_LONG, &sub);
 	ASSERT_EQ(-EINVAL, ret);
 	EXPECT_EQ(engine, (int)sub.bad_engine);
 	EXPECT_EQ(index, (int)sub.bad_index);
@@ -2663,36 +1802,34 @@ static void badrec_check(struct __test_metadata *_metadata, int fd,
 
 TEST_F(badrec, alone_at_index_0)
 {
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 
 	sem_set(_metadata, self->fd, 1, 7);
-	q = prog_queue(&p, NCSYNC_ENGINE_ACT);
-	badrec_make(emit(q, 0), variant->opcode, variant->set,
-		    variant->target_is_count, 1);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_ACT);
+	ncsync_bad_record_build(variant->bad, 1, rec_emit(q, 0));
 	badrec_check(_metadata, self->fd, &p, NCSYNC_ENGINE_ACT, 0,
-		     variant->reason);
-	prog_free(&p);
+		     variant->bad->reason);
+	rec_prog_free(&p);
 }
 
 TEST_F(badrec, last_of_1000_in_second_queue)
 {
 	const __u32 n = 1000;
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	unsigned int i;
 
-	q = prog_queue(&p, NCSYNC_ENGINE_POOL);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_POOL);
 	for (i = 0; i < 10; i++)
 		rec_inc(q, 1);
-	q = prog_queue(&p, NCSYNC_ENGINE_SP);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_SP);
 	for (i = 0; i < n - 1; i++)
 		rec_inc(q, 2);
-	badrec_make(emit(q, 0), variant->opcode, variant->set,
-		    variant->target_is_count, n);
+	ncsync_bad_record_build(variant->bad, n, rec_emit(q, 0));
 	badrec_check(_metadata, self->fd, &p, NCSYNC_ENGINE_SP, n - 1,
-		     variant->reason);
-	prog_free(&p);
+		     variant->bad->reason);
+	rec_prog_free(&p);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -2710,10 +1847,7 @@ static void rawsub_init(struct rawsub *rs, unsigned int nq)
 	unsigned int i;
 
 	memset(rs, 0, sizeof(*rs));
-	rec_header(rs->rec, 0xA0);
-	rs->rec[0x22] = 0x13;
-	rs->rec[0x23] = 1;		/* +1 of sem 1 */
-	put32(rs->rec, 0x28, 1);
+	enc_inc(rs->rec, 1);
 	for (i = 0; i < NCSYNC_NUM_ENGINES + 1; i++) {
 		rs->q[i].records = (uintptr_t)rs->rec;
 		rs->q[i].count = 1;
@@ -2901,12 +2035,8 @@ TEST_F(core, submit_records_partly_unmapped_efault)
 	buf = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, buf);
-	for (i = 0; i < 2 * per; i++) {
-		rec_header(buf + i * REC, 0xA0);
-		buf[i * REC + 0x22] = 0x13;
-		buf[i * REC + 0x23] = 1;
-		put32(buf + i * REC, 0x28, 1);
-	}
+	for (i = 0; i < 2 * per; i++)
+		enc_inc(buf + i * REC, 1);
 	ASSERT_EQ(0, munmap(buf + pg, pg));
 	rawsub_init(&rs, 1);
 	rs.q[0].records = (uintptr_t)buf;
@@ -2940,21 +2070,21 @@ TEST_F(core, submit_read_only_descriptor_ebadf)
 
 TEST_F(core, submit_pseudo_op_d5_refused)
 {
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	struct ncsync_submit sub;
 
-	q = prog_queue(&p, NCSYNC_ENGINE_PE);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_PE);
 	rec_inc(q, 1);
-	rec_header(emit(q, 0), NCSYNC_OPC_ALL_ENGINE_BARRIER);
+	rec_emit(q, NCSYNC_OPC_ALL_ENGINE_BARRIER);
 	rec_inc(q, 1);
-	EXPECT_EQ(-EINVAL, prog_submit(self->fd, &p, 0, WD_LONG, &sub));
+	EXPECT_EQ(-EINVAL, rec_prog_submit(self->fd, &p, 0, WD_LONG, &sub));
 	EXPECT_EQ(NCSYNC_ENGINE_PE, (int)sub.bad_engine);
 	EXPECT_EQ(1, (int)sub.bad_index);
 	EXPECT_EQ(NCSYNC_REC_PSEUDO_OP, (int)sub.reason);
 	sleep_ms(20);
 	EXPECT_EQ(0, sem_get(_metadata, self->fd, 1));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -2966,18 +2096,18 @@ static void strict_case(struct __test_metadata *_metadata, int fd,
 	const int e = 130, s = 131, after = 132;
 	struct ncsync_stats st0, st1;
 	struct ncsync_prog_status ps;
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	__u32 id, state;
 
-	q = prog_queue(&p, NCSYNC_ENGINE_ACT);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_ACT);
 	switch (fault) {
 	case NCSYNC_FAULT_EVENT_SET_WHILE_SET:
 		evt_set(_metadata, fd, e, true);
 		rec_noop(q, 0, 0, U_EVT_SET, e, 0);
 		break;
 	case NCSYNC_FAULT_EVENT_CLEAR_WHILE_CLEAR:
-		ex_block(rec_evsem(q), 0, 0, U_COMPLETE | U_EVT_CLR, e, 0, 0);
+		rec_lane1(rec_evsem(q), 0, 0, U_COMPLETE | U_EVT_CLR, e, 0, 0);
 		break;
 	default:
 		sem_set(_metadata, fd, s, INT_MAX);
@@ -3020,7 +2150,7 @@ static void strict_case(struct __test_metadata *_metadata, int fd,
 			EXPECT_EQ(INT_MIN, sem_get(_metadata, fd, s));
 		break;
 	}
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 TEST_F(core, strict_event_set_while_set_faults)
@@ -3065,8 +2195,8 @@ TEST_F(core, strict_sem_overflow_other_forms)
 	unsigned int i;
 
 	for (i = 0; i < 3; i++) {
-		struct prog p = {};
-		struct queue *q = prog_queue(&p, NCSYNC_ENGINE_SP);
+		struct rec_prog p = {};
+		struct rec_queue *q = rec_prog_queue(&p, NCSYNC_ENGINE_SP);
 		__u32 id;
 
 		stats_get(_metadata, self->fd, &st0);
@@ -3076,8 +2206,8 @@ TEST_F(core, strict_sem_overflow_other_forms)
 			rec_noop(q, 0, 0, U_SUB, 140, 1);
 		} else if (i == 1) {
 			rec_movi(q, 4, 6);
-			ex_block(rec_evsem(q), 0, 0, U_REG | U_COMPLETE | U_ADD,
-				 141, 0, 4);
+			rec_lane1(rec_evsem(q), 0, 0,
+				  U_REG | U_COMPLETE | U_ADD, 141, 0, 4);
 		} else {
 			rec_noop(q, W_LT, 140, U_DEC, 140, 0);
 		}
@@ -3089,7 +2219,7 @@ TEST_F(core, strict_sem_overflow_other_forms)
 		EXPECT_EQ(NCSYNC_FAULT_SEM_OVERFLOW, ps.engines[0].fault);
 		stats_get(_metadata, self->fd, &st1);
 		EXPECT_EQ(st0.sem_overflows + 1, st1.sem_overflows);
-		prog_free(&p);
+		rec_prog_free(&p);
 	}
 }
 
@@ -3098,12 +2228,13 @@ TEST_F(core, strict_fault_stops_peer_engines)
 {
 	const int e = 142, s = 143;
 	struct ncsync_prog_status ps;
-	struct prog p = {};
+	struct rec_prog p = {};
 	__u32 id;
 
 	evt_set(_metadata, self->fd, e, true);
-	rec_wait_then_inc(prog_queue(&p, NCSYNC_ENGINE_POOL), W_GE, s, 1, s);
-	rec_noop(prog_queue(&p, NCSYNC_ENGINE_ACT), 0, 0, U_EVT_SET, e, 0);
+	rec_wait_then_inc(rec_prog_queue(&p, NCSYNC_ENGINE_POOL), W_GE, s, 1,
+			  s);
+	rec_noop(rec_prog_queue(&p, NCSYNC_ENGINE_ACT), 0, 0, U_EVT_SET, e, 0);
 	id = submit_ok(_metadata, self->fd, &p, NCSYNC_SUBMIT_F_STRICT,
 		       WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_FAULTED, wait_end(_metadata, self->fd, id));
@@ -3112,7 +2243,7 @@ TEST_F(core, strict_fault_stops_peer_engines)
 	EXPECT_EQ(NCSYNC_FAULT_PEER, ps.engines[0].fault);
 	EXPECT_EQ(NCSYNC_ENG_FAULTED, ps.engines[1].state);
 	EXPECT_EQ(NCSYNC_FAULT_EVENT_SET_WHILE_SET, ps.engines[1].fault);
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /* Strict mode does not cover a DMA's completion update: it is counted. */
@@ -3121,14 +2252,14 @@ TEST_F(core, strict_dma_completion_counted_not_faulted)
 	const int e = 144;
 	struct ncsync_stats st0, st1;
 	struct devmem m;
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	__u32 id;
 
 	devmem_map(_metadata, self->fd, &m);
 	evt_set(_metadata, self->fd, e, true);
 	stats_get(_metadata, self->fd, &st0);
-	q = prog_queue(&p, NCSYNC_ENGINE_PE);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_PE);
 	rec_dma(q, m.src, m.dst, 64, 1000, U_COMPLETE | U_EVT_SET, e);
 	rec_drain(q);
 	id = submit_ok(_metadata, self->fd, &p, NCSYNC_SUBMIT_F_STRICT,
@@ -3137,7 +2268,7 @@ TEST_F(core, strict_dma_completion_counted_not_faulted)
 	stats_get(_metadata, self->fd, &st1);
 	EXPECT_EQ(st0.event_set_while_set + 1, st1.event_set_while_set);
 	munmap(m.p, m.size);
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -3149,15 +2280,15 @@ TEST_F(core, watchdog_deadlock_snapshot)
 	const int a = 150, b = 151;
 	struct ncsync_sem_value sems[NCSYNC_NUM_SEMS];
 	struct ncsync_prog_status ps;
-	struct prog p = {};
+	struct rec_prog p = {};
 	unsigned int i;
 	int found = 0;
 	__u32 id;
 
 	sem_set(_metadata, self->fd, 152, 42);
 	sem_set(_metadata, self->fd, 200, -7);
-	rec_wait_then_inc(prog_queue(&p, NCSYNC_ENGINE_PE), W_GE, a, 1, b);
-	rec_noop(prog_queue(&p, NCSYNC_ENGINE_DVE), W_EQ, b, U_INC, a, 1);
+	rec_wait_then_inc(rec_prog_queue(&p, NCSYNC_ENGINE_PE), W_GE, a, 1, b);
+	rec_noop(rec_prog_queue(&p, NCSYNC_ENGINE_DVE), W_EQ, b, U_INC, a, 1);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_SHORT);
 	ASSERT_EQ(NCSYNC_PROG_TIMED_OUT, wait_end(_metadata, self->fd, id));
 
@@ -3197,25 +2328,25 @@ TEST_F(core, watchdog_deadlock_snapshot)
 	EXPECT_EQ(0, (int)ps.nsems);
 
 	/* the engines are free again */
-	prog_free(&p);
-	rec_inc(prog_queue(&p, NCSYNC_ENGINE_PE), a);
-	rec_inc(prog_queue(&p, NCSYNC_ENGINE_DVE), a);
+	rec_prog_free(&p);
+	rec_inc(rec_prog_queue(&p, NCSYNC_ENGINE_PE), a);
+	rec_inc(rec_prog_queue(&p, NCSYNC_ENGINE_DVE), a);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	EXPECT_EQ(2, sem_get(_metadata, self->fd, a));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /* Branch-always to itself on every engine: the watchdog ends it. */
 TEST_F(core, watchdog_infinite_branch_loop)
 {
 	struct ncsync_prog_status ps;
-	struct prog p = {};
+	struct rec_prog p = {};
 	unsigned int k;
 	__u32 id;
 
 	for (k = 0; k < 5; k++)
-		rec_jmp(prog_queue(&p, engine_ids[k]), 0);
+		rec_jmp(rec_prog_queue(&p, engine_ids[k]), 0);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_SHORT);
 	ASSERT_EQ(NCSYNC_PROG_TIMED_OUT, wait_end(_metadata, self->fd, id));
 	status_get(_metadata, self->fd, id, &ps, NULL);
@@ -3224,37 +2355,38 @@ TEST_F(core, watchdog_infinite_branch_loop)
 		EXPECT_EQ(0, (int)ps.engines[k].pc);
 		EXPECT_LT(0, (int)ps.engines[k].executed);
 	}
-	prog_free(&p);
+	rec_prog_free(&p);
 
 	for (k = 0; k < 5; k++)
-		rec_inc(prog_queue(&p, engine_ids[k]), 160);
+		rec_inc(rec_prog_queue(&p, engine_ids[k]), 160);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	EXPECT_EQ(5, sem_get(_metadata, self->fd, 160));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /* A program waiting for the test does not time out before its watchdog. */
 TEST_F(core, prog_wait_deadline_etimedout)
 {
-	struct prog p = {};
+	struct rec_prog p = {};
 	__u32 id, state;
 
-	rec_wait_then_inc(prog_queue(&p, NCSYNC_ENGINE_POOL), W_GE, 1, 1, 2);
+	rec_wait_then_inc(rec_prog_queue(&p, NCSYNC_ENGINE_POOL), W_GE, 1, 1,
+			  2);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	EXPECT_EQ(-ETIMEDOUT, prog_wait(self->fd, id, 50, &state));
 	sem_set(_metadata, self->fd, 1, 1);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 TEST_F(core, prog_wait_bad_arguments)
 {
 	struct ncsync_prog_wait pw;
-	struct prog p = {};
+	struct rec_prog p = {};
 	__u32 id;
 
-	rec_inc(prog_queue(&p, NCSYNC_ENGINE_DVE), 1);
+	rec_inc(rec_prog_queue(&p, NCSYNC_ENGINE_DVE), 1);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	memset(&pw, 0, sizeof(pw));
 	pw.id = id;
@@ -3279,7 +2411,7 @@ TEST_F(core, prog_wait_bad_arguments)
 	EXPECT_EQ(NCSYNC_PROG_DONE, (int)pw.state);
 	EXPECT_EQ(-1, ioctl(self->fd, NCSYNC_IOC_PROG_WAIT, NULL));
 	EXPECT_EQ(EFAULT, errno);
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /*
@@ -3289,7 +2421,7 @@ TEST_F(core, prog_wait_bad_arguments)
 TEST_F(core, watchdog_default_from_module_parameter)
 {
 	struct ncsync_info info;
-	struct prog p = {};
+	struct rec_prog p = {};
 	__s64 t0;
 	__u32 id;
 
@@ -3297,12 +2429,12 @@ TEST_F(core, watchdog_default_from_module_parameter)
 	if (info.watchdog_ms > 2000)
 		SKIP(return, "module watchdog_ms %u: too long for this test",
 		     info.watchdog_ms);
-	rec_wait_then_inc(prog_queue(&p, NCSYNC_ENGINE_PE), W_GE, 1, 1, 2);
+	rec_wait_then_inc(rec_prog_queue(&p, NCSYNC_ENGINE_PE), W_GE, 1, 1, 2);
 	t0 = now_ns();
 	id = submit_ok(_metadata, self->fd, &p, 0, 0);
 	ASSERT_EQ(NCSYNC_PROG_TIMED_OUT, wait_end(_metadata, self->fd, id));
 	EXPECT_LE((__s64)info.watchdog_ms * NSEC_PER_MSEC, now_ns() - t0);
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -3312,11 +2444,11 @@ TEST_F(core, cancel_blocked_program)
 {
 	const int s = 170, t = 171;
 	struct ncsync_prog_status ps;
-	struct prog p = {};
+	struct rec_prog p = {};
 	__u32 id;
 
-	rec_wait_then_inc(prog_queue(&p, NCSYNC_ENGINE_DVE), W_GE, s, 1, t);
-	rec_inc(prog_queue(&p, NCSYNC_ENGINE_SP), t);
+	rec_wait_then_inc(rec_prog_queue(&p, NCSYNC_ENGINE_DVE), W_GE, s, 1, t);
+	rec_inc(rec_prog_queue(&p, NCSYNC_ENGINE_SP), t);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	wait_blocked(_metadata, self->fd, id, 0, NULL);
 	wait_engine(_metadata, self->fd, id, 1, NCSYNC_ENG_DONE, NULL);
@@ -3334,7 +2466,7 @@ TEST_F(core, cancel_blocked_program)
 	/* cancelling an ended program changes nothing */
 	EXPECT_EQ(0, cancel(self->fd, id, 0));
 	EXPECT_EQ(NCSYNC_PROG_CANCELLED, wait_end(_metadata, self->fd, id));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /* A program queued behind another on its engine is cancelled at once. */
@@ -3342,13 +2474,13 @@ TEST_F(core, cancel_queued_program)
 {
 	const int s = 172, t = 173, u = 174;
 	struct ncsync_prog_status ps;
-	struct prog p = {}, p2 = {};
+	struct rec_prog p = {}, p2 = {};
 	__u32 id, id2;
 
-	rec_wait_then_inc(prog_queue(&p, NCSYNC_ENGINE_PE), W_GE, s, 1, t);
+	rec_wait_then_inc(rec_prog_queue(&p, NCSYNC_ENGINE_PE), W_GE, s, 1, t);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	wait_blocked(_metadata, self->fd, id, 0, NULL);
-	rec_inc(prog_queue(&p2, NCSYNC_ENGINE_PE), u);
+	rec_inc(rec_prog_queue(&p2, NCSYNC_ENGINE_PE), u);
 	id2 = submit_ok(_metadata, self->fd, &p2, 0, WD_LONG);
 	status_get(_metadata, self->fd, id2, &ps, NULL);
 	EXPECT_EQ(NCSYNC_PROG_QUEUED, (int)ps.state);
@@ -3362,21 +2494,21 @@ TEST_F(core, cancel_queued_program)
 	sleep_ms(20);
 	EXPECT_EQ(1, sem_get(_metadata, self->fd, t));
 	EXPECT_EQ(0, sem_get(_metadata, self->fd, u));
-	prog_free(&p);
-	prog_free(&p2);
+	rec_prog_free(&p);
+	rec_prog_free(&p2);
 }
 
 TEST_F(core, cancel_flags_nonzero_einval)
 {
-	struct prog p = {};
+	struct rec_prog p = {};
 	__u32 id;
 
-	rec_wait_then_inc(prog_queue(&p, NCSYNC_ENGINE_PE), W_GE, 1, 1, 2);
+	rec_wait_then_inc(rec_prog_queue(&p, NCSYNC_ENGINE_PE), W_GE, 1, 1, 2);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	EXPECT_EQ(-EINVAL, cancel(self->fd, id, 1));
 	EXPECT_EQ(0, cancel(self->fd, id, 0));
 	EXPECT_EQ(NCSYNC_PROG_CANCELLED, wait_end(_metadata, self->fd, id));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 TEST_F(core, unknown_id_enoent)
@@ -3397,13 +2529,13 @@ TEST_F(core, unknown_id_enoent)
 TEST_F(core, prog_ids_private_to_descriptor)
 {
 	struct ncsync_prog_status ps;
-	struct prog p = {};
+	struct rec_prog p = {};
 	__u32 id, state;
 	int fd2;
 
 	fd2 = open(DEV0, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd2);
-	rec_wait_then_inc(prog_queue(&p, NCSYNC_ENGINE_ACT), W_GE, 1, 1, 2);
+	rec_wait_then_inc(rec_prog_queue(&p, NCSYNC_ENGINE_ACT), W_GE, 1, 1, 2);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	EXPECT_EQ(-ENOENT, status_raw(fd2, id, 0, &ps, NULL));
 	EXPECT_EQ(-ENOENT, cancel(fd2, id, 0));
@@ -3411,16 +2543,16 @@ TEST_F(core, prog_ids_private_to_descriptor)
 	sem_set(_metadata, self->fd, 1, 1);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	close(fd2);
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 TEST_F(core, status_release_running_ebusy_ended_then_enoent)
 {
 	struct ncsync_prog_status ps;
-	struct prog p = {};
+	struct rec_prog p = {};
 	__u32 id, state;
 
-	rec_wait_then_inc(prog_queue(&p, NCSYNC_ENGINE_ACT), W_GE, 1, 1, 2);
+	rec_wait_then_inc(rec_prog_queue(&p, NCSYNC_ENGINE_ACT), W_GE, 1, 1, 2);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	wait_blocked(_metadata, self->fd, id, 0, NULL);
 	EXPECT_EQ(-EBUSY, status_raw(self->fd, id, NCSYNC_STATUS_F_RELEASE,
@@ -3436,16 +2568,16 @@ TEST_F(core, status_release_running_ebusy_ended_then_enoent)
 	EXPECT_EQ(-ENOENT, status_raw(self->fd, id, 0, &ps, NULL));
 	EXPECT_EQ(-ENOENT, prog_wait(self->fd, id, 50, &state));
 	EXPECT_EQ(-ENOENT, cancel(self->fd, id, 0));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 TEST_F(core, status_bad_flags_reserved_einval)
 {
 	struct ncsync_prog_status ps;
-	struct prog p = {};
+	struct rec_prog p = {};
 	__u32 id;
 
-	rec_inc(prog_queue(&p, NCSYNC_ENGINE_ACT), 1);
+	rec_inc(rec_prog_queue(&p, NCSYNC_ENGINE_ACT), 1);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	EXPECT_EQ(-EINVAL, status_raw(self->fd, id, 2, &ps, NULL));
@@ -3454,7 +2586,7 @@ TEST_F(core, status_bad_flags_reserved_einval)
 	ps.reserved = 1;
 	EXPECT_EQ(-1, ioctl(self->fd, NCSYNC_IOC_PROG_STATUS, &ps));
 	EXPECT_EQ(EINVAL, errno);
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -3466,18 +2598,21 @@ TEST_F(core, reset_cancels_blocked_program_and_clears_banks)
 	struct ncsync_prog_status ps;
 	__u32 evts[256];
 	__s32 sems[256];
-	struct prog p = {}, p2 = {};
+	struct rec_prog p = {}, p2 = {};
 	unsigned int i;
 	__u32 id, id2;
 
 	sem_set(_metadata, self->fd, 5, 55);
 	evt_set(_metadata, self->fd, 6, true);
-	rec_wait_then_inc(prog_queue(&p, NCSYNC_ENGINE_POOL), W_GE, s, 1, s);
-	rec_noop(prog_queue(&p, NCSYNC_ENGINE_SP), W_EVT_SET, e, U_INC, 7, 0);
+	rec_wait_then_inc(rec_prog_queue(&p, NCSYNC_ENGINE_POOL), W_GE, s, 1,
+			  s);
+	rec_noop(rec_prog_queue(&p, NCSYNC_ENGINE_SP), W_EVT_SET, e, U_INC, 7,
+		 0);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	wait_blocked(_metadata, self->fd, id, 0, NULL);
 	wait_blocked(_metadata, self->fd, id, 1, NULL);
-	rec_inc(prog_queue(&p2, NCSYNC_ENGINE_SP), 8);	/* queued behind */
+	/* queued behind */
+	rec_inc(rec_prog_queue(&p2, NCSYNC_ENGINE_SP), 8);
 	id2 = submit_ok(_metadata, self->fd, &p2, 0, WD_LONG);
 	core_reset(_metadata, self->fd);
 	ASSERT_EQ(NCSYNC_PROG_CANCELLED, wait_end(_metadata, self->fd, id));
@@ -3497,24 +2632,25 @@ TEST_F(core, reset_cancels_blocked_program_and_clears_banks)
 		EXPECT_EQ(0U, evts[i]) TH_LOG("event %u", i);
 	}
 	/* the engines run new programs */
-	prog_free(&p);
-	rec_inc(prog_queue(&p, NCSYNC_ENGINE_POOL), s);
+	rec_prog_free(&p);
+	rec_inc(rec_prog_queue(&p, NCSYNC_ENGINE_POOL), s);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	EXPECT_EQ(1, sem_get(_metadata, self->fd, s));
 	EXPECT_EQ(0, sem_get(_metadata, self->fd, 8));
-	prog_free(&p);
-	prog_free(&p2);
+	rec_prog_free(&p);
+	rec_prog_free(&p2);
 }
 
 TEST_F(core, poll_epollpri_when_program_ends)
 {
 	struct pollfd pfd = { .fd = self->fd, .events = POLLPRI };
 	struct ncsync_prog_status ps;
-	struct prog p = {}, p2 = {};
+	struct rec_prog p = {}, p2 = {};
 	__u32 id, state;
 
-	rec_wait_then_inc(prog_queue(&p, NCSYNC_ENGINE_POOL), W_GE, 1, 1, 2);
+	rec_wait_then_inc(rec_prog_queue(&p, NCSYNC_ENGINE_POOL), W_GE, 1, 1,
+			  2);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	wait_blocked(_metadata, self->fd, id, 0, NULL);
 	EXPECT_EQ(0, poll(&pfd, 1, 0));
@@ -3529,22 +2665,22 @@ TEST_F(core, poll_epollpri_when_program_ends)
 	EXPECT_EQ(0, poll(&pfd, 1, 0)) TH_LOG("EPOLLPRI after PROG_STATUS");
 
 	/* PROG_WAIT reports the end too */
-	rec_inc(prog_queue(&p2, NCSYNC_ENGINE_ACT), 3);
+	rec_inc(rec_prog_queue(&p2, NCSYNC_ENGINE_ACT), 3);
 	id = submit_ok(_metadata, self->fd, &p2, 0, WD_LONG);
 	ASSERT_EQ(1, poll(&pfd, 1, LONG_MS));
 	EXPECT_TRUE((pfd.revents & POLLPRI) != 0);
 	ASSERT_EQ(0, prog_wait(self->fd, id, LONG_MS, &state));
 	EXPECT_EQ(NCSYNC_PROG_DONE, (int)state);
 	EXPECT_EQ(0, poll(&pfd, 1, 0)) TH_LOG("EPOLLPRI after PROG_WAIT");
-	prog_free(&p);
-	prog_free(&p2);
+	rec_prog_free(&p);
+	rec_prog_free(&p2);
 }
 
 /* A child whose program is blocked is killed: its program goes away. */
 TEST_F(core, kill9_child_program_does_not_linger)
 {
 	const int s = 190, t = 191, u = 192;
-	struct prog p = {};
+	struct rec_prog p = {};
 	int pipefd[2], status;
 	char c = 0;
 	pid_t pid;
@@ -3556,15 +2692,15 @@ TEST_F(core, kill9_child_program_does_not_linger)
 	if (pid == 0) {
 		struct ncsync_prog_status ps;
 		struct ncsync_submit sub;
-		struct prog cp = {};
+		struct rec_prog cp = {};
 		int cfd = open(DEV0, O_RDWR);
 
 		close(pipefd[0]);
 		if (cfd < 0)
 			_exit(1);
-		rec_wait_then_inc(prog_queue(&cp, NCSYNC_ENGINE_POOL), W_GE,
+		rec_wait_then_inc(rec_prog_queue(&cp, NCSYNC_ENGINE_POOL), W_GE,
 				  s, 1, u);
-		if (prog_submit(cfd, &cp, 0, WD_LONG, &sub))
+		if (rec_prog_submit(cfd, &cp, 0, WD_LONG, &sub))
 			_exit(2);
 		do {
 			usleep(1000);
@@ -3586,7 +2722,7 @@ TEST_F(core, kill9_child_program_does_not_linger)
 
 	/* the engine is free; the child's wait never passes now */
 	sem_set(_metadata, self->fd, s, 1);
-	rec_inc(prog_queue(&p, NCSYNC_ENGINE_POOL), t);
+	rec_inc(rec_prog_queue(&p, NCSYNC_ENGINE_POOL), t);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	EXPECT_EQ(1, sem_get(_metadata, self->fd, t));
@@ -3596,7 +2732,7 @@ TEST_F(core, kill9_child_program_does_not_linger)
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	EXPECT_EQ(1, sem_get(_metadata, self->fd, t));
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 /*
@@ -3606,7 +2742,7 @@ TEST_F(core, kill9_child_program_does_not_linger)
 TEST_F(core, program_survives_close_while_mapped)
 {
 	const int s = 193, t = 194;
-	struct prog p = {};
+	struct rec_prog p = {};
 	void *map;
 	int fd2;
 
@@ -3614,7 +2750,7 @@ TEST_F(core, program_survives_close_while_mapped)
 	ASSERT_LE(0, fd2);
 	map = mmap(NULL, 8192, PROT_READ, MAP_SHARED, fd2, 0);
 	ASSERT_NE(MAP_FAILED, map);
-	rec_wait_then_inc(prog_queue(&p, NCSYNC_ENGINE_DVE), W_GE, s, 1, t);
+	rec_wait_then_inc(rec_prog_queue(&p, NCSYNC_ENGINE_DVE), W_GE, s, 1, t);
 	submit_ok(_metadata, fd2, &p, 0, WD_LONG);
 	close(fd2);
 	sleep_ms(20);
@@ -3622,7 +2758,7 @@ TEST_F(core, program_survives_close_while_mapped)
 	ASSERT_EQ(0, sem_wait_ioctl(self->fd, t, W_GE, 1, LONG_MS))
 		TH_LOG("the program did not survive the close");
 	munmap(map, 8192);
-	prog_free(&p);
+	rec_prog_free(&p);
 }
 
 #define NPROC		4
@@ -3643,24 +2779,24 @@ static int child_submitter(unsigned int c, int gate)
 	for (k = 0; k < NPROG; k++) {
 		struct ncsync_prog_status ps;
 		struct ncsync_submit sub;
-		struct prog p = {};
+		struct rec_prog p = {};
 		unsigned int e, i;
 		__u32 state;
 
 		for (e = 0; e < 2; e++) {
-			struct queue *q;
+			struct rec_queue *q;
 
-			q = prog_queue(&p, engine_ids[(c + e + k) % 5]);
+			q = rec_prog_queue(&p, engine_ids[(c + e + k) % 5]);
 			for (i = 0; i < NREC; i++) {
 				__u8 *r = rec_evsem(q);
 
-				ev_block(r, 0, 0, U_COMPLETE | U_INC,
+				rec_lane0(r, 0, 0, U_COMPLETE | U_INC,
 					 SEM_TOTAL, 0);
-				ex_block(r, 0, 0, U_COMPLETE | U_INC, 201 + c,
+				rec_lane1(r, 0, 0, U_COMPLETE | U_INC, 201 + c,
 					 0, 1);
 			}
 		}
-		if (prog_submit(fd, &p, 0, WD_LONG, &sub))
+		if (rec_prog_submit(fd, &p, 0, WD_LONG, &sub))
 			return 12;
 		if (prog_wait(fd, sub.id, LONG_MS, &state))
 			return 13;
@@ -3668,7 +2804,7 @@ static int child_submitter(unsigned int c, int gate)
 			return 14;
 		if (status_raw(fd, sub.id, NCSYNC_STATUS_F_RELEASE, &ps, NULL))
 			return 15;
-		prog_free(&p);
+		rec_prog_free(&p);
 	}
 	close(fd);
 	return 0;
@@ -3712,23 +2848,24 @@ TEST_F(core, same_engine_programs_run_in_order)
 {
 	const int s = 210, t = 211, r = 212, v = 213, w = 214,
 			   x = 215;
-	struct prog a = {}, b = {}, c = {}, d = {};
+	struct rec_prog a = {}, b = {}, c = {}, d = {};
 	struct ncsync_prog_status ps;
-	struct queue *q;
+	struct rec_queue *q;
 	__u32 ia, ib, ic, id;
 
-	rec_wait_then_inc(prog_queue(&a, NCSYNC_ENGINE_POOL), W_GE, s, 1, t);
+	rec_wait_then_inc(rec_prog_queue(&a, NCSYNC_ENGINE_POOL), W_GE, s, 1,
+			  t);
 	ia = submit_ok(_metadata, self->fd, &a, 0, WD_LONG);
 	wait_blocked(_metadata, self->fd, ia, 0, NULL);
 
-	q = prog_queue(&b, NCSYNC_ENGINE_POOL);
+	q = rec_prog_queue(&b, NCSYNC_ENGINE_POOL);
 	rec_poll(q, NCSYNC_POLL_MIN, 1, t, 1);
 	rec_store_reg(q, r, 1);			/* R = T as B sees it */
-	rec_inc(prog_queue(&b, NCSYNC_ENGINE_ACT), v);
+	rec_inc(rec_prog_queue(&b, NCSYNC_ENGINE_ACT), v);
 	ib = submit_ok(_metadata, self->fd, &b, 0, WD_LONG);
-	rec_inc(prog_queue(&c, NCSYNC_ENGINE_ACT), w);
+	rec_inc(rec_prog_queue(&c, NCSYNC_ENGINE_ACT), w);
 	ic = submit_ok(_metadata, self->fd, &c, 0, WD_LONG);
-	rec_inc(prog_queue(&d, NCSYNC_ENGINE_PE), x);
+	rec_inc(rec_prog_queue(&d, NCSYNC_ENGINE_PE), x);
 	id = submit_ok(_metadata, self->fd, &d, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	EXPECT_EQ(1, sem_get(_metadata, self->fd, x));
@@ -3752,10 +2889,10 @@ TEST_F(core, same_engine_programs_run_in_order)
 		TH_LOG("B ran before A ended");
 	EXPECT_EQ(1, sem_get(_metadata, self->fd, v));
 	EXPECT_EQ(1, sem_get(_metadata, self->fd, w));
-	prog_free(&a);
-	prog_free(&b);
-	prog_free(&c);
-	prog_free(&d);
+	rec_prog_free(&a);
+	rec_prog_free(&b);
+	rec_prog_free(&c);
+	rec_prog_free(&d);
 }
 
 TEST_HARNESS_MAIN

@@ -49,6 +49,7 @@
 
 #include "kselftest_harness.h"
 #include "ncsync_selftest.h"
+#include "ncsync_rec.h"
 
 #pragma GCC diagnostic ignored "-Wsign-compare"
 
@@ -56,7 +57,6 @@
 #define DEV0		"/dev/ncsync0"
 #define DEBUGFS_FMT	"/sys/kernel/debug/ncsync/core%u"
 
-#define REC		NCSYNC_RECORD_SIZE
 #define LONG_MS		20000	/* deadline of a wait that must end */
 #define JOIN_MS		60000	/* deadline of a thread or child to end */
 #define WD_LONG		20000	/* watchdog of a program that must not time out */
@@ -73,99 +73,28 @@ static const __u8 engine_ids[NCSYNC_NUM_ENGINES] = { 1, 2, 3, 5, 6 };
 /* ---------------------------------------------------------------------- */
 /* Records and programs                                                    */
 
-static void put32(__u8 *r, unsigned int off, __u32 v)
-{
-	r[off] = v;
-	r[off + 1] = v >> 8;
-	r[off + 2] = v >> 16;
-	r[off + 3] = v >> 24;
-}
-
-struct queue {
-	__u8 engine;
-	__u32 n;
-	__u8 r[64][REC];
-};
-
-struct prog {
-	unsigned int nq;
-	struct queue q[NCSYNC_NUM_ENGINES];
-};
-
-static struct queue *prog_queue(struct prog *p, __u8 engine)
-{
-	struct queue *q = &p->q[p->nq++];
-
-	memset(q, 0, sizeof(*q));
-	q->engine = engine;
-	return q;
-}
-
-static __u8 *emit(struct queue *q, __u8 opcode)
-{
-	__u8 *r = q->r[q->n++];
-
-	memset(r, 0, REC);
-	r[0] = opcode;
-	r[1] = NCSYNC_RECORD_WORDLEN;
-	return r;
-}
-
-/* EventSemaphore: +1 of @sem (lane 1). */
-static void rec_inc(struct queue *q, __u8 sem)
-{
-	__u8 *r = emit(q, NCSYNC_OPC_EVENT_SEMAPHORE);
-
-	r[NCSYNC_REC_EX_UPD_MODE] = U_INC;
-	r[NCSYNC_REC_EX_UPD_IDX] = sem;
-	put32(r, NCSYNC_REC_EX_UPD_VALUE, 1);
-}
-
 /* EventSemaphore: +1 of @a (lane 0) and of @b (lane 1). */
-static void rec_inc2(struct queue *q, __u8 a, __u8 b)
+static void rec_inc2(struct rec_queue *q, __u8 a, __u8 b)
 {
-	__u8 *r = emit(q, NCSYNC_OPC_EVENT_SEMAPHORE);
+	__u8 *r = rec_inc(q, b);
 
-	r[NCSYNC_REC_EV_UPD_MODE] = U_INC;
-	r[NCSYNC_REC_EV_UPD_IDX] = a;
-	r[NCSYNC_REC_EX_UPD_MODE] = U_INC;
-	r[NCSYNC_REC_EX_UPD_IDX] = b;
-	put32(r, NCSYNC_REC_EX_UPD_VALUE, 1);
+	rec_lane0(r, 0, 0, U_INC, a, 0);
 }
 
 /* EventSemaphore: wait for @sem >= @thr (lane 1), then +1 of @inc. */
-static void rec_wait_inc(struct queue *q, __u8 sem, __u32 thr, __u8 inc)
+static void rec_wait_inc(struct rec_queue *q, __u8 sem, __u32 thr, __u8 inc)
 {
-	__u8 *r = emit(q, NCSYNC_OPC_EVENT_SEMAPHORE);
-
-	r[NCSYNC_REC_EX_WAIT_MODE] = W_GE;
-	r[NCSYNC_REC_EX_WAIT_IDX] = sem;
-	r[NCSYNC_REC_EX_UPD_MODE] = U_INC;
-	r[NCSYNC_REC_EX_UPD_IDX] = inc;
-	put32(r, NCSYNC_REC_EX_WAIT_VALUE, thr);
-	put32(r, NCSYNC_REC_EX_UPD_VALUE, 1);
+	rec_wait_then_inc(q, W_GE, sem, thr, inc);
 }
 
-static int submit(int fd, const struct prog *p, __u32 wd, __u32 *id)
+static int submit(int fd, const struct rec_prog *p, __u32 wd, __u32 *id)
 {
-	struct ncsync_queue uq[NCSYNC_NUM_ENGINES];
 	struct ncsync_submit sub;
-	unsigned int i;
+	int ret = rec_prog_submit(fd, p, 0, wd, &sub);
 
-	memset(uq, 0, sizeof(uq));
-	for (i = 0; i < p->nq; i++) {
-		uq[i].records = (uintptr_t)p->q[i].r;
-		uq[i].count = p->q[i].n;
-		uq[i].engine = p->q[i].engine;
-	}
-	memset(&sub, 0, sizeof(sub));
-	sub.queues = (uintptr_t)uq;
-	sub.nqueues = p->nq;
-	sub.watchdog_ms = wd;
-	if (ioctl(fd, NCSYNC_IOC_SUBMIT, &sub))
-		return -errno;
-	*id = sub.id;
-	return 0;
+	if (!ret)
+		*id = sub.id;
+	return ret;
 }
 
 static int prog_wait(int fd, __u32 id, int ms, __u32 *state)
@@ -519,7 +448,7 @@ static void *kill_child_prog_wait(void *arg)
 TEST_F(faults, kill9_during_blocked_programs)
 {
 	const unsigned int s = 40, t = 41, u = 42, v = 43;
-	struct prog p = {};
+	struct rec_prog p = {};
 	int pipefd[2], status;
 	__u32 id, state;
 	char c = 0;
@@ -530,7 +459,7 @@ TEST_F(faults, kill9_during_blocked_programs)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		static struct prog a, b, q;
+		static struct rec_prog a, b, q;
 		struct kill_child k;
 		__u32 idb;
 		pthread_t th;
@@ -539,10 +468,10 @@ TEST_F(faults, kill9_during_blocked_programs)
 		k.fd = open(DEV0, O_RDWR);
 		if (k.fd < 0)
 			_exit(1);
-		rec_wait_inc(prog_queue(&a, NCSYNC_ENGINE_POOL), s, 1, t);
-		rec_wait_inc(prog_queue(&b, NCSYNC_ENGINE_ACT), s, 1, t);
-		rec_wait_inc(prog_queue(&b, NCSYNC_ENGINE_PE), s, 1, t);
-		rec_inc(prog_queue(&q, NCSYNC_ENGINE_POOL), u);
+		rec_wait_inc(rec_prog_queue(&a, NCSYNC_ENGINE_POOL), s, 1, t);
+		rec_wait_inc(rec_prog_queue(&b, NCSYNC_ENGINE_ACT), s, 1, t);
+		rec_wait_inc(rec_prog_queue(&b, NCSYNC_ENGINE_PE), s, 1, t);
+		rec_inc(rec_prog_queue(&q, NCSYNC_ENGINE_POOL), u);
 		if (submit(k.fd, &a, WD_LONG, &k.id) ||
 		    submit(k.fd, &b, WD_LONG, &idb) ||
 		    submit(k.fd, &q, WD_LONG, &id))
@@ -580,10 +509,11 @@ TEST_F(faults, kill9_during_blocked_programs)
 
 	sem_set(_metadata, self->fd, s, 1);
 	sem_set(_metadata, self->fd, v, 1);
-	rec_inc(prog_queue(&p, NCSYNC_ENGINE_POOL), 44);
-	rec_inc(prog_queue(&p, NCSYNC_ENGINE_ACT), 44);
-	rec_inc(prog_queue(&p, NCSYNC_ENGINE_PE), 44);
+	rec_inc(rec_prog_queue(&p, NCSYNC_ENGINE_POOL), 44);
+	rec_inc(rec_prog_queue(&p, NCSYNC_ENGINE_ACT), 44);
+	rec_inc(rec_prog_queue(&p, NCSYNC_ENGINE_PE), 44);
 	ASSERT_EQ(0, submit(self->fd, &p, WD_LONG, &id));
+	rec_prog_free(&p);
 	ASSERT_EQ(0, prog_wait(self->fd, id, LONG_MS, &state));
 	EXPECT_EQ(NCSYNC_PROG_DONE, state);
 	EXPECT_EQ(3, sem_get(_metadata, self->fd, 44));
@@ -621,12 +551,12 @@ static void race_bad(struct race *r, int line, int err)
 static void *race_submitter(void *arg)
 {
 	struct race *r = arg;
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	unsigned int k;
 	int ret;
 
-	q = prog_queue(&p, NCSYNC_ENGINE_POOL);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_POOL);
 	rec_inc(q, 50);
 	rec_inc(q, 50);
 	for (k = 0;; k++) {
@@ -650,6 +580,7 @@ static void *race_submitter(void *arg)
 			break;
 		}
 	}
+	rec_prog_free(&p);
 	return NULL;
 }
 
@@ -926,13 +857,14 @@ TEST_F(faults, close_while_wait_enters_kernel)
 TEST_F(faults, close_while_prog_wait_enters_kernel)
 {
 	struct ncsync_prog_wait pw = { .deadline = deadline_ms(LONG_MS) };
-	struct prog p = {};
+	struct rec_prog p = {};
 	int fd, ret;
 
 	fd = open(DEV0, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd);
-	rec_wait_inc(prog_queue(&p, NCSYNC_ENGINE_POOL), 61, 1, 62);
+	rec_wait_inc(rec_prog_queue(&p, NCSYNC_ENGINE_POOL), 61, 1, 62);
 	ASSERT_EQ(0, submit(fd, &p, WD_LONG, &pw.id));
+	rec_prog_free(&p);
 	ASSERT_EQ(0, await_engine_blocked(fd, pw.id, 0));
 	ret = late_wait_after_close(_metadata, fd, NCSYNC_IOC_PROG_WAIT, &pw,
 				    sizeof(pw));
@@ -1012,7 +944,7 @@ TEST_F(faults, fork_with_window_mapped)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		struct prog p = {};
+		struct rec_prog p = {};
 		__u32 id;
 
 		/* the parent's update, seen through the inherited mapping */
@@ -1022,7 +954,7 @@ TEST_F(faults, fork_with_window_mapped)
 			_exit(11);
 		mem[0] = 0x5a;
 		/* a program of the shared open file outlives the child */
-		rec_wait_inc(prog_queue(&p, NCSYNC_ENGINE_POOL), 7, 1, 8);
+		rec_wait_inc(rec_prog_queue(&p, NCSYNC_ENGINE_POOL), 7, 1, 8);
 		if (submit(self->fd, &p, WD_LONG, &id))
 			_exit(12);
 		if (await_engine_blocked(self->fd, id, 0))
@@ -1089,12 +1021,14 @@ static void *reset_submitter(void *arg)
 	unsigned int k, e, i;
 
 	for (k = 0; k < RESET_PROGS; k++) {
-		struct prog p = {};
+		struct rec_prog p = {};
 		__u32 id, state;
 		int ret;
 
 		for (e = 0; e < 2; e++) {
-			struct queue *q = prog_queue(&p, engines[r->which][e]);
+			struct rec_queue *q;
+
+			q = rec_prog_queue(&p, engines[r->which][e]);
 
 			for (i = 0; i < 8; i++)
 				rec_inc2(q, 60 + r->which, 62);
@@ -1103,6 +1037,7 @@ static void *reset_submitter(void *arg)
 				rec_wait_inc(q, 63, 1, 62);
 		}
 		ret = submit(r->fd, &p, WD_LONG, &id);
+		rec_prog_free(&p);
 		if (ret) {
 			r->err = ret;
 			r->err_line = __LINE__;
@@ -1175,7 +1110,7 @@ TEST_F_TIMEOUT(faults, reset_during_submission, 600)
 {
 	struct reset_race sub[2] = { 0 }, rs = { 0 }, wt = { 0 };
 	pthread_t th[4];
-	struct prog p = {};
+	struct rec_prog p = {};
 	unsigned int i;
 	__u32 id, state;
 
@@ -1219,9 +1154,10 @@ TEST_F_TIMEOUT(faults, reset_during_submission, 600)
 
 	/* the core works: a program runs to its end */
 	ASSERT_EQ(0, core_reset(self->fd));
-	rec_inc(prog_queue(&p, NCSYNC_ENGINE_POOL), 65);
-	rec_inc(prog_queue(&p, NCSYNC_ENGINE_DVE), 65);
+	rec_inc(rec_prog_queue(&p, NCSYNC_ENGINE_POOL), 65);
+	rec_inc(rec_prog_queue(&p, NCSYNC_ENGINE_DVE), 65);
 	ASSERT_EQ(0, submit(self->fd, &p, WD_LONG, &id));
+	rec_prog_free(&p);
 	ASSERT_EQ(0, prog_wait(self->fd, id, LONG_MS, &state));
 	EXPECT_EQ(NCSYNC_PROG_DONE, state);
 	EXPECT_EQ(2, sem_get(_metadata, self->fd, 65));
@@ -1251,13 +1187,13 @@ static int many_child(unsigned int c, unsigned int core, int gate)
 	if (read(gate, &x, 1) != 0)
 		return 11;
 	for (k = 0; k < NPROG; k++) {
-		static struct prog p;
+		static struct rec_prog p;
 
-		memset(&p, 0, sizeof(p));
+		rec_prog_free(&p);
 		for (e = 0; e < 2; e++) {
-			struct queue *q;
+			struct rec_queue *q;
 
-			q = prog_queue(&p, engine_ids[(c + e + k) % 5]);
+			q = rec_prog_queue(&p, engine_ids[(c + e + k) % 5]);
 			for (i = 0; i < NREC; i++)
 				rec_inc2(q, SEM_TOTAL, SEM_TOTAL + 1 + c);
 		}
@@ -1352,17 +1288,20 @@ static int other_worker(unsigned int w)
 	unsigned int k, i;
 
 	for (k = 0; k < ROUNDS; k++) {
-		struct prog p = {};
-		struct queue *q;
+		struct rec_prog p = {};
+		struct rec_queue *q;
 		__u32 id, state;
 		int fd = open(DEV0, O_RDWR);
+		int ret;
 
 		if (fd < 0)
 			return 10;
-		q = prog_queue(&p, engines[(w + k) % 4]);
+		q = rec_prog_queue(&p, engines[(w + k) % 4]);
 		for (i = 0; i < 5; i++)
 			rec_inc(q, 30);
-		if (submit(fd, &p, WD_LONG, &id))
+		ret = submit(fd, &p, WD_LONG, &id);
+		rec_prog_free(&p);
+		if (ret)
 			return 11;
 		if (prog_wait(fd, id, LONG_MS, &state) ||
 		    state != NCSYNC_PROG_DONE)
@@ -1378,15 +1317,16 @@ TEST_F_TIMEOUT(faults, descriptor_left_open_while_others_work, 300)
 {
 	struct ncsync_prog_status before, after;
 	struct waiter w;
-	struct prog p = {};
+	struct rec_prog p = {};
 	pid_t pids[OTHERS];
 	unsigned int i;
 	__u32 id, state;
 	int idle;
 
 	/* left open: a blocked program, a blocked wait, an idle descriptor */
-	rec_wait_inc(prog_queue(&p, NCSYNC_ENGINE_POOL), 20, 1, 21);
+	rec_wait_inc(rec_prog_queue(&p, NCSYNC_ENGINE_POOL), 20, 1, 21);
 	ASSERT_EQ(0, submit(self->fd, &p, 10 * WD_LONG, &id));
+	rec_prog_free(&p);
 	ASSERT_EQ(0, await_engine_blocked(self->fd, id, 0));
 	ASSERT_EQ(0, status(self->fd, id, 0, &before));
 	waiter_start(_metadata, &w, self->fd, 22, NCSYNC_WAIT_SEM_EQ, 7,
@@ -1466,14 +1406,15 @@ cycle_fail(int n, const char *fmt, ...)
 static int cycle_activity_core(unsigned int core)
 {
 	struct cycle_waiter cw = { 0 };
-	struct prog a = {}, b = {};
+	struct rec_prog a = {}, b = {};
 	struct ncsync_info info;
-	struct queue *q;
+	struct rec_queue *q;
 	__u32 id, state;
 	char path[32];
 	pthread_t th;
 	__s32 v = 0;
 	void *map;
+	int ret;
 
 	snprintf(path, sizeof(path), DEV_FMT, core);
 	cw.fd = open(path, O_RDWR | O_CLOEXEC);
@@ -1488,22 +1429,25 @@ static int cycle_activity_core(unsigned int core)
 	    ((__s32 *)map)[(NCSYNC_CSR_SEM_READ >> 2) + 1] != 5)
 		return cycle_fail(13, "mapping");
 
-	q = prog_queue(&a, NCSYNC_ENGINE_POOL);
+	q = rec_prog_queue(&a, NCSYNC_ENGINE_POOL);
 	rec_inc(q, 2);
 	rec_inc(q, 2);
 	rec_inc(q, 2);
 	rec_wait_inc(q, 2, 3, 3);
-	rec_inc(prog_queue(&a, NCSYNC_ENGINE_SP), 3);
-	if (submit(cw.fd, &a, WD_LONG, &id))
-		return cycle_fail(14, "submit: %s", strerror(errno));
+	rec_inc(rec_prog_queue(&a, NCSYNC_ENGINE_SP), 3);
+	ret = submit(cw.fd, &a, WD_LONG, &id);
+	rec_prog_free(&a);
+	if (ret)
+		return cycle_fail(14, "submit: %s", strerror(-ret));
 	if (prog_wait(cw.fd, id, LONG_MS, &state) || state != NCSYNC_PROG_DONE)
 		return cycle_fail(15, "program did not end DONE");
 	if (pread(cw.fd, &v, 4, NCSYNC_CSR_SEM_READ + 4 * 3) != 4 || v != 2)
 		return cycle_fail(16, "sem 3 is %d", v);
 
-	rec_wait_inc(prog_queue(&b, NCSYNC_ENGINE_ACT), 4, 1, 4);
-	if (submit(cw.fd, &b, WD_LONG, &id) ||
-	    await_engine_blocked(cw.fd, id, 0))
+	rec_wait_inc(rec_prog_queue(&b, NCSYNC_ENGINE_ACT), 4, 1, 4);
+	ret = submit(cw.fd, &b, WD_LONG, &id);
+	rec_prog_free(&b);
+	if (ret || await_engine_blocked(cw.fd, id, 0))
 		return cycle_fail(17, "blocked program");
 	if (pthread_create(&th, NULL, cycle_waiter_main, &cw))
 		return cycle_fail(18, "pthread_create");

@@ -55,6 +55,7 @@
 
 #include "kselftest_harness.h"
 #include "ncsync_selftest.h"
+#include "ncsync_rec.h"
 
 #define DEV0		"/dev/ncsync0"
 #define PARAMS		"/sys/module/ncsync/parameters/"
@@ -95,90 +96,26 @@ struct rec {
 	__u8 b[REC];
 };
 
-static void put32(__u8 *p, __u32 v)
+/* EventSemaphore 0xA0 with a lane-0 wait for @sem == @threshold. */
+static void wait_eq_record(__u8 *r, __u8 sem, __u32 threshold)
 {
-	p[0] = v;
-	p[1] = v >> 8;
-	p[2] = v >> 16;
-	p[3] = v >> 24;
-}
-
-static void put64(__u8 *p, __u64 v)
-{
-	put32(p, (__u32)v);
-	put32(p + 4, (__u32)(v >> 32));
-}
-
-/* The header: +0x00 opcode, +0x01 0x10 (16 dwords), +0x02 zero. */
-static void rec_init(struct rec *r, __u8 opcode)
-{
-	memset(r, 0, sizeof(*r));
-	r->b[0x00] = opcode;
-	r->b[0x01] = 0x10;
-}
-
-/*
- * DMA 0xE0: +0x10 source, +0x18 destination, +0x20 length, +0x24 latency
- * in us; the lane-0 update (+0x06 mode, +0x07 index) is the completion.
- */
-static void rec_dma(struct rec *r, __u64 src, __u64 dst, __u32 len,
-		    __u32 latency_us, __u8 upd_mode, __u8 upd_idx)
-{
-	rec_init(r, 0xE0);
-	r->b[0x06] = upd_mode;
-	r->b[0x07] = upd_idx;
-	put64(&r->b[0x10], src);
-	put64(&r->b[0x18], dst);
-	put32(&r->b[0x20], len);
-	put32(&r->b[0x24], latency_us);
-}
-
-/* Branch 0xA9, comparison 0 (always), +0x30 the target record. */
-static void rec_jump(struct rec *r, __u64 target)
-{
-	rec_init(r, 0xA9);
-	put64(&r->b[0x30], target);
-}
-
-/* Drain 0xA2, +0x28 count 1: a full drain. */
-static void rec_drain(struct rec *r)
-{
-	rec_init(r, 0xA2);
-	r->b[0x28] = 1;
-}
-
-static void rec_exit(struct rec *r)
-{
-	rec_init(r, 0xDF);
-}
-
-static void rec_noop(struct rec *r)
-{
-	rec_init(r, 0xA4);
-}
-
-/* EventSemaphore 0xA0, lane-0 wait (+0x04 mode 0x01 EQ, +0x05, +0x08). */
-static void rec_wait_eq(struct rec *r, __u8 sem, __u32 threshold)
-{
-	rec_init(r, 0xA0);
-	r->b[0x04] = NCSYNC_WAIT_SEM_EQ;
-	r->b[0x05] = sem;
-	put32(&r->b[0x08], threshold);
+	enc_header(r, NCSYNC_OPC_EVENT_SEMAPHORE);
+	rec_lane0(r, NCSYNC_WAIT_SEM_EQ, sem, NCSYNC_UPD_NONE, 0, threshold);
 }
 
 /* {DMA 64 bytes, latency 0, no update; Branch always -> 0}. */
 static void recs_flood(struct rec *r)
 {
-	rec_dma(&r[0], 0, 0x1000, 64, 0, NCSYNC_UPD_NONE, 0);
-	rec_jump(&r[1], 0);
+	enc_dma(r[0].b, 0, 0x1000, 64, 0, NCSYNC_UPD_NONE, 0);
+	enc_jump(r[1].b, 0);
 }
 
 /* {DMA 64 bytes, latency 0; Drain; Exit}. */
 static void recs_one_copy(struct rec *r)
 {
-	rec_dma(&r[0], 0x2000, 0x3000, 64, 0, NCSYNC_UPD_NONE, 0);
-	rec_drain(&r[1]);
-	rec_exit(&r[2]);
+	enc_dma(r[0].b, 0x2000, 0x3000, 64, 0, NCSYNC_UPD_NONE, 0);
+	enc_drain(r[1].b);
+	enc_exit(r[2].b);
 }
 
 /* @n records: a wait on @sem == 1 that never passes, NoOps, then Exit. */
@@ -186,10 +123,10 @@ static void recs_blocker(struct rec *r, __u32 n, __u8 sem)
 {
 	__u32 i;
 
-	rec_wait_eq(&r[0], sem, 1);
+	wait_eq_record(r[0].b, sem, 1);
 	for (i = 1; i + 1 < n; i++)
-		rec_noop(&r[i]);
-	rec_exit(&r[n - 1]);
+		enc_header(r[i].b, NCSYNC_OPC_NOOP);
+	enc_exit(r[n - 1].b);
 }
 
 /*
@@ -204,8 +141,8 @@ static struct rec *recs_fill_dma(long depth, __u8 upd_mode, __u8 sem)
 	if (!r)
 		return NULL;
 	for (i = 0; i <= depth; i++)
-		rec_dma(&r[i], 0x4000, 0x5000, 64, LAT_MAX_US, upd_mode, sem);
-	rec_exit(&r[depth + 1]);
+		enc_dma(r[i].b, 0x4000, 0x5000, 64, LAT_MAX_US, upd_mode, sem);
+	enc_exit(r[depth + 1].b);
 	return r;
 }
 
@@ -1179,9 +1116,9 @@ static void large_copy(struct __test_metadata *_metadata, int fd,
 	memcpy(want, mem, size);
 	memmove(want + dst, want + src, len);
 
-	rec_dma(&r[0], src, dst, len, 0, NCSYNC_UPD_NONE, 0);
-	rec_drain(&r[1]);
-	rec_exit(&r[2]);
+	enc_dma(r[0].b, src, dst, len, 0, NCSYNC_UPD_NONE, 0);
+	enc_drain(r[1].b);
+	enc_exit(r[2].b);
 	id = submit_ok(_metadata, fd, &engine_sp, 1, r, 3, WD_LONG);
 	EXPECT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, fd, id));
 	at = first_diff(mem, want, size);

@@ -49,6 +49,7 @@
 #include <ncsync.h>
 
 #include "kselftest_harness.h"
+#include "ncsync_rec.h"
 
 #define LONG_MS		30000	/* deadline of a wait that must end */
 #define PROG_MS		600000	/* deadline of a program that must end */
@@ -2047,9 +2048,7 @@ TEST_F(core, submit_errors)
 	int label;
 
 	/* A NoOp with a reserved byte set, on PE at index 2. */
-	memset(rec, 0, sizeof(rec));
-	rec[0] = NCSYNC_OPC_NOOP;
-	rec[1] = NCSYNC_RECORD_WORDLEN;
+	enc_header(rec, NCSYNC_OPC_NOOP);
 	rec[0x0c] = 0xff;
 	raw_hex(rec, hex);
 	snprintf(text, sizeof(text),
@@ -2092,10 +2091,8 @@ TEST_F(core, submit_errors)
 		       NCSYNC_REC_BAD_DMA);
 
 	/* A valid .raw record runs. */
-	rec[0] = NCSYNC_OPC_NOOP;
-	rec[6] = NCSYNC_UPD_COMPLETE | NCSYNC_UPD_SEM_ADD;
-	rec[7] = 50;
-	rec[8] = 3;
+	enc_noop(rec, NCSYNC_WAIT_NONE, 0,
+		 NCSYNC_UPD_COMPLETE | NCSYNC_UPD_SEM_ADD, 50, 3);
 	raw_hex(rec, hex);
 	snprintf(text, sizeof(text), "engine pe\n\t.raw %s\n\t.raw %s\n", hex,
 		 hex);

@@ -50,6 +50,7 @@
 
 #include "kselftest_harness.h"
 #include "ncsync_selftest.h"
+#include "ncsync_rec.h"
 
 #define DEV_FMT		"/dev/ncsync%u"
 #define DEV0		"/dev/ncsync0"
@@ -65,7 +66,6 @@
 #define NSEC_PER_SEC	1000000000LL
 #define NSEC_PER_MSEC	1000000LL
 
-#define REC		NCSYNC_RECORD_SIZE
 #define MAX_PROGS	64	/* programs a parsed message keeps */
 #define NOBODY		65534
 
@@ -162,111 +162,15 @@ static char *read_file(const char *path)
 /* ---------------------------------------------------------------------- */
 /* Programs: hand-encoded records                                          */
 
-struct queue {
-	__u8 engine;
-	__u32 n;
-	__u8 r[4][REC];
-};
-
-struct prog {
-	unsigned int nq;
-	struct queue q[NCSYNC_NUM_ENGINES];
-};
-
-static void put32(__u8 *r, unsigned int off, __u32 v)
-{
-	r[off] = v;
-	r[off + 1] = v >> 8;
-	r[off + 2] = v >> 16;
-	r[off + 3] = v >> 24;
-}
-
-static struct queue *prog_queue(struct prog *p, __u8 engine)
-{
-	struct queue *q = &p->q[p->nq++];
-
-	memset(q, 0, sizeof(*q));
-	q->engine = engine;
-	return q;
-}
-
-/* Append a record: byte 0 the opcode, byte 1 0x10, everything else 0. */
-static __u8 *emit(struct queue *q, __u8 opcode)
-{
-	__u8 *r = q->r[q->n++];
-
-	memset(r, 0, REC);
-	r[0] = opcode;
-	r[1] = NCSYNC_RECORD_WORDLEN;
-	return r;
-}
-
-/* Exit 0xDF: no field. */
-static void rec_exit(struct queue *q)
-{
-	emit(q, NCSYNC_OPC_EXIT);
-}
-
-/* NoOp 0xA4 with the events block at +0x04 (lane 0). */
-static void rec_noop(struct queue *q, __u8 wmode, __u8 widx, __u8 umode,
-		     __u8 uidx, __u32 value)
-{
-	__u8 *r = emit(q, NCSYNC_OPC_NOOP);
-
-	r[0x04] = wmode;
-	r[0x05] = widx;
-	r[0x06] = umode;
-	r[0x07] = uidx;
-	put32(r, 0x08, value);
-}
-
-/* EventSemaphore 0xA0: lane-1 wait @mode on @sem for @thr, then +1 of @inc. */
-static void rec_wait_then_inc(struct queue *q, __u8 mode, __u8 sem, __u32 thr,
-			      __u8 inc)
-{
-	__u8 *r = emit(q, NCSYNC_OPC_EVENT_SEMAPHORE);
-
-	r[0x20] = mode;
-	r[0x21] = sem;
-	r[0x22] = NCSYNC_UPD_COMPLETE | U_INC;
-	r[0x23] = inc;
-	put32(r, 0x24, thr);
-	put32(r, 0x28, 1);
-}
-
-static int prog_submit(int fd, const struct prog *p, __u32 flags, __u32 wd,
-		       __u32 *id)
-{
-	struct ncsync_queue uq[NCSYNC_NUM_ENGINES];
-	struct ncsync_submit sub;
-	unsigned int i;
-
-	memset(uq, 0, sizeof(uq));
-	for (i = 0; i < p->nq; i++) {
-		uq[i].records = (uintptr_t)p->q[i].r;
-		uq[i].count = p->q[i].n;
-		uq[i].engine = p->q[i].engine;
-	}
-	memset(&sub, 0, sizeof(sub));
-	sub.queues = (uintptr_t)uq;
-	sub.nqueues = p->nq;
-	sub.flags = flags;
-	sub.watchdog_ms = wd;
-	if (ioctl(fd, NCSYNC_IOC_SUBMIT, &sub))
-		return -errno;
-	*id = sub.id;
-	return 0;
-}
-
 static __u32 submit_ok(struct __test_metadata *_metadata, int fd,
-		       const struct prog *p, __u32 flags, __u32 wd)
+		       const struct rec_prog *p, __u32 flags, __u32 wd)
 {
-	__u32 id = 0;
-	int ret = prog_submit(fd, p, flags, wd, &id);
+	struct ncsync_submit sub;
+	int ret = rec_prog_submit(fd, p, flags, wd, &sub);
 
 	ASSERT_EQ(0, ret) TH_LOG("SUBMIT: %s", strerror(-ret));
-	ASSERT_NE(0, (int)id);
-	return id;
+	ASSERT_NE(0, (int)sub.id);
+	return sub.id;
 }
 
 /* Wait for a program to end; return its final state. */
@@ -1039,16 +943,16 @@ TEST_F(nl, get_core_lists_running_program)
 {
 	const int s = 40;
 	struct ncsync_prog_status ps;
-	struct prog p = {};
+	struct rec_prog p = {};
 	struct ncsync_msg m;
-	struct queue *q;
+	struct rec_queue *q;
 	__s64 end;
 	__u32 id;
 
-	q = prog_queue(&p, NCSYNC_ENGINE_POOL);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_POOL);
 	rec_noop(q, W_EQ, s, 0, 0, 1);
 	rec_exit(q);
-	rec_exit(prog_queue(&p, NCSYNC_ENGINE_SP));
+	rec_exit(rec_prog_queue(&p, NCSYNC_ENGINE_SP));
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	wait_blocked(_metadata, self->fd, id, 0);
 	/* the SP queue ends at once; wait for it */
@@ -1083,6 +987,7 @@ TEST_F(nl, get_core_lists_running_program)
 	get_core_ok(_metadata, self, 0, &m);
 	EXPECT_EQ(GET_CORE_ATTRS, m.present);
 	EXPECT_EQ(0, m.nprogs);
+	rec_prog_free(&p);
 }
 
 TEST_F(nl, get_core_without_core_einval)
@@ -1316,7 +1221,7 @@ TEST_F(nl, event_notify_from_ioctl_and_program)
 		.bank = NCSYNC_BANK_EVENT, .op = NCSYNC_OP_SET, .index = 20,
 	};
 	struct ncsync_msg m;
-	struct prog p = {};
+	struct rec_prog p = {};
 	__u32 id;
 
 	notify_on(_metadata, self, 0, 1);
@@ -1327,7 +1232,8 @@ TEST_F(nl, event_notify_from_ioctl_and_program)
 	EXPECT_EQ(core_seq(_metadata, self->fd), m.seq);
 
 	/* a NoOp setting event 21 on Pool */
-	rec_noop(prog_queue(&p, NCSYNC_ENGINE_POOL), 0, 0, U_EVT_SET, 21, 0);
+	rec_noop(rec_prog_queue(&p, NCSYNC_ENGINE_POOL), 0, 0, U_EVT_SET, 21,
+		 0);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	next_ntf(_metadata, self, NCSYNC_CMD_EVENT_NTF, &m);
@@ -1336,6 +1242,7 @@ TEST_F(nl, event_notify_from_ioctl_and_program)
 	next_ntf(_metadata, self, NCSYNC_CMD_PROG_NTF, &m);
 	EXPECT_EQ(id, m.progs[0].id);
 	expect_quiet(_metadata, self);
+	rec_prog_free(&p);
 }
 
 TEST_F(nl, no_event_notify_while_disabled)
@@ -1402,10 +1309,10 @@ TEST_F(nl, prog_end_notify)
 {
 	struct ncsync_prog_status ps;
 	struct ncsync_msg m;
-	struct prog p = {};
+	struct rec_prog p = {};
 	__u32 id;
 
-	rec_exit(prog_queue(&p, NCSYNC_ENGINE_POOL));
+	rec_exit(rec_prog_queue(&p, NCSYNC_ENGINE_POOL));
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 
@@ -1426,6 +1333,7 @@ TEST_F(nl, prog_end_notify)
 	expect_prog(_metadata, &m.progs[0], &ps);
 	/* exactly one notification per program */
 	expect_quiet(_metadata, self);
+	rec_prog_free(&p);
 }
 
 /* A cancelled program is an end, not a fault. */
@@ -1434,10 +1342,10 @@ TEST_F(nl, prog_cancel_notify)
 	struct ncsync_prog_cancel pc = { 0 };
 	struct ncsync_prog_status ps;
 	struct ncsync_msg m;
-	struct prog p = {};
+	struct rec_prog p = {};
 	__u32 id;
 
-	rec_noop(prog_queue(&p, NCSYNC_ENGINE_ACT), W_EQ, 41, 0, 0, 1);
+	rec_noop(rec_prog_queue(&p, NCSYNC_ENGINE_ACT), W_EQ, 41, 0, 0, 1);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	wait_blocked(_metadata, self->fd, id, 0);
 	pc.id = id;
@@ -1452,6 +1360,7 @@ TEST_F(nl, prog_cancel_notify)
 	status_get(_metadata, self->fd, id, &ps);
 	expect_prog(_metadata, &m.progs[0], &ps);
 	expect_quiet(_metadata, self);
+	rec_prog_free(&p);
 }
 
 /* Two engines each wait for what the other posts: the watchdog fires. */
@@ -1460,15 +1369,15 @@ TEST_F(nl, watchdog_fault_notify)
 	const int a = 150, b = 151;
 	struct ncsync_prog_status ps;
 	struct ncsync_msg m;
-	struct prog p = {};
+	struct rec_prog p = {};
 	const struct eng_nl *e;
 	unsigned int i;
 	__u32 id;
 
 	ASSERT_EQ(0, pwrite32(self->fd, SEM_SET(152), 42));
 	ASSERT_EQ(0, pwrite32(self->fd, SEM_SET(200), -7));
-	rec_wait_then_inc(prog_queue(&p, NCSYNC_ENGINE_PE), W_GE, a, 1, b);
-	rec_noop(prog_queue(&p, NCSYNC_ENGINE_DVE), W_EQ, b, U_INC, a, 1);
+	rec_wait_then_inc(rec_prog_queue(&p, NCSYNC_ENGINE_PE), W_GE, a, 1, b);
+	rec_noop(rec_prog_queue(&p, NCSYNC_ENGINE_DVE), W_EQ, b, U_INC, a, 1);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_SHORT);
 	ASSERT_EQ(NCSYNC_PROG_TIMED_OUT, wait_end(_metadata, self->fd, id));
 
@@ -1509,6 +1418,7 @@ TEST_F(nl, watchdog_fault_notify)
 	status_get(_metadata, self->fd, id, &ps);
 	expect_prog(_metadata, &m.progs[0], &ps);
 	expect_quiet(_metadata, self);
+	rec_prog_free(&p);
 }
 
 /* A strict-mode fault: setting a set event. */
@@ -1517,12 +1427,12 @@ TEST_F(nl, strict_fault_notify)
 	const int e = 60;
 	struct ncsync_prog_status ps;
 	struct ncsync_msg m;
-	struct prog p = {};
+	struct rec_prog p = {};
 	__u32 id;
 
 	evt_write(_metadata, self->fd, e, 1);
 	ASSERT_EQ(0, pwrite32(self->fd, SEM_SET(9), 3));
-	rec_noop(prog_queue(&p, NCSYNC_ENGINE_ACT), 0, 0, U_EVT_SET, e, 0);
+	rec_noop(rec_prog_queue(&p, NCSYNC_ENGINE_ACT), 0, 0, U_EVT_SET, e, 0);
 	id = submit_ok(_metadata, self->fd, &p, NCSYNC_SUBMIT_F_STRICT,
 		       WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_FAULTED, wait_end(_metadata, self->fd, id));
@@ -1540,6 +1450,7 @@ TEST_F(nl, strict_fault_notify)
 	status_get(_metadata, self->fd, id, &ps);
 	expect_prog(_metadata, &m.progs[0], &ps);
 	expect_quiet(_metadata, self);
+	rec_prog_free(&p);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1857,7 +1768,7 @@ TEST_F(nl, no_listener_no_drops)
 	struct ncsync_batch b = {
 		.ops = (uintptr_t)ops, .count = NCSYNC_MAX_BATCH,
 	};
-	struct prog p = {};
+	struct rec_prog p = {};
 	unsigned int i;
 	__u64 d0;
 	__u32 id;
@@ -1872,7 +1783,7 @@ TEST_F(nl, no_listener_no_drops)
 	notify_on(_metadata, self, 0, 1);
 	ASSERT_EQ(0, nl_socket_drop_membership(self->mon, self->grp));
 	ASSERT_EQ(0, ioctl(self->fd, NCSYNC_IOC_BATCH, &b));
-	rec_exit(prog_queue(&p, NCSYNC_ENGINE_POOL));
+	rec_exit(rec_prog_queue(&p, NCSYNC_ENGINE_POOL));
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	EXPECT_EQ(d0, drops_settled(_metadata, self));
@@ -1880,6 +1791,7 @@ TEST_F(nl, no_listener_no_drops)
 	/* nothing was kept for later listeners either */
 	ASSERT_EQ(0, nl_socket_add_membership(self->mon, self->grp));
 	expect_quiet(_metadata, self);
+	rec_prog_free(&p);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1932,8 +1844,8 @@ TEST_F(trace, tracepoints_record_a_program)
 {
 	const int s = 70;
 	char want[160], *trace;
-	struct prog p = {};
-	struct queue *q;
+	struct rec_prog p = {};
+	struct rec_queue *q;
 	__u32 id;
 
 	if (access(TRACEFS "/events/ncsync", F_OK))
@@ -1942,7 +1854,7 @@ TEST_F(trace, tracepoints_record_a_program)
 	ASSERT_EQ(0, write_file(TRACEFS "/events/ncsync/enable", "1"));
 	self->enabled = true;
 
-	q = prog_queue(&p, NCSYNC_ENGINE_POOL);
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_POOL);
 	rec_noop(q, W_GE, s, 0, 0, 2);
 	rec_exit(q);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
@@ -1971,14 +1883,15 @@ TEST_F(trace, tracepoints_record_a_program)
 
 	/* disabled: nothing more is recorded */
 	ASSERT_EQ(0, write_file(TRACEFS "/trace", ""));
-	p.nq = 0;
-	rec_exit(prog_queue(&p, NCSYNC_ENGINE_POOL));
+	rec_prog_free(&p);
+	rec_exit(rec_prog_queue(&p, NCSYNC_ENGINE_POOL));
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
 	trace = read_file(TRACEFS "/trace");
 	ASSERT_NE(NULL, trace);
 	EXPECT_EQ(NULL, strstr(trace, "ncsync_exec:"));
 	free(trace);
+	rec_prog_free(&p);
 }
 
 TEST_F(trace, debugfs_shows_banks)
@@ -2025,20 +1938,20 @@ TEST_F(nl, get_core_many_programs_truncated)
 	static const __u8 e[] = { 1, 2, 3, 5, 6 };
 	const int s = 90, nq = 40;
 	struct ncsync_msg m;
-	struct prog p = {};
+	struct rec_prog p = {};
 	struct reply r;
 	unsigned int k;
 	int i, ret;
 	__u32 id0;
 
 	for (k = 0; k < NCSYNC_NUM_ENGINES; k++)
-		rec_noop(prog_queue(&p, e[k]), W_EQ, s, 0, 0, 1);
+		rec_noop(rec_prog_queue(&p, e[k]), W_EQ, s, 0, 0, 1);
 	id0 = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	wait_blocked(_metadata, self->fd, id0, 0);
 	for (i = 0; i < nq; i++) {
-		p.nq = 0;
+		rec_prog_free(&p);
 		for (k = 0; k < NCSYNC_NUM_ENGINES; k++)
-			rec_exit(prog_queue(&p, e[k]));
+			rec_exit(rec_prog_queue(&p, e[k]));
 		submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	}
 	ret = get_core(self->req, self->fam, 0, &r);
@@ -2054,6 +1967,7 @@ TEST_F(nl, get_core_many_programs_truncated)
 	reply_free(&r);
 	ASSERT_EQ(0, pwrite32(self->fd, SEM_SET(s), 1));
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id0));
+	rec_prog_free(&p);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -2287,7 +2201,7 @@ static void many_submit(struct __test_metadata *_metadata, struct many *m,
 			int k)
 {
 	struct sub *s = &m->s[m->n];
-	struct prog p = {};
+	struct rec_prog p = {};
 	unsigned int e;
 
 	ASSERT_GT(MAX_SUBS, m->n);
@@ -2296,17 +2210,18 @@ static void many_submit(struct __test_metadata *_metadata, struct many *m,
 	for (e = 0; e < NCSYNC_NUM_ENGINES; e++) {
 		if (e == (unsigned int)k)
 			continue;
-		rec_exit(prog_queue(&p, dp_eng[e]));
+		rec_exit(rec_prog_queue(&p, dp_eng[e]));
 		s->mask |= BIT_A(dp_eng[e]);
 	}
 	s->id = submit_ok(_metadata, s->fd, &p, 0, WD_LONG);
 	m->n++;
+	rec_prog_free(&p);
 }
 
 static void many_setup(struct __test_metadata *_metadata,
 		       FIXTURE_DATA(nl) *self, struct many *m)
 {
-	struct prog p = {};
+	struct rec_prog p = {};
 	unsigned int e;
 	int i, k;
 
@@ -2315,7 +2230,7 @@ static void many_setup(struct __test_metadata *_metadata,
 	for (k = 0; k < NFD; k++)
 		m->fds[k] = -1;
 	for (e = 0; e < NCSYNC_NUM_ENGINES; e++) {
-		rec_noop(prog_queue(&p, dp_eng[e]), W_EQ, m->sem, 0, 0, 1);
+		rec_noop(rec_prog_queue(&p, dp_eng[e]), W_EQ, m->sem, 0, 0, 1);
 		m->s[0].mask |= BIT_A(dp_eng[e]);
 	}
 	m->s[0].fd = self->fd;
@@ -2329,6 +2244,7 @@ static void many_setup(struct __test_metadata *_metadata,
 	for (i = 0; i < PER_FD; i++)
 		for (k = 0; k < NFD; k++)
 			many_submit(_metadata, m, k);
+	rec_prog_free(&p);
 }
 
 /* Close the descriptors (cancelling their programs), release the blocker. */
@@ -2500,7 +2416,7 @@ TEST_F(nl, get_programs_exactly_once_while_changing)
 TEST_F(nl, get_programs_empty_core)
 {
 	const int s = 41;
-	struct prog p = {};
+	struct rec_prog p = {};
 	struct dump d;
 	__u32 id;
 
@@ -2511,7 +2427,7 @@ TEST_F(nl, get_programs_empty_core)
 	dump_free(&d);
 
 	/* a program on core 0 is not core 1's */
-	rec_noop(prog_queue(&p, NCSYNC_ENGINE_POOL), W_EQ, s, 0, 0, 1);
+	rec_noop(rec_prog_queue(&p, NCSYNC_ENGINE_POOL), W_EQ, s, 0, 0, 1);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	wait_blocked(_metadata, self->fd, id, 0);
 	if (self->ncores > 1) {
@@ -2533,6 +2449,7 @@ TEST_F(nl, get_programs_empty_core)
 	EXPECT_EQ(0, d.err);
 	EXPECT_EQ(0, d.n);
 	dump_free(&d);
+	rec_prog_free(&p);
 }
 
 TEST_F(nl, get_programs_without_core_einval)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers shared by the ncsync selftests: time, deadlines and waiting for
- * a thread to block in a system call.  Include after <linux/ncsync.h>.
+ * Helpers shared by the ncsync selftests: time, deadlines, waiting for a
+ * thread to block in a system call, and fixture variants made at run time.
+ * Include after <linux/ncsync.h> and "kselftest_harness.h".
  */
 #ifndef NCSYNC_SELFTEST_H
 #define NCSYNC_SELFTEST_H
@@ -94,6 +95,23 @@ static inline bool await_blocked(pid_t pid, pid_t tid, long nr)
 		sleep_ms(2);
 	}
 	return false;
+}
+
+/*
+ * Register the @n variants @m of fixture @f, in their order: what
+ * FIXTURE_VARIANT_ADD() does for one variant written out, for variants
+ * made from a table (call it from a constructor).  The harness builds its
+ * lists in the order its constructors run, whichever it is.
+ */
+static inline void register_variants(struct __fixture_metadata *f,
+				     struct __fixture_variant_metadata *m,
+				     unsigned int n)
+{
+	bool forward = __constructor_order == _CONSTRUCTOR_ORDER_FORWARD;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		__register_fixture_variant(f, &m[forward ? i : n - 1 - i]);
 }
 
 #endif /* NCSYNC_SELFTEST_H */

@@ -3,7 +3,8 @@
  * Helpers of the text-form tests (asm_*.c, disasm_*.c) and of
  * program_error.c: records written byte by byte at the offsets of
  * <linux/ncsync.h>, independently of the library's builders, one per
- * refusal reason, and one-line assembly.
+ * refusal reason (from the shared bad-record table), and one-line
+ * assembly.
  */
 #ifndef NCSYNC_TEST_ASM_TEST_H
 #define NCSYNC_TEST_ASM_TEST_H
@@ -15,6 +16,7 @@
 
 #include "ncsync.h"
 #include "tap.h"
+#include "test/bad_records.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -74,104 +76,16 @@ static inline void t_ex(uint8_t *r, uint8_t wm, uint8_t wi, uint32_t wv,
 
 /*
  * A record the validator refuses for @reason, one of enum ncsync_rec_reason
- * but NCSYNC_REC_OK; @r is left as it is for other values.
+ * but NCSYNC_REC_OK, in any queue and any device memory: the first such
+ * record of the shared bad-record table.  @r is left as it is for other
+ * values.
  */
 static inline void t_bad_rec(uint8_t *r, unsigned int reason)
 {
-	switch (reason) {
-	case NCSYNC_REC_BAD_OPCODE:
-		t_rec(r, 0x00);
-		break;
-	case NCSYNC_REC_PSEUDO_OP:
-		t_rec(r, NCSYNC_OPC_ALL_ENGINE_BARRIER);
-		break;
-	case NCSYNC_REC_BAD_WORDLEN:
-		t_rec(r, NCSYNC_OPC_NOOP);
-		r[1] = 0x0F;
-		break;
-	case NCSYNC_REC_HEADER_RESERVED:
-		t_rec(r, NCSYNC_OPC_NOOP);
-		r[2] = 1;
-		break;
-	case NCSYNC_REC_RESERVED_BYTE:
-		t_rec(r, NCSYNC_OPC_NOOP);
-		r[0x3F] = 0x80;
-		break;
-	case NCSYNC_REC_BAD_WAIT_MODE:
-		t_rec(r, NCSYNC_OPC_NOOP);
-		t_ev(r, 0x08, 1, 0, 0, 0);
-		break;
-	case NCSYNC_REC_BAD_UPDATE_MODE:
-		t_rec(r, NCSYNC_OPC_NOOP);
-		t_ev(r, 0, 0, 0x06, 1, 0);
-		break;
-	case NCSYNC_REC_UPDATE_NOT_COMPLETE:
-		t_rec(r, NCSYNC_OPC_EVENT_SEMAPHORE);
-		t_ev(r, 0, 0, 0x03, 1, 0);
-		break;
-	case NCSYNC_REC_UNUSED_FIELD:
-		t_rec(r, NCSYNC_OPC_NOOP);
-		t_ev(r, 0, 3, 0, 0, 0);
-		break;
-	case NCSYNC_REC_BAD_REGISTER:
-		t_rec(r, NCSYNC_OPC_NOOP);
-		t_ev(r, 0x81, 3, 0, 0, 32);
-		break;
-	case NCSYNC_REC_BAD_COMP_OP:
-		t_rec(r, NCSYNC_OPC_BRANCH);
-		r[NCSYNC_REC_BR_COMP_OP] = 7;
-		r[NCSYNC_REC_BR_DTYPE] = 1;
-		r[NCSYNC_REC_BR_OPERAND_KIND] = 3;
-		break;
-	case NCSYNC_REC_BAD_DTYPE:
-		t_rec(r, NCSYNC_OPC_BRANCH);
-		r[NCSYNC_REC_BR_COMP_OP] = 1;
-		r[NCSYNC_REC_BR_DTYPE] = 3;
-		r[NCSYNC_REC_BR_OPERAND_KIND] = 3;
-		break;
-	case NCSYNC_REC_BAD_OPERAND_KIND:
-		t_rec(r, NCSYNC_OPC_BRANCH);
-		r[NCSYNC_REC_BR_COMP_OP] = 1;
-		r[NCSYNC_REC_BR_DTYPE] = 1;
-		r[NCSYNC_REC_BR_OPERAND_KIND] = 2;
-		break;
-	case NCSYNC_REC_BAD_TARGET:
-		t_rec(r, NCSYNC_OPC_BRANCH);
-		t_put64(r + NCSYNC_REC_BR_TARGET, 0xFFFFFFFF);
-		break;
-	case NCSYNC_REC_BAD_CLEAR_MODE:
-		t_rec(r, NCSYNC_OPC_GROUP_RESET);
-		r[NCSYNC_REC_GR_CLEAR_MODE] = 3;
-		break;
-	case NCSYNC_REC_BAD_RANGE:
-		t_rec(r, NCSYNC_OPC_GROUP_RESET);
-		r[NCSYNC_REC_GR_CLEAR_MODE] = 1;
-		r[NCSYNC_REC_GR_FIRST] = 5;
-		r[NCSYNC_REC_GR_LAST] = 4;
-		break;
-	case NCSYNC_REC_BAD_DRAIN_COUNT:
-		t_rec(r, NCSYNC_OPC_DRAIN);
-		break;
-	case NCSYNC_REC_BAD_EXIT_FLAGS:
-		t_rec(r, NCSYNC_OPC_EXIT);
-		r[NCSYNC_REC_EXIT_FLAGS] = 1;
-		break;
-	case NCSYNC_REC_BAD_ALU_OP:
-		t_rec(r, NCSYNC_OPC_MOV32);
-		r[NCSYNC_REC_MOV_ALU] = NCSYNC_ALU_LAST + 1;
-		break;
-	case NCSYNC_REC_BAD_POLL:
-		t_rec(r, NCSYNC_OPC_POLL_SEM);
-		break;
-	case NCSYNC_REC_BAD_DMA:
-		t_rec(r, NCSYNC_OPC_DMA);
-		break;
-	case NCSYNC_REC_BAD_DMA_UPDATE:
-		t_rec(r, NCSYNC_OPC_DMA);
-		t_put32(r + NCSYNC_REC_DMA_LEN, 4);
-		t_ev(r, 0, 0, 0x14, 1, 0);
-		break;
-	}
+	const struct ncsync_bad_record *b = ncsync_bad_record_of(reason);
+
+	if (b)
+		ncsync_bad_record_build(b, 0, r);
 }
 
 /*

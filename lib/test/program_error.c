@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * ncsync_program_error(): the record the last finalization refused, for
- * every reason the validator can refuse a program's record for, at the
- * first, a middle and the last index of a stream on each engine; nothing
- * after a success, after a failure that is not a record's, or before any
- * finalization.
+ * every record of the shared bad-record table, at the first, a middle or
+ * the last index of a stream on each engine; nothing after a success,
+ * after a failure that is not a record's, or before any finalization.
  */
 #include "asm_test.h"
+#include "ncsync_record.h"
 
 #define NRECS	5
 
@@ -80,36 +80,58 @@ static bool is_record(struct ncsync_program *p,
 	return r && !memcmp(r, rec, NCSYNC_RECORD_SIZE);
 }
 
-static void every_reason(void)
+/*
+ * Every record of the bad-record table (common/test/bad_records.h, which
+ * KUnit and the selftests run too), in a stream of NRECS records: the
+ * decoder refuses it for its reason, and so does the finalization, which
+ * names its engine and index (the first, a middle or the last record, in
+ * turn, on each engine in turn).  Two kinds of entry finalize: a range
+ * that leaves only a real device memory (the library checks against
+ * 2^64; the kernel refuses it), and a pseudo-op, which the lowering
+ * rewrites or refuses before the validator sees it (see below).
+ */
+static void bad_table(void)
 {
 	static const uint32_t at[] = { 0, NRECS / 2, NRECS - 1 };
+	const struct ncsync_bad_record *b;
 	uint8_t bad[NCSYNC_RECORD_SIZE];
 	struct ncsync_submit_error e;
+	struct ncsync_insn insn;
 	struct ncsync_program *p;
-	unsigned int reason, k, n = 0;
-	uint8_t engine, other;
-	int ret, got;
+	unsigned int n, reasons = 0;
+	uint8_t engine;
+	uint32_t idx;
+	int ret;
 
-	for (reason = 1; reason < NCSYNC_REC_REASON_COUNT; reason++) {
-		/* Lowered or refused by the lowering first: see below. */
-		if (reason == NCSYNC_REC_PSEUDO_OP)
+	for (n = 0; n < NCSYNC_NUM_BAD_RECORDS; n++) {
+		b = &ncsync_bad_records[n];
+		reasons |= 1U << b->reason;
+		ncsync_bad_record_build(b, NRECS, bad);
+		TAP_CHECK(ncsync_record_decode(bad, NRECS, NCSYNC_BAD_DEVMEM,
+					       &insn) == b->reason,
+			  "decode %s: %s", b->name,
+			  ncsync_reason_name(b->reason));
+		if (b->reason == NCSYNC_REC_PSEUDO_OP)
 			continue;
-		t_bad_rec(bad, reason);
-		for (k = 0; k < ARRAY_LEN(at); k++, n++) {
-			engine = engines[n % ARRAY_LEN(engines)];
-			other = engines[(n + 2) % ARRAY_LEN(engines)];
-			p = with_bad(engine, other, at[k], bad);
-			ret = ncsync_program_finalize(p);
-			got = error_of(p, &e);
-			TAP_CHECK(ret == -EINVAL && got == 0 &&
-				  names(&e, engine, at[k], reason) &&
+		engine = engines[n % ARRAY_LEN(engines)];
+		idx = at[n % ARRAY_LEN(at)];
+		p = with_bad(engine, engines[(n + 2) % ARRAY_LEN(engines)],
+			     idx, bad);
+		ret = ncsync_program_finalize(p);
+		if (b->devmem)
+			TAP_CHECK(ret == 0 && error_of(p, &e) == -ENOENT,
+				  "finalize %s: accepted (the kernel knows the device memory)",
+				  b->name);
+		else
+			TAP_CHECK(ret == -EINVAL && error_of(p, &e) == 0 &&
+				  names(&e, engine, idx, b->reason) &&
 				  is_record(p, &e, bad),
-				  "engine %s record %u: %s",
-				  ncsync_engine_name(engine), at[k],
-				  ncsync_reason_name(reason));
-			ncsync_program_free(p);
-		}
+				  "finalize %s: engine %s record %u", b->name,
+				  ncsync_engine_name(engine), idx);
+		ncsync_program_free(p);
 	}
+	TAP_CHECK(reasons == (1U << NCSYNC_REC_REASON_COUNT) - 2,
+		  "the table has every reason but NCSYNC_REC_OK: %#x", reasons);
 }
 
 /* Only the first record refused is reported: engine, then index order. */
@@ -288,7 +310,7 @@ static void by_submit(void)
 
 int main(void)
 {
-	every_reason();
+	bad_table();
 	first_refused();
 	after_lowering();
 	not_a_record();
