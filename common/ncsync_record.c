@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Decoding and validation of the 64-byte record (Documentation/ncsync/
- * records.rst; ENC, SYNC).  See ncsync_record.h.
+ * Decoding and validation of the 64-byte record
+ * (Documentation/ncsync/records.rst; ENC, SYNC).  See ncsync_record.h.
  */
 #include "ncsync_record.h"
 

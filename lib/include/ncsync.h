@@ -33,7 +33,10 @@ const struct ncsync_info *ncsync_get_info(const struct ncsync_dev *dev);
 int32_t ncsync_sem_read(const struct ncsync_dev *dev, uint8_t idx);
 bool ncsync_event_read(const struct ncsync_dev *dev, uint8_t idx);
 
-/* Raw CSR access: pread/pwrite at CSR addresses (model.rst, CSR window). */
+/*
+ * Raw CSR access: pread/pwrite at CSR addresses
+ * (Documentation/ncsync/model.rst, "The CSR window").
+ */
 int ncsync_csr_read(struct ncsync_dev *dev, uint32_t addr, uint32_t *vals,
 		    unsigned int n);
 int ncsync_csr_write(struct ncsync_dev *dev, uint32_t addr,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * libncsync: barriers, and the lowering of the AllEngineBarrier pseudo-op
- * (0xD5) into hardware records (Documentation/ncsync/records.rst, "Pseudo-ops"; SYNC "The per-engine wait/update",
- * BARRIER 4-5, 8).
+ * (0xD5) into hardware records (Documentation/ncsync/records.rst,
+ * "Pseudo-ops"; SYNC "The per-engine wait/update", BARRIER 4-5, 8).
  *
  * A barrier involves every stream of the program: N engines.  Every engine
  * must execute the same sequence of barriers; the k-th barrier one engine
@@ -87,8 +87,8 @@
  * clears the engine's last bit: after its last pass (phase q) the engine
  * waits until each peer's bit of phase q - 1 is clear -- a peer clears it
  * right after passing the last pass, and nobody waits for bit(e, q) any
- * more -- and then clears bit(e, q).  A program that completes thus leaves all its
- * bits clear, which is what the next program needs.  A Halt gets no
+ * more -- and then clears bit(e, q).  A program that completes thus leaves
+ * all its bits clear, which is what the next program needs.  A Halt gets no
  * epilogue: a halted program leaves bits set, and the core must be reset.
  *
  * The events block of a 0xD5 record, when not zero, is kept on a NoOp
@@ -734,10 +734,11 @@ static int ncsync_put_sync_barrier(struct ncsync_stream *s, const void *arg)
 }
 
 /*
- * The runtime's add_sync_barrier (SYNC @ 0x27af20): a Drain leads, then the
- * all-engine rendezvous on one barrier semaphore, emitted in the counter
- * form at once (the arrival rides the Drain).  Every stream must exist
- * already: adding a stream afterwards makes finalization fail (-EINVAL).
+ * The runtime's add_sync_barrier (SYNC "The runtime composite"): a Drain
+ * leads, then the all-engine rendezvous on one barrier semaphore, emitted
+ * in the counter form at once (the arrival rides the Drain).  Every stream
+ * must exist already: adding a stream afterwards makes finalization fail
+ * (-EINVAL).
  */
 int ncsync_add_sync_barrier(struct ncsync_program *prog)
 {

@@ -46,10 +46,10 @@
 #define NCSYNC_OP_CLEAR			4	/* event: clear */
 
 /*
- * Wait modes.  These are the record wire values of Documentation/ncsync/
- * records.rst; the ioctl and the engines share them.  The register forms
- * (0x81..0x85) exist only for engines: the wait ioctl refuses them with
- * EINVAL.
+ * Wait modes.  These are the record wire values
+ * (Documentation/ncsync/records.rst, "Wait modes"); the ioctl and the
+ * engines share them.  The register forms (0x81..0x85) exist only for
+ * engines: the wait ioctl refuses them with EINVAL.
  */
 #define NCSYNC_WAIT_NONE		0x00
 #define NCSYNC_WAIT_SEM_EQ		0x01
@@ -242,8 +242,8 @@ struct ncsync_stats {
  * Programs: the 64-byte instruction record (Documentation/ncsync/records.rst;
  * SYNC, ENC).  Little-endian.  Byte 0 is the opcode, byte 1 is 0x10, bytes
  * 2-3 are zero, and every byte the layout of the opcode does not name is
- * zero.  Documentation/ncsync/records.rst marks each field "from the seeds"
- * or "model-defined".
+ * zero.  Documentation/ncsync/records.rst marks each field "from the seeds",
+ * "contract" or "model-defined".
  */
 #define NCSYNC_RECORD_SIZE		64
 #define NCSYNC_RECORD_WORDLEN		0x10	/* byte 1: 16 dwords */
@@ -261,8 +261,8 @@ struct ncsync_stats {
 #define NCSYNC_OPC_DMA			0xE0	/* model-defined */
 /*
  * Pseudo-ops: never reach an engine; the library lowers them.  The range is
- * 0xC0-0xDF except its last opcode, NCSYNC_OPC_EXIT (records.rst,
- * "Pseudo-ops").
+ * 0xC0-0xDF except its last opcode, NCSYNC_OPC_EXIT
+ * (Documentation/ncsync/records.rst, "Pseudo-ops").
  */
 #define NCSYNC_OPC_PSEUDO_FIRST		0xC0
 #define NCSYNC_OPC_PSEUDO_LAST		0xDF
@@ -548,10 +548,10 @@ struct ncsync_record_size_check {
 };
 
 /*
- * Update modes (records.rst, "Update modes").  0x0X is the _READ form, 0x1X
- * the _COMPLETE form; EventSemaphore takes only _COMPLETE forms.
- * NCSYNC_UPD_REG on add, subtract and write takes the operand from the
- * register named by the value.
+ * Update modes (Documentation/ncsync/records.rst, "Update modes").  0x0X is
+ * the _READ form, 0x1X the _COMPLETE form; EventSemaphore takes only
+ * _COMPLETE forms.  NCSYNC_UPD_REG on add, subtract and write takes the
+ * operand from the register named by the value.
  */
 #define NCSYNC_UPD_NONE			0x00
 #define NCSYNC_UPD_EVT_SET		0x01
