@@ -116,18 +116,6 @@ static __u32 submit_ok(struct __test_metadata *_metadata, int fd,
 	return sub.id;
 }
 
-static int prog_wait(int fd, __u32 id, int ms, __u32 *state)
-{
-	struct ncsync_prog_wait pw = {
-		.id = id, .deadline = deadline_ms(ms),
-	};
-
-	if (ioctl(fd, NCSYNC_IOC_PROG_WAIT, &pw))
-		return -errno;
-	*state = pw.state;
-	return 0;
-}
-
 /* Wait for a program to end; return its final state. */
 static int wait_end(struct __test_metadata *_metadata, int fd, __u32 id)
 {

@@ -97,16 +97,6 @@ static int submit(int fd, const struct rec_prog *p, __u32 wd, __u32 *id)
 	return ret;
 }
 
-static int prog_wait(int fd, __u32 id, int ms, __u32 *state)
-{
-	struct ncsync_prog_wait pw = { .id = id, .deadline = deadline_ms(ms) };
-
-	if (ioctl(fd, NCSYNC_IOC_PROG_WAIT, &pw))
-		return -errno;
-	*state = pw.state;
-	return 0;
-}
-
 static int status(int fd, __u32 id, __u32 flags,
 		  struct ncsync_prog_status *ps)
 {

@@ -27,57 +27,33 @@ tool=$build/tools/ncsync
 helper=$build/selftests/ncsync_faults_test
 cycles=${NCSYNC_CYCLES:-100}
 sys=/sys/module/ncsync
-ntests=5
-n=0
-failed=0
-
-echo "TAP version 13"
-echo "1..$ntests"
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n $*"
-}
-
-not_ok() {
-	n=$((n + 1))
-	echo "not ok $n $*"
-	failed=1
-}
-
-skip_all() {
-	while [ "$n" -lt "$ntests" ]; do
-		n=$((n + 1))
-		echo "ok $n load_unload # SKIP $1"
-	done
-	exit $failed
-}
+. "$here/ncsync_module.sh"
+tap_plan 5 load_unload
 
 # Kernel log lines vm-run would fail the run for.
 reports() {
 	dmesg 2>/dev/null | grep -cE 'WARNING|BUG|Oops|Call Trace|general protection|UBSAN|KASAN|lockdep|circular locking|refcount_t|hung_task|blocked for more than|soft lockup'
 }
 
-[ "${NCSYNC_IN_VM:-}" = 1 ] || skip_all "not in the test VM (tools/vm-run)"
-[ "$(id -u)" = 0 ] || skip_all "needs root"
-[ -d $sys ] || skip_all "ncsync is not loaded"
-[ -x "$tool" ] || skip_all "no $tool (make tools)"
-[ -x "$helper" ] || skip_all "no $helper (make selftests)"
+[ "${NCSYNC_IN_VM:-}" = 1 ] || tap_skip_rest "not in the test VM (tools/vm-run)"
+[ "$(id -u)" = 0 ] || tap_skip_rest "needs root"
+[ -d $sys ] || tap_skip_rest "ncsync is not loaded"
+[ -x "$tool" ] || tap_skip_rest "no $tool (make tools)"
+[ -x "$helper" ] || tap_skip_rest "no $helper (make selftests)"
 
 # The module file the loaded module came from: we load it again; and its
 # parameters.
-. "$here/ncsync_module.sh"
 ko=$(ncsync_module_file) ||
-	skip_all "no module file for $(uname -r) like the loaded one (set NCSYNC_KO)"
+	tap_skip_rest "no module file for $(uname -r) like the loaded one (set NCSYNC_KO)"
 params=$(ncsync_module_params)
 reports0=$(reports)
 
 # 1: unload the module the VM loaded
 if out=$("$tool" unload 2>&1) && [ ! -d $sys ]; then
-	ok "load_unload: unload the loaded module"
+	tap_ok "unload the loaded module"
 else
-	not_ok "load_unload: unload the loaded module # $out (refcnt $(cat $sys/refcnt 2>/dev/null))"
-	skip_all "the module could not be unloaded"
+	tap_not_ok "unload the loaded module # $out (refcnt $(cat $sys/refcnt 2>/dev/null))"
+	tap_skip_rest "the module could not be unloaded"
 fi
 
 # 2: the cycles
@@ -104,9 +80,9 @@ while [ $i -lt "$cycles" ]; do
 	fi
 done
 if [ -z "$why" ]; then
-	ok "load_unload: $cycles load/activity/unload cycles"
+	tap_ok "$cycles load/activity/unload cycles"
 else
-	not_ok "load_unload: $cycles load/activity/unload cycles # $why"
+	tap_not_ok "$cycles load/activity/unload cycles # $why"
 fi
 
 # 3: unload is refused while a descriptor is open, and succeeds once the
@@ -124,20 +100,20 @@ if [ -d $sys ] || "$tool" load --path "$ko" $params >/dev/null 2>&1; then
 		t=$((t + 1))
 	done
 	if "$tool" unload >/dev/null 2>&1; then
-		not_ok "load_unload: unload refused while a descriptor is open # it unloaded"
+		tap_not_ok "unload refused while a descriptor is open # it unloaded"
 		kill $holder 2>/dev/null
 	else
 		echo go >"$fifo"
 		wait $holder
 		if out=$("$tool" unload 2>&1) && [ ! -d $sys ]; then
-			ok "load_unload: unload refused while a descriptor is open, then done"
+			tap_ok "unload refused while a descriptor is open, then done"
 		else
-			not_ok "load_unload: unload after the last close # $out"
+			tap_not_ok "unload after the last close # $out"
 		fi
 	fi
 	rm -f "$fifo"
 else
-	not_ok "load_unload: unload refused while a descriptor is open # cannot load"
+	tap_not_ok "unload refused while a descriptor is open # cannot load"
 fi
 
 # 4: leave it loaded, as found
@@ -145,15 +121,15 @@ fi
 [ -d $sys ] || "$tool" load --path "$ko" $params >/dev/null 2>&1
 now=$(ncsync_module_params)
 if [ -d $sys ] && [ "$now" = "$params" ] && [ -c /dev/ncsync0 ]; then
-	ok "load_unload: loaded again with its parameters"
+	tap_ok "loaded again with its parameters"
 else
-	not_ok "load_unload: loaded again with its parameters # have '$now', want '$params'"
+	tap_not_ok "loaded again with its parameters # have '$now', want '$params'"
 fi
 
 # 5: the kernel log
 if [ "$(reports)" = "$reports0" ]; then
-	ok "load_unload: kernel log clean"
+	tap_ok "kernel log clean"
 else
-	not_ok "load_unload: kernel log clean # $(dmesg | grep -E 'WARNING|BUG|Oops|Call Trace|general protection|UBSAN|KASAN|lockdep|circular locking|refcount_t|hung_task|blocked for more than|soft lockup' | head -5)"
+	tap_not_ok "kernel log clean # $(dmesg | grep -E 'WARNING|BUG|Oops|Call Trace|general protection|UBSAN|KASAN|lockdep|circular locking|refcount_t|hung_task|blocked for more than|soft lockup' | head -5)"
 fi
-exit $failed
+exit $tap_failed

@@ -180,19 +180,6 @@ static int status_get(int fd, __u32 id, struct ncsync_prog_status *ps)
 	return ioctl(fd, NCSYNC_IOC_PROG_STATUS, ps) ? -errno : 0;
 }
 
-/* Wait for a program to end: 0 and its state, or -errno. */
-static int prog_wait(int fd, __u32 id, int ms, __u32 *state)
-{
-	struct ncsync_prog_wait pw = {
-		.id = id, .deadline = deadline_ms(ms),
-	};
-
-	if (ioctl(fd, NCSYNC_IOC_PROG_WAIT, &pw))
-		return -errno;
-	*state = pw.state;
-	return 0;
-}
-
 static int prog_cancel(int fd, __u32 id)
 {
 	struct ncsync_prog_cancel pc = { .id = id };

@@ -29,38 +29,13 @@ bin=$build/selftests/ncsync_hostile_test
 sys=/sys/module/ncsync
 # Kernel log lines of a load that did not fail cleanly.
 oom_re='invoked oom-killer|Out of memory|oom-kill:|page allocation failure|vmalloc error|Call Trace'
-plan=3
-n=0
-failed=0
-
-echo "TAP version 13"
-echo "1..$plan"
-
-pass() {
-	n=$((n + 1))
-	echo "ok $n hostile: $*"
-}
-
-fail() {
-	n=$((n + 1))
-	echo "not ok $n hostile: $*"
-	failed=1
-}
-
-skip_rest() {
-	while [ "$n" -lt "$plan" ]; do
-		n=$((n + 1))
-		echo "ok $n hostile # SKIP $1"
-	done
-	exit $failed
-}
+. "$here/ncsync_module.sh"
+tap_plan 3 hostile
 
 # Indent command output as TAP diagnostics.
 diag() {
 	sed 's/^/#   /'
 }
-
-. "$here/ncsync_module.sh"
 
 # The saved parameters with NAME=VALUE arguments replacing their namesakes.
 params_with() {
@@ -90,13 +65,13 @@ oom_reports() {
 	dmesg 2>/dev/null | grep -cE "$oom_re"
 }
 
-[ "${NCSYNC_IN_VM:-}" = 1 ] || skip_rest "not in the test VM (tools/vm-run)"
-[ "$(id -u)" = 0 ] || skip_rest "needs root"
-[ -d $sys ] || skip_rest "ncsync is not loaded"
-[ -x "$tool" ] || skip_rest "no $tool (make tools)"
-[ -x "$bin" ] || skip_rest "no $bin (make selftests)"
+[ "${NCSYNC_IN_VM:-}" = 1 ] || tap_skip_rest "not in the test VM (tools/vm-run)"
+[ "$(id -u)" = 0 ] || tap_skip_rest "needs root"
+[ -d $sys ] || tap_skip_rest "ncsync is not loaded"
+[ -x "$tool" ] || tap_skip_rest "no $tool (make tools)"
+[ -x "$bin" ] || tap_skip_rest "no $bin (make selftests)"
 ko=$(ncsync_module_file) ||
-	skip_rest "no module file for $(uname -r) like the loaded one (set NCSYNC_KO)"
+	tap_skip_rest "no module file for $(uname -r) like the loaded one (set NCSYNC_KO)"
 saved=$(ncsync_module_params)
 
 # 1: the per-user cap, with caps small enough to fill under TCG
@@ -106,14 +81,14 @@ if out=$(load $(params_with user_mem_mb=32 fd_mem_mb=24)); then
 	rc=$?
 	echo "$res" | diag
 	if [ $rc != 0 ]; then
-		fail "user_mem_cap # ncsync_hostile_test exited with $rc"
+		tap_not_ok "user_mem_cap # ncsync_hostile_test exited with $rc"
 	elif echo "$res" | grep -q '^ok 1 # SKIP'; then
-		fail "user_mem_cap # skipped with user_mem_mb=32 fd_mem_mb=24"
+		tap_not_ok "user_mem_cap # skipped with user_mem_mb=32 fd_mem_mb=24"
 	else
-		pass "user_mem_cap"
+		tap_ok "user_mem_cap"
 	fi
 else
-	fail "user_mem_cap # load with user_mem_mb=32 fd_mem_mb=24: $out"
+	tap_not_ok "user_mem_cap # load with user_mem_mb=32 fd_mem_mb=24: $out"
 fi
 
 # 2: 64 cores of 64 MiB each cannot be had; the load must say so cleanly
@@ -138,19 +113,19 @@ if unload; then
 		why="$why; $((after - before)) OOM or allocation-failure log lines"
 	fi
 	if [ -z "$why" ]; then
-		pass "load_enomem"
+		tap_ok "load_enomem"
 	else
-		fail "load_enomem # cores=64 devmem_kb=65536${why#;}"
+		tap_not_ok "load_enomem # cores=64 devmem_kb=65536${why#;}"
 	fi
 else
-	fail "load_enomem # cannot unload (refcnt $(cat $sys/refcnt))"
+	tap_not_ok "load_enomem # cannot unload (refcnt $(cat $sys/refcnt))"
 fi
 
 # 3: loaded again as found
 # shellcheck disable=SC2086 # one word per parameter
 if out=$(load $saved) && [ "$(ncsync_module_params)" = "$saved" ]; then
-	pass "load_again"
+	tap_ok "load_again"
 else
-	fail "load_again # $out; have '$(ncsync_module_params)', want '$saved'"
+	tap_not_ok "load_again # $out; have '$(ncsync_module_params)', want '$saved'"
 fi
-exit $failed
+exit $tap_failed

@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the ncsync selftests: time, deadlines, waiting for a
- * thread to block in a system call, and fixture variants made at run time.
+ * program to end or for a thread to block in a system call, and fixture
+ * variants made at run time.
  * Include after <linux/ncsync.h> and "kselftest_harness.h".
  */
 #ifndef NCSYNC_SELFTEST_H
 #define NCSYNC_SELFTEST_H
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <time.h>
@@ -47,6 +50,21 @@ static inline struct ncsync_timespec ts_of(__s64 ns)
 static inline struct ncsync_timespec deadline_ms(int ms)
 {
 	return ts_of(now_ns() + (__s64)ms * NSEC_PER_MSEC);
+}
+
+/*
+ * Wait up to @ms for program @id to end: 0 and its state in *@state, or
+ * -errno and 0 there.
+ */
+static inline int prog_wait(int fd, __u32 id, int ms, __u32 *state)
+{
+	struct ncsync_prog_wait pw = { .id = id, .deadline = deadline_ms(ms) };
+
+	*state = 0;
+	if (ioctl(fd, NCSYNC_IOC_PROG_WAIT, &pw))
+		return -errno;
+	*state = pw.state;
+	return 0;
 }
 
 static inline void sleep_ms(int ms)

@@ -117,7 +117,11 @@ int ncsync_program_finalize(struct ncsync_program *prog);
 
 uint8_t ncsync_stream_engine(const struct ncsync_stream *s);
 uint32_t ncsync_stream_count(const struct ncsync_stream *s);
+/* Writable: a finalized program is validated again before it runs. */
 uint8_t *ncsync_stream_record(struct ncsync_stream *s, uint32_t index);
+/* Read-only: the program stays finalized. */
+const uint8_t *ncsync_stream_peek(const struct ncsync_stream *s,
+				  uint32_t index);
 
 /* Labels: branch targets, resolved by ncsync_program_finalize(). */
 int ncsync_label_new(struct ncsync_program *prog);
@@ -229,6 +233,8 @@ const char *ncsync_prog_state_name(uint32_t state);
 const char *ncsync_engine_state_name(uint8_t state);
 const char *ncsync_fault_name(uint8_t fault);
 const char *ncsync_wait_kind_name(uint8_t kind);
+const char *ncsync_wait_mode_name(uint8_t mode);
+int ncsync_wait_mode_parse(const char *name, uint8_t *mode);
 
 /* Running programs on a device. */
 

@@ -451,15 +451,54 @@ static int parse_value_opt(struct asm_ctx *c, struct asm_field *f)
 	return ret ?: field_set(c, f, v, n.at);
 }
 
+/* The entry of @t whose name is the next identifier, or NULL. */
+static const struct ncsync_text *accept_name(struct asm_ctx *c,
+					     const struct ncsync_text *t)
+{
+	struct asm_tok tok;
+
+	if (!read_ident(c, &tok))
+		return NULL;
+	return ncsync_text_find(t, tok.s, tok.len);
+}
+
+/* The entry of @t whose operator comes next, the longest one, or NULL. */
+static const struct ncsync_text *accept_op(struct asm_ctx *c,
+					   const struct ncsync_text *t)
+{
+	const struct ncsync_text *best = NULL;
+	size_t n;
+
+	skip_ws(c);
+	for (; t->name; t++) {
+		n = strlen(t->name);
+		if ((size_t)(c->end - c->p) >= n && !memcmp(c->p, t->name, n) &&
+		    (!best || n > strlen(best->name)))
+			best = t;
+	}
+	if (best)
+		c->p += strlen(best->name);
+	return best;
+}
+
+/* A register or a 32-bit number, into the value field @f. */
+static int parse_operand(struct asm_ctx *c, struct asm_field *f, bool *reg)
+{
+	const char *at;
+	uint32_t v = 0;
+	int ret;
+
+	skip_ws(c);
+	at = c->p;
+	ret = parse_reg_or_32(c, reg, &v);
+	return ret ?: field_set(c, f, v, at);
+}
+
 static int parse_wait(struct asm_ctx *c, struct asm_lane *l,
 		      struct asm_field *f)
 {
-	static const char * const cmps[] = { "==", "<=", ">=", "<", ">" };
-	const struct ncsync_text *e = NULL;
-	struct asm_tok t;
+	const struct ncsync_text *e;
 	const char *at;
-	uint32_t v = 0;
-	unsigned int i;
 	bool is_ev, reg;
 	int ret;
 
@@ -469,24 +508,15 @@ static int parse_wait(struct asm_ctx *c, struct asm_lane *l,
 	skip_ws(c);
 	at = c->p;
 	if (is_ev) {
-		if (read_ident(c, &t))
-			e = ncsync_text_find(ncsync_text_wait_ev, t.s, t.len);
+		e = accept_name(c, ncsync_text_wait_ev);
 		if (!e)
 			return asm_err(c, at, "expected set, set_then_clear, clear or clear_then_set");
 		l->wait_mode = e->val;
 	} else {
-		for (i = 0; i < ARRAY_SIZE(cmps); i++)
-			if (accept(c, cmps[i]))
-				break;
-		if (i == ARRAY_SIZE(cmps))
+		e = accept_op(c, ncsync_text_wait_sem);
+		if (!e)
 			return asm_err(c, at, "expected ==, <, <=, > or >=");
-		e = ncsync_text_find(ncsync_text_wait_sem, cmps[i],
-				     strlen(cmps[i]));
-		skip_ws(c);
-		at = c->p;
-		ret = parse_reg_or_32(c, &reg, &v);
-		if (!ret)
-			ret = field_set(c, f, v, at);
+		ret = parse_operand(c, f, &reg);
 		if (ret)
 			return ret;
 		l->wait_mode = e->val | (reg ? NCSYNC_WAIT_REG : 0);
@@ -497,14 +527,10 @@ static int parse_wait(struct asm_ctx *c, struct asm_lane *l,
 static int parse_update(struct asm_ctx *c, struct asm_lane *l,
 			struct asm_field *f)
 {
-	static const char * const ops[] = { "++", "--", "+=", "-=", "=" };
-	const struct ncsync_text *e = NULL;
-	struct asm_tok t;
+	const struct ncsync_text *e;
+	bool is_ev, reg = false;
 	const char *at;
-	unsigned int i;
 	uint8_t mode;
-	uint32_t v = 0;
-	bool is_ev, reg;
 	int ret;
 
 	ret = parse_slot(c, &is_ev, &l->upd_idx);
@@ -512,32 +538,18 @@ static int parse_update(struct asm_ctx *c, struct asm_lane *l,
 		return ret;
 	skip_ws(c);
 	at = c->p;
-	if (is_ev) {
-		if (read_ident(c, &t))
-			e = ncsync_text_find(ncsync_text_upd_ev, t.s, t.len);
-		if (!e)
-			return asm_err(c, at, "expected set or clear");
-		mode = e->val;
-	} else {
-		for (i = 0; i < ARRAY_SIZE(ops); i++)
-			if (accept(c, ops[i]))
-				break;
-		if (i == ARRAY_SIZE(ops))
-			return asm_err(c, at, "expected ++, --, +=, -= or =");
-		e = ncsync_text_find(ncsync_text_upd_sem, ops[i],
-				     strlen(ops[i]));
-		mode = e->val;
-		if (e->arg) {
-			skip_ws(c);
-			at = c->p;
-			ret = parse_reg_or_32(c, &reg, &v);
-			if (!ret)
-				ret = field_set(c, f, v, at);
-			if (ret)
-				return ret;
-			if (reg)
-				mode |= NCSYNC_UPD_REG;
-		}
+	e = is_ev ? accept_name(c, ncsync_text_upd_ev) :
+		    accept_op(c, ncsync_text_upd_sem);
+	if (!e)
+		return asm_err(c, at, is_ev ? "expected set or clear" :
+				      "expected ++, --, +=, -= or =");
+	mode = e->val;
+	if (!is_ev && e->arg) {
+		ret = parse_operand(c, f, &reg);
+		if (ret)
+			return ret;
+		if (reg)
+			mode |= NCSYNC_UPD_REG;
 	}
 	if (!accept_word(c, NCSYNC_TEXT_READ))
 		mode |= NCSYNC_UPD_COMPLETE;
@@ -864,7 +876,7 @@ int ncsync_add_raw(struct ncsync_stream *s, const uint8_t *rec)
 	idx = ncsync_add_nop(s, NULL);
 	if (idx < 0)
 		return idx;
-	p = ncsync_stream_record(s, idx);
+	p = ncsync_stream_at(s, idx);
 	if (!p)
 		return -EINVAL;
 	memcpy(p, rec, NCSYNC_RECORD_SIZE);

@@ -491,7 +491,7 @@ int ncsync_insert_events(struct ncsync_stream *s, uint32_t index,
 
 	if (!s)
 		return -EINVAL;
-	rec = ncsync_stream_record(s, index);
+	rec = ncsync_stream_at(s, index);
 	if (!rec)
 		return -EINVAL;
 	if (s->prog->frozen)

@@ -345,7 +345,7 @@ static int dis_stream(struct ncsync_stream *s, FILE *out)
 	if (!target)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		const uint8_t *rec = ncsync_stream_record(s, i);
+		const uint8_t *rec = ncsync_stream_peek(s, i);
 
 		if (rec && rec[0] == NCSYNC_OPC_BRANCH &&
 		    !ncsync_record_decode(rec, n, UINT64_MAX, &in))
@@ -357,7 +357,7 @@ static int dis_stream(struct ncsync_stream *s, FILE *out)
 	else
 		fprintf(out, "engine %u\n", engine);
 	for (i = 0; i < n; i++) {
-		const uint8_t *rec = ncsync_stream_record(s, i);
+		const uint8_t *rec = ncsync_stream_peek(s, i);
 		struct dis_buf b = { .buf = line, .size = sizeof(line) };
 
 		if (!rec) {

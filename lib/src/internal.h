@@ -146,6 +146,7 @@ int ncsync_ioctl(const struct ncsync_dev *dev, unsigned long cmd, void *arg);
 bool ncsync_engine_valid(unsigned int engine);
 unsigned int ncsync_engine_slot(uint8_t engine);
 unsigned int ncsync_program_nstreams(const struct ncsync_program *prog);
+uint8_t *ncsync_stream_at(const struct ncsync_stream *s, uint32_t index);
 uint8_t *ncsync_stream_append(struct ncsync_stream *s);
 int ncsync_stream_put(struct ncsync_stream *s, const uint8_t *rec);
 int ncsync_fixup_add(struct ncsync_program *prog, uint8_t engine,

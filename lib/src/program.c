@@ -127,11 +127,36 @@ uint32_t ncsync_stream_count(const struct ncsync_stream *s)
 	return s ? s->count : 0;
 }
 
-uint8_t *ncsync_stream_record(struct ncsync_stream *s, uint32_t index)
+/*
+ * Record @index of @s, or NULL: the library's own access, which keeps the
+ * program's finalization.
+ */
+uint8_t *ncsync_stream_at(const struct ncsync_stream *s, uint32_t index)
 {
 	if (!s || index >= s->count)
 		return NULL;
 	return s->recs + (size_t)index * NCSYNC_RECORD_SIZE;
+}
+
+/*
+ * Writable access: the caller may change the record, so a finalized
+ * program is validated again by the next ncsync_program_finalize() or
+ * ncsync_program_submit().
+ */
+uint8_t *ncsync_stream_record(struct ncsync_stream *s, uint32_t index)
+{
+	uint8_t *rec = ncsync_stream_at(s, index);
+
+	if (rec)
+		s->prog->finalized = false;
+	return rec;
+}
+
+/* Read-only access: a finalized program stays finalized. */
+const uint8_t *ncsync_stream_peek(const struct ncsync_stream *s,
+				  uint32_t index)
+{
+	return ncsync_stream_at(s, index);
 }
 
 /* A new zeroed record at the end of @s, or NULL. */
@@ -253,7 +278,7 @@ static int ncsync_fixups_resolve(struct ncsync_program *prog)
 			return -ENOENT;
 		if (l->engine != f->engine)
 			return -EXDEV;
-		rec = ncsync_stream_record(prog->streams[f->engine], f->index);
+		rec = ncsync_stream_at(prog->streams[f->engine], f->index);
 		if (!rec)
 			return -EINVAL;
 		ncsync_put_u64(rec + NCSYNC_REC_BR_TARGET, l->index);
@@ -282,7 +307,7 @@ static int ncsync_program_validate(struct ncsync_program *prog)
 			 * are checked against the largest bound here and
 			 * against the device memory by the kernel.
 			 */
-			r = ncsync_record_decode(ncsync_stream_record(s, i),
+			r = ncsync_record_decode(ncsync_stream_at(s, i),
 						 s->count, UINT64_MAX, &insn);
 			if (r) {
 				prog->bad_engine = s->engine;
@@ -302,6 +327,9 @@ int ncsync_program_finalize(struct ncsync_program *prog)
 
 	if (!prog)
 		return -EINVAL;
+	/* Validated once: until a record is handed out writable again. */
+	if (prog->finalized)
+		return 0;
 	/* Only this finalization's refusal is reported. */
 	prog->bad_reason = NCSYNC_REC_OK;
 	/* An unbound label is reported before anything is rewritten. */

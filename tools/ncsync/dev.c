@@ -340,25 +340,13 @@ int cmd_event(int argc, char **argv)
 
 /* wait */
 
-struct mode_name {
-	const char *name;
-	const char *alias;
-	uint8_t mode;
-};
-
-static const struct mode_name sem_ops[] = {
-	{ "==", "eq", NCSYNC_WAIT_SEM_EQ },
-	{ "<", "lt", NCSYNC_WAIT_SEM_LT },
-	{ "<=", "le", NCSYNC_WAIT_SEM_LE },
-	{ ">", "gt", NCSYNC_WAIT_SEM_GT },
-	{ ">=", "ge", NCSYNC_WAIT_SEM_GE },
-};
-
-static const struct mode_name ev_modes[] = {
-	{ "set", NULL, NCSYNC_WAIT_EVT_SET },
-	{ "clear", NULL, NCSYNC_WAIT_EVT_CLEAR },
-	{ "set_then_clear", NULL, NCSYNC_WAIT_EVT_SET_THEN_CLEAR },
-	{ "clear_then_set", NULL, NCSYNC_WAIT_EVT_CLEAR_THEN_SET },
+/* Words for the comparisons that need no quoting in a shell. */
+static const struct {
+	const char *word;
+	const char *op;
+} sem_words[] = {
+	{ "eq", "==" }, { "lt", "<" }, { "le", "<=" }, { "gt", ">" },
+	{ "ge", ">=" },
 };
 
 struct wait_opts {
@@ -380,33 +368,34 @@ struct wait_req {
 	char what[64];		/* "sem[3] >= 5", "ev[2] set" */
 };
 
-/* The mode of the name or alias @s in @t[@n]; false if none. */
-static bool mode_lookup(const struct mode_name *t, size_t n, const char *s,
-			uint8_t *mode)
+/* The comparison of "==" ... ">=" or "eq" ... "ge"; false if none. */
+static bool sem_op_lookup(const char *s, uint8_t *mode)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		if (!strcmp(s, t[i].name) ||
-		    (t[i].alias && !strcmp(s, t[i].alias))) {
-			*mode = t[i].mode;
-			return true;
-		}
-	}
-	return false;
+	for (i = 0; i < ARRAY_SIZE(sem_words); i++)
+		if (!strcmp(s, sem_words[i].word))
+			s = sem_words[i].op;
+	return !ncsync_wait_mode_parse(s, mode) && *mode <= NCSYNC_WAIT_SEM_GE;
+}
+
+/* The event wait of "set" ... "clear_then_set"; false if none. */
+static bool event_mode_lookup(const char *s, uint8_t *mode)
+{
+	return !ncsync_wait_mode_parse(s, mode) && *mode > NCSYNC_WAIT_SEM_GE;
 }
 
 /* "sem N OP VALUE": the comparison and the value. */
 static int wait_sem_parse(const struct cmd *c, char **pos,
 			  struct wait_req *w)
 {
-	if (!mode_lookup(sem_ops, ARRAY_SIZE(sem_ops), pos[2], &w->mode))
+	if (!sem_op_lookup(pos[2], &w->mode))
 		return usage_err(c, "invalid comparison '%s' (== < <= > >= eq lt le gt ge)",
 				 pos[2]);
 	if (!parse_s32(pos[3], &w->value))
 		return usage_err(c, "invalid value '%s'", pos[3]);
 	snprintf(w->what, sizeof(w->what), "sem[%u] %s %d", w->idx,
-		 wait_op(w->mode), w->value);
+		 ncsync_wait_mode_name(w->mode), w->value);
 	return 0;
 }
 
@@ -414,7 +403,7 @@ static int wait_sem_parse(const struct cmd *c, char **pos,
 static int wait_event_parse(const struct cmd *c, char **pos,
 			    struct wait_req *w)
 {
-	if (!mode_lookup(ev_modes, ARRAY_SIZE(ev_modes), pos[2], &w->mode))
+	if (!event_mode_lookup(pos[2], &w->mode))
 		return usage_err(c, "invalid event state '%s' (set, clear, set_then_clear, clear_then_set)",
 				 pos[2]);
 	w->state = pos[2];

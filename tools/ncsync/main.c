@@ -441,41 +441,18 @@ const char *engine_label(uint8_t engine)
 	return n ? n : "?";
 }
 
-const char *wait_op(uint8_t mode)
-{
-	switch (mode & ~NCSYNC_WAIT_REG) {
-	case NCSYNC_WAIT_SEM_EQ:
-		return "==";
-	case NCSYNC_WAIT_SEM_LT:
-		return "<";
-	case NCSYNC_WAIT_SEM_LE:
-		return "<=";
-	case NCSYNC_WAIT_SEM_GT:
-		return ">";
-	case NCSYNC_WAIT_SEM_GE:
-		return ">=";
-	default:
-		return "?";
-	}
-}
-
 /* "sem[3] >= 5", "ev[2] set", "drain" */
 void describe_wait(char *buf, size_t len, uint8_t kind, uint8_t mode,
 		   uint8_t index, int32_t threshold)
 {
 	switch (kind) {
 	case NCSYNC_BLOCK_SEM:
-		snprintf(buf, len, "sem[%u] %s %d", index, wait_op(mode),
-			 threshold);
+		snprintf(buf, len, "sem[%u] %s %d", index,
+			 ncsync_wait_mode_name(mode), threshold);
 		break;
 	case NCSYNC_BLOCK_EVENT:
 		snprintf(buf, len, "ev[%u] %s", index,
-			 mode == NCSYNC_WAIT_EVT_SET ? "set" :
-			 mode == NCSYNC_WAIT_EVT_SET_THEN_CLEAR ?
-			 "set_then_clear" :
-			 mode == NCSYNC_WAIT_EVT_CLEAR ? "clear" :
-			 mode == NCSYNC_WAIT_EVT_CLEAR_THEN_SET ?
-			 "clear_then_set" : "?");
+			 ncsync_wait_mode_name(mode));
 		break;
 	case NCSYNC_BLOCK_DRAIN:
 		snprintf(buf, len, "drain");

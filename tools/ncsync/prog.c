@@ -154,7 +154,7 @@ static int image_write(const char *path, struct ncsync_program *prog)
 			continue;
 		s = ncsync_program_find_stream(prog, e);
 		for (i = 0; i < ncsync_stream_count(s); i++)
-			fwrite(ncsync_stream_record(s, i), 1,
+			fwrite(ncsync_stream_peek(s, i), 1,
 			       NCSYNC_RECORD_SIZE, f);
 	}
 	if (f == stdout ? fflush(f) : fclose(f))
@@ -319,7 +319,7 @@ static void json_program(const char *path, struct ncsync_program *prog)
 		j_str("engine", engine_label(e));
 		j_arr("records");
 		for (i = 0; i < ncsync_stream_count(s); i++)
-			json_record(i, ncsync_stream_record(s, i));
+			json_record(i, ncsync_stream_peek(s, i));
 		j_end();
 		j_end();
 	}
@@ -910,7 +910,7 @@ static void print_engine(struct ncsync_program *prog,
 
 	s = ncsync_program_find_stream(prog, e->engine);
 	if (s && e->pc < ncsync_stream_count(s))
-		ncsync_disasm(ncsync_stream_record(s, e->pc), line,
+		ncsync_disasm(ncsync_stream_peek(s, e->pc), line,
 			      sizeof(line));
 	printf("  engine %u %-4s %-9s record %u, %llu executed",
 	       e->engine, engine_label(e->engine), ncsync_engine_state_name(e->state),
