@@ -208,6 +208,8 @@ t 0 "wait -j" "$N" -j wait sem 30 '<=' 5 && check "wait -j is valid JSON" json
 usage "wait without arguments" "$N" wait
 usage "wait with a bad comparison" "$N" wait sem 1 '=~' 3
 usage "wait event with a bad state" "$N" wait event 1 on
+usage "wait sem with an event state" "$N" wait sem 1 set 3
+usage "wait event with a comparison" "$N" wait event 1 '>='
 usage "wait with a bad timeout" "$N" wait sem 1 == 0 --timeout -5
 usage "wait sem missing the value" "$N" wait sem 1 ==
 
@@ -219,6 +221,9 @@ for f in "$ex"/*.s; do
 done
 t 0 "asm -j" "$N" -j asm "$ex/token-ring.s" &&
 	check "asm -j is valid JSON: five engines" json "$out" 'len(d["engines"]) == 5'
+t 0 "asm -j of deadlock.s" "$N" -j asm "$ex/deadlock.s" &&
+	check "asm -j decodes a P(): wait sem > 0 paired with sem_sub 1" json "$out" \
+	'any(r["waits"] and r["waits"][0]["mode"] == ">" and r["updates"][0]["op"] == "sem_sub" and r["updates"][0]["operand"] == 1 and r["updates"][0]["paired"] for e in d["engines"] for r in e["records"])'
 t 0 "asm --lowering events" "$N" asm --lowering events "$ex/barrier-loop.s" &&
 	check "the event form waits for events" has 'wait ev\['
 t 0 "asm from stdin" sh -c "'$N' asm - < '$ex/deadlock.s'"

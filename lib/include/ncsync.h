@@ -236,6 +236,95 @@ const char *ncsync_wait_kind_name(uint8_t kind);
 const char *ncsync_wait_mode_name(uint8_t mode);
 int ncsync_wait_mode_parse(const char *name, uint8_t *mode);
 
+/* A decoded record: what it does, without its byte offsets. */
+
+/**
+ * struct ncsync_wait_view - one wait of a decoded record.
+ * @active: 1 when the lane has a wait, else 0 and the rest zero.
+ * @bank: NCSYNC_BANK_SEM or NCSYNC_BANK_EVENT.
+ * @index: the semaphore or event waited on.
+ * @mode: NCSYNC_WAIT_*, as encoded (ncsync_wait_mode_name() names it).
+ * @reg: 1 when the threshold is the engine register numbered @value.
+ * @pad: zero.
+ * @value: the threshold, or the register number.
+ */
+struct ncsync_wait_view {
+	uint8_t active;
+	uint8_t bank;
+	uint8_t index;
+	uint8_t mode;
+	uint8_t reg;
+	uint8_t pad[3];
+	uint32_t value;
+};
+
+/* struct ncsync_update_view.op */
+enum ncsync_update_kind {
+	NCSYNC_UPDATE_SEM_SET,		/* semaphore = operand */
+	NCSYNC_UPDATE_SEM_ADD,		/* semaphore += operand (+1: 1) */
+	NCSYNC_UPDATE_SEM_SUB,		/* semaphore -= operand (-1: 1) */
+	NCSYNC_UPDATE_EVENT_SET,
+	NCSYNC_UPDATE_EVENT_CLEAR,
+};
+
+/**
+ * struct ncsync_update_view - one update of a decoded record.
+ * @active: 1 when the lane has an update, else 0 and the rest zero.
+ * @bank: NCSYNC_BANK_SEM or NCSYNC_BANK_EVENT.
+ * @index: the semaphore or event updated.
+ * @op: enum ncsync_update_kind.
+ * @reg: 1 when the operand is the engine register numbered @operand.
+ * @on_land: 1 for a DMA record's update: applied when its copy lands.
+ * @paired: 1 when the same lane waits on the same semaphore: the wait and
+ *	this update are one atomic test-and-modify.
+ * @pad: zero.
+ * @operand: the operand (1 for the +1 and -1 modes), or the register.
+ */
+struct ncsync_update_view {
+	uint8_t active;
+	uint8_t bank;
+	uint8_t index;
+	uint8_t op;
+	uint8_t reg;
+	uint8_t on_land;
+	uint8_t paired;
+	uint8_t pad;
+	uint32_t operand;
+};
+
+/**
+ * struct ncsync_record_view - a record as the engines execute it.
+ * @opcode: NCSYNC_OPC_*.
+ * @nlanes: lanes the record has: 1, or 2 for EventSemaphore.
+ * @pad: zero.
+ * @reason: 0, or the enum ncsync_rec_reason the validator refused the
+ *	record for (then every other field is zero).
+ * @wait: the waits in lane order (events block, extended block).
+ * @update: the updates in lane order.
+ * @target: a Branch's target record index, else -1.
+ * @dma_src: a DMA record's source offset in device memory.
+ * @dma_dst: its destination offset.
+ * @dma_len: its length in bytes.
+ * @dma_latency_us: its modelled latency.
+ */
+struct ncsync_record_view {
+	uint8_t opcode;
+	uint8_t nlanes;
+	uint8_t pad[2];
+	uint32_t reason;
+	struct ncsync_wait_view wait[2];
+	struct ncsync_update_view update[2];
+	int64_t target;
+	uint64_t dma_src;
+	uint64_t dma_dst;
+	uint32_t dma_len;
+	uint32_t dma_latency_us;
+};
+
+int ncsync_record_view(const uint8_t *rec, uint32_t nrecords,
+		       struct ncsync_record_view *v);
+const char *ncsync_update_kind_name(uint8_t kind);
+
 /* Running programs on a device. */
 
 /**

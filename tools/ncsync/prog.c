@@ -285,8 +285,50 @@ static bool parse_lowering(const char *s, void *field)
 	{ "lowering", 'l', OPT_PARSE, "counter, events", \
 	  OPT_FIELD(type, member), .parse = parse_lowering }
 
+/* A decoded record's waits and updates, lane by lane. */
+static void json_lanes(const struct ncsync_record_view *v)
+{
+	unsigned int i;
+
+	j_arr("waits");
+	for (i = 0; i < v->nlanes; i++) {
+		const struct ncsync_wait_view *w = &v->wait[i];
+
+		if (!w->active)
+			continue;
+		j_obj(NULL);
+		j_uint("lane", i);
+		j_str("bank", w->bank == NCSYNC_BANK_EVENT ? "event" : "sem");
+		j_uint("index", w->index);
+		j_str("mode", ncsync_wait_mode_name(w->mode));
+		if (w->bank == NCSYNC_BANK_SEM)
+			j_int(w->reg ? "reg" : "value",
+			      w->reg ? (long long)w->value : (int32_t)w->value);
+		j_end();
+	}
+	j_end();
+	j_arr("updates");
+	for (i = 0; i < v->nlanes; i++) {
+		const struct ncsync_update_view *u = &v->update[i];
+
+		if (!u->active)
+			continue;
+		j_obj(NULL);
+		j_uint("lane", i);
+		j_uint("index", u->index);
+		j_str("op", ncsync_update_kind_name(u->op));
+		if (u->bank == NCSYNC_BANK_SEM)
+			j_uint(u->reg ? "reg" : "operand", u->operand);
+		j_bool("paired", u->paired);
+		j_bool("on_land", u->on_land);
+		j_end();
+	}
+	j_end();
+}
+
 static void json_record(uint32_t index, const uint8_t *rec)
 {
+	struct ncsync_record_view v;
 	char line[NCSYNC_DISASM_LINE_MAX], hex[2 * NCSYNC_RECORD_SIZE + 1];
 	int i;
 
@@ -297,6 +339,11 @@ static void json_record(uint32_t index, const uint8_t *rec)
 	j_uint("index", index);
 	j_str("text", line);
 	j_str("hex", hex);
+	if (!ncsync_record_view(rec, UINT32_MAX, &v)) {
+		json_lanes(&v);
+		if (v.target >= 0)
+			j_uint("target", v.target);
+	}
 	j_end();
 }
 
