@@ -99,6 +99,10 @@ struct ncsync_update_op {
  *
  * The encoded fields are what the encoder and the disassembler read;
  * execution reads @paired, @wait and @upd only (common/ncsync_exec.h).
+ * They are kept beside the semantic form on purpose: the encoder writes
+ * records the semantic form cannot express (the _READ and _COMPLETE forms
+ * of one update, and the invalid modes of the bad-record tables), and the
+ * disassembler prints the encoding as it is.
  */
 struct ncsync_lane {
 	__u8 wait_mode;

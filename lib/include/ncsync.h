@@ -24,14 +24,48 @@ extern "C" {
 /** struct ncsync_dev - an open core: its descriptor and its mapping. */
 struct ncsync_dev;
 
+/**
+ * struct ncsync_dev_map - the start of every struct ncsync_dev: what the
+ *	inline readers below read, part of the library's ABI.
+ * @fd: the descriptor.
+ * @csr: the read-only shared mapping of the CSR window (offset 0).
+ */
+struct ncsync_dev_map {
+	int fd;
+	const volatile uint32_t *csr;
+};
+
+/*
+ * The readers are inline: a load from the mapping, no call.  The library
+ * compiles them once more with NCSYNC_INLINE empty (lib/src/inline.c), so
+ * that they are exported functions too, for callers that cannot inline a
+ * C header (bindings, programs linked against an earlier header).
+ */
+#ifndef NCSYNC_INLINE
+#define NCSYNC_INLINE static inline
+#endif
+
 int ncsync_open(unsigned int core, bool writable, struct ncsync_dev **devp);
 void ncsync_close(struct ncsync_dev *dev);
 int ncsync_fd(const struct ncsync_dev *dev);
 const struct ncsync_info *ncsync_get_info(const struct ncsync_dev *dev);
 
-/* Reads through the mapping: no system call. */
-int32_t ncsync_sem_read(const struct ncsync_dev *dev, uint8_t idx);
-bool ncsync_event_read(const struct ncsync_dev *dev, uint8_t idx);
+/* Reads through the mapping: no system call, no function call. */
+NCSYNC_INLINE int32_t ncsync_sem_read(const struct ncsync_dev *dev,
+				      uint8_t idx)
+{
+	const struct ncsync_dev_map *m = (const struct ncsync_dev_map *)dev;
+
+	return (int32_t)m->csr[NCSYNC_CSR_SEM_READ / 4 + idx];
+}
+
+NCSYNC_INLINE bool ncsync_event_read(const struct ncsync_dev *dev,
+				     uint8_t idx)
+{
+	const struct ncsync_dev_map *m = (const struct ncsync_dev_map *)dev;
+
+	return m->csr[NCSYNC_CSR_EVENTS / 4 + idx];
+}
 
 /*
  * Raw CSR access: pread/pwrite at CSR addresses

@@ -14,9 +14,9 @@
 
 #include "ncsync.h"
 
+/* @map first: the inline readers of <ncsync.h> cast the device to it. */
 struct ncsync_dev {
-	int fd;
-	const volatile uint32_t *csr;	/* the read-only mapping */
+	struct ncsync_dev_map map;
 	struct ncsync_info info;
 };
 
@@ -34,7 +34,7 @@ int ncsync_ioctl(const struct ncsync_dev *dev, unsigned long cmd, void *arg)
 
 	/* A wait's EINTR is the caller's to see; the others are retried. */
 	do {
-		ret = ioctl(dev->fd, cmd, arg);
+		ret = ioctl(dev->map.fd, cmd, arg);
 	} while (ret < 0 && errno == EINTR && cmd != NCSYNC_IOC_WAIT &&
 		 cmd != NCSYNC_IOC_PROG_WAIT);
 	return ret < 0 ? -errno : 0;
@@ -51,8 +51,8 @@ int ncsync_open(unsigned int core, bool writable, struct ncsync_dev **devp)
 	if (!dev)
 		return -ENOMEM;
 	snprintf(path, sizeof(path), "/dev/ncsync%u", core);
-	dev->fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
-	if (dev->fd < 0) {
+	dev->map.fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	if (dev->map.fd < 0) {
 		ret = -errno;
 		goto err_free;
 	}
@@ -63,17 +63,17 @@ int ncsync_open(unsigned int core, bool writable, struct ncsync_dev **devp)
 		ret = -EPROTO;
 		goto err_close;
 	}
-	map = mmap(NULL, NCSYNC_CSR_SIZE, PROT_READ, MAP_SHARED, dev->fd, 0);
+	map = mmap(NULL, NCSYNC_CSR_SIZE, PROT_READ, MAP_SHARED, dev->map.fd, 0);
 	if (map == MAP_FAILED) {
 		ret = -errno;
 		goto err_close;
 	}
-	dev->csr = map;
+	dev->map.csr = map;
 	*devp = dev;
 	return 0;
 
 err_close:
-	close(dev->fd);
+	close(dev->map.fd);
 err_free:
 	free(dev);
 	return ret;
@@ -83,14 +83,14 @@ void ncsync_close(struct ncsync_dev *dev)
 {
 	if (!dev)
 		return;
-	munmap((void *)dev->csr, NCSYNC_CSR_SIZE);
-	close(dev->fd);
+	munmap((void *)dev->map.csr, NCSYNC_CSR_SIZE);
+	close(dev->map.fd);
 	free(dev);
 }
 
 int ncsync_fd(const struct ncsync_dev *dev)
 {
-	return dev->fd;
+	return dev->map.fd;
 }
 
 const struct ncsync_info *ncsync_get_info(const struct ncsync_dev *dev)
@@ -98,21 +98,11 @@ const struct ncsync_info *ncsync_get_info(const struct ncsync_dev *dev)
 	return &dev->info;
 }
 
-int32_t ncsync_sem_read(const struct ncsync_dev *dev, uint8_t idx)
-{
-	return (int32_t)dev->csr[(NCSYNC_CSR_SEM_READ / 4) + idx];
-}
-
-bool ncsync_event_read(const struct ncsync_dev *dev, uint8_t idx)
-{
-	return dev->csr[(NCSYNC_CSR_EVENTS / 4) + idx];
-}
-
 int ncsync_csr_read(struct ncsync_dev *dev, uint32_t addr, uint32_t *vals,
 		    unsigned int n)
 {
 	ssize_t len = (ssize_t)n * 4;
-	ssize_t ret = pread(dev->fd, vals, len, addr);
+	ssize_t ret = pread(dev->map.fd, vals, len, addr);
 
 	if (ret < 0)
 		return -errno;
@@ -123,7 +113,7 @@ int ncsync_csr_write(struct ncsync_dev *dev, uint32_t addr,
 		     const uint32_t *vals, unsigned int n)
 {
 	ssize_t len = (ssize_t)n * 4;
-	ssize_t ret = pwrite(dev->fd, vals, len, addr);
+	ssize_t ret = pwrite(dev->map.fd, vals, len, addr);
 
 	if (ret < 0)
 		return -errno;
