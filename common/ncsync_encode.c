@@ -68,6 +68,8 @@ struct ncsync_record_layout_check {
 	NCSYNC_REC_AT(dma.dst, NCSYNC_REC_DMA_DST);
 	NCSYNC_REC_AT(dma.len, NCSYNC_REC_DMA_LEN);
 	NCSYNC_REC_AT(dma.latency_us, NCSYNC_REC_DMA_LATENCY_US);
+	NCSYNC_REC_AT(dma.flags, NCSYNC_REC_DMA_FLAGS);
+	NCSYNC_REC_AT(dma.peer, NCSYNC_REC_DMA_PEER);
 	unsigned int checked : 1;	/* a named member, as C wants */
 };
 
@@ -157,6 +159,8 @@ static void ncsync_ops_encode(const struct ncsync_insn *insn, __u8 *rec)
 		put_le(rec + NCSYNC_REC_DMA_DST, insn->dma.dst, 8);
 		put_le(rec + NCSYNC_REC_DMA_LEN, insn->dma.len, 4);
 		put_le(rec + NCSYNC_REC_DMA_LATENCY_US, insn->dma.latency_us, 4);
+		rec[NCSYNC_REC_DMA_FLAGS] = insn->dma.flags;
+		rec[NCSYNC_REC_DMA_PEER] = insn->dma.peer;
 		break;
 	default:
 		/* Halt, NoOp, Exit (its flags are zero): nothing more. */

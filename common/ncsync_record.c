@@ -39,7 +39,8 @@ static const struct ncsync_span *ncsync_named_spans(__u8 opcode)
 		{ 0x0C, 0x0E }, { 0x20, 0x3F }, { 0, 0 } };
 	static const struct ncsync_span poll[] = { { 0x0C, 0x0F }, { 0, 0 } };
 	static const struct ncsync_span exit_[] = { { 0x0C, 0x0C }, { 0, 0 } };
-	static const struct ncsync_span dma[] = { { 0x10, 0x27 }, { 0, 0 } };
+	static const struct ncsync_span dma[] = {
+		{ 0x0C, 0x0D }, { 0x10, 0x27 }, { 0, 0 } };
 
 	switch (opcode) {
 	case NCSYNC_OPC_EVENT_SEMAPHORE:
@@ -442,6 +443,13 @@ static enum ncsync_rec_reason ncsync_dma_decode(const __u8 *rec,
 	if (upd != NCSYNC_UPD_NONE && upd != NCSYNC_UPD_SEM_INC &&
 	    upd != NCSYNC_UPD_EVT_SET)
 		return NCSYNC_REC_BAD_DMA_UPDATE;
+	insn->dma.flags = rec[NCSYNC_REC_DMA_FLAGS];
+	insn->dma.peer = rec[NCSYNC_REC_DMA_PEER];
+	if ((insn->dma.flags & ~NCSYNC_DMA_F_PEER) ||
+	    (insn->dma.flags ? upd == NCSYNC_UPD_NONE ||
+			       insn->dma.peer >= NCSYNC_MAX_LNC :
+			       insn->dma.peer != 0))
+		return NCSYNC_REC_BAD_DMA_PEER;
 	/* The update is the copy's completion, never part of the wait. */
 	insn->lane[0].paired = false;
 	insn->lane[0].upd.on_land = insn->lane[0].upd.active;
@@ -512,6 +520,26 @@ enum ncsync_rec_reason ncsync_record_decode(const __u8 *rec, __u32 nrecords,
 }
 
 /**
+ * ncsync_record_check_lnc() - the rule of a decoded record that needs the
+ *	size of the logical core: a DMA record's peer is one of its cores.
+ * @insn: a record ncsync_record_decode() accepted.
+ * @lnc: the cores of a logical core (module parameter lnc).
+ *
+ * The kernel checks it at submission; the library, which does not know
+ * the module's parameters, leaves it to the kernel.
+ *
+ * Return: NCSYNC_REC_OK, or NCSYNC_REC_DMA_PEER_OUTSIDE.
+ */
+enum ncsync_rec_reason ncsync_record_check_lnc(const struct ncsync_insn *insn,
+					       __u32 lnc)
+{
+	if (insn->opcode == NCSYNC_OPC_DMA &&
+	    (insn->dma.flags & NCSYNC_DMA_F_PEER) && insn->dma.peer >= lnc)
+		return NCSYNC_REC_DMA_PEER_OUTSIDE;
+	return NCSYNC_REC_OK;
+}
+
+/**
  * ncsync_rec_reason_name() - a short name for a refusal reason.
  * @reason: an enum ncsync_rec_reason.
  *
@@ -545,6 +573,10 @@ const char *ncsync_rec_reason_name(unsigned int reason)
 		[NCSYNC_REC_BAD_DMA] = "DMA range or latency out of bounds",
 		[NCSYNC_REC_BAD_DMA_UPDATE] =
 			"DMA completion update not +1 or event set",
+		[NCSYNC_REC_BAD_DMA_PEER] =
+			"DMA peer flags invalid, or a peer without an update",
+		[NCSYNC_REC_DMA_PEER_OUTSIDE] =
+			"DMA completion update on a core outside the logical core",
 	};
 
 	if (reason >= NCSYNC_REC_REASON_COUNT)

@@ -127,7 +127,9 @@ struct ncsync_lane {
  * @gr: GroupResetSemaphores: the clear mode, the range and the mask (the
  *	range form fills the mask too, so execution uses the mask only).
  * @poll: PollSem: operation, destination register and semaphore range.
- * @dma: DMA: source and destination offsets, length and latency.
+ * @dma: DMA: source and destination offsets, length and latency; flags
+ *	(NCSYNC_DMA_F_PEER) and the peer the completion update lands on, by
+ *	its position in the logical core.
  */
 struct ncsync_insn {
 	__u8 opcode;
@@ -168,6 +170,8 @@ struct ncsync_insn {
 			__u64 dst;
 			__u32 len;
 			__u32 latency_us;
+			__u8 flags;
+			__u8 peer;
 		} dma;
 	};
 };
@@ -182,6 +186,8 @@ void ncsync_update_op_decode(__u8 mode, __u8 index, __u32 value,
 enum ncsync_rec_reason ncsync_record_decode(const __u8 *rec, __u32 nrecords,
 					    __u64 devmem_size,
 					    struct ncsync_insn *insn);
+enum ncsync_rec_reason ncsync_record_check_lnc(const struct ncsync_insn *insn,
+					       __u32 lnc);
 const char *ncsync_rec_reason_name(unsigned int reason);
 
 /**

@@ -59,6 +59,10 @@ void ncsync_dma_issue(struct ncsync_equeue *q, const struct ncsync_insn *insn)
 	c->land = ktime_add_us(ktime_get(), insn->dma.latency_us);
 	c->upd = insn->lane[0].upd;
 	c->reset_gen = READ_ONCE(core->reset_gen);
+	c->upd_core = core;
+	if (insn->dma.flags & NCSYNC_DMA_F_PEER)
+		c->upd_core = core->lnc_first + insn->dma.peer;
+	c->upd_reset_gen = READ_ONCE(c->upd_core->reset_gen);
 
 	kref_get(&prog->ref);
 	atomic_inc(&q->dma_outstanding);
@@ -135,6 +139,29 @@ static void ncsync_dma_move(struct ncsync_core *core, u64 dst, u64 src,
 }
 
 /*
+ * Apply a landed copy's completion update on its core: the issuer's, or a
+ * peer of its logical core.  Checked again under that core's lock, so
+ * that it is ordered with a reset's clear of either core: a copy issued
+ * before a reset of the core it updates lands without its update.
+ */
+static void ncsync_dma_update(struct ncsync_core *core,
+			      struct ncsync_dma_copy *c)
+{
+	struct ncsync_core *to = c->upd_core;
+
+	spin_lock(&to->lock);
+	if (!ncsync_dma_void(core, c) &&
+	    READ_ONCE(to->reset_gen) == c->upd_reset_gen) {
+		if (c->upd.bank == NCSYNC_BANK_EVENT)
+			ncsync_event_write_locked(to, c->upd.index, c->upd.set);
+		else
+			ncsync_sem_update_locked(to, c->upd.index, c->upd.op,
+						 c->upd.operand);
+	}
+	spin_unlock(&to->lock);
+}
+
+/*
  * Land a copy: the bytes, then its update, unless it is void.  A program
  * stopped between the two checks gets its bytes but not its update.  Then
  * free its slot and wake its engine (Drain, or a DMA record waiting for a
@@ -148,18 +175,8 @@ static void ncsync_dma_land(struct ncsync_core *core,
 
 	if (!kthread_should_stop() && !ncsync_dma_void(core, c)) {
 		ncsync_dma_move(core, c->dst, c->src, c->len);
-		spin_lock(&core->lock);
-		/* Checked again under the lock: ordered with a reset's clear. */
-		if (c->upd.active && !ncsync_dma_void(core, c)) {
-			if (c->upd.bank == NCSYNC_BANK_EVENT)
-				ncsync_event_write_locked(core, c->upd.index,
-							  c->upd.set);
-			else
-				ncsync_sem_update_locked(core, c->upd.index,
-							 c->upd.op,
-							 c->upd.operand);
-		}
-		spin_unlock(&core->lock);
+		if (c->upd.active)
+			ncsync_dma_update(core, c);
 		ncsync_prog_progress(prog);
 	}
 	/* The slot is free once every use of it is done. */

@@ -47,6 +47,10 @@ struct ncsync_user;
  * @reset_gen: the core's reset generation at issue; a reset voids it.
  * @len: bytes.
  * @upd: the update applied when it lands (+1 or event set), if active.
+ * @upd_core: the core @upd applies to: the issuer's, or with
+ *	NCSYNC_DMA_F_PEER a core of the issuer's logical core.
+ * @upd_reset_gen: @upd_core's reset generation at issue: a reset of that
+ *	core before the landing voids the update.
  *
  * Copies live in their queue's ring (ncsync_equeue.dma_slots), allocated
  * at submission: issuing one allocates nothing.
@@ -60,6 +64,8 @@ struct ncsync_dma_copy {
 	u64 reset_gen;
 	u32 len;
 	struct ncsync_update_op upd;
+	struct ncsync_core *upd_core;
+	u64 upd_reset_gen;
 };
 
 /**
@@ -215,6 +221,9 @@ struct ncsync_engine {
 /**
  * struct ncsync_core - one modeled NeuronCore.
  * @index: N of /dev/ncsyncN.
+ * @lnc_first: the first core of its logical core (module parameter lnc):
+ *	the cores of one logical core are consecutive, so the core at
+ *	position p of it is @lnc_first + p.  Set before the core is added.
  * @cdev: the character device.
  * @dev: the device node's struct device.
  * @event_page: the page behind CSR 0x0000-0x0FFF; events[i] is a u32 0/1
@@ -271,6 +280,7 @@ struct ncsync_engine {
  */
 struct ncsync_core {
 	unsigned int index;
+	struct ncsync_core *lnc_first;
 	struct cdev cdev;
 	struct device *dev;
 	struct page *event_page;
@@ -364,6 +374,7 @@ extern unsigned int ncsync_watchdog_ms;
 extern unsigned int ncsync_fd_mem_mb;
 extern unsigned int ncsync_user_mem_mb;
 extern unsigned int ncsync_dma_depth;
+extern unsigned int ncsync_lnc;
 extern const struct file_operations ncsync_fops;
 extern const u8 ncsync_engine_ids[NCSYNC_NUM_ENGINES];
 

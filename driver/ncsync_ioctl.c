@@ -38,6 +38,7 @@ static int ncsync_info_ioctl(struct ncsync_file *nfile, void *data)
 	info->engine_mask = NCSYNC_ENGINE_MASK;
 	info->num_regs = NCSYNC_NUM_REGS;
 	info->watchdog_ms = READ_ONCE(ncsync_watchdog_ms);
+	info->lnc = ncsync_lnc;
 	return 0;
 }
 

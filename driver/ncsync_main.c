@@ -101,7 +101,8 @@ static bool ncsync_params_ok(void)
 	       !(ncsync_devmem_kb % 4) &&
 	       ncsync_watchdog_ms && ncsync_watchdog_ms <= NCSYNC_MAX_WATCHDOG_MS &&
 	       ncsync_fd_mem_mb && ncsync_user_mem_mb &&
-	       ncsync_dma_depth >= 1 && ncsync_dma_depth <= NCSYNC_MAX_DMA_DEPTH;
+	       ncsync_dma_depth >= 1 && ncsync_dma_depth <= NCSYNC_MAX_DMA_DEPTH &&
+	       ncsync_lnc >= 1 && ncsync_lnc <= NCSYNC_MAX_LNC;
 }
 
 /*
@@ -130,6 +131,11 @@ static int __init ncsync_init(void)
 		pr_err("ncsync: a module parameter is out of range (see modinfo ncsync)\n");
 		return -EINVAL;
 	}
+	if (ncsync_num_cores % ncsync_lnc) {
+		pr_err("ncsync: cores=%u is not a multiple of lnc=%u: a logical core fuses lnc whole cores\n",
+		       ncsync_num_cores, ncsync_lnc);
+		return -EINVAL;
+	}
 	BUILD_BUG_ON(PAGE_SIZE != 4096);	/* the CSR window is 2 pages */
 	ret = ncsync_devmem_fits();
 	if (ret)
@@ -152,6 +158,9 @@ static int __init ncsync_init(void)
 	}
 	ncsync_dev.class->devnode = ncsync_devnode;
 
+	for (i = 0; i < ncsync_num_cores; i++)
+		ncsync_dev.cores[i].lnc_first =
+			&ncsync_dev.cores[i - i % ncsync_lnc];
 	for (i = 0; i < ncsync_num_cores; i++) {
 		ret = ncsync_core_add(&ncsync_dev.cores[i], i);
 		if (ret)
@@ -161,8 +170,8 @@ static int __init ncsync_init(void)
 	if (ret)
 		goto err_cores;
 	ncsync_debugfs_init(ncsync_dev.cores, ncsync_num_cores);
-	pr_info("ncsync: %u cores, API version %d\n", ncsync_num_cores,
-		NCSYNC_API_VERSION);
+	pr_info("ncsync: %u cores, %u a logical core, API version %d\n",
+		ncsync_num_cores, ncsync_lnc, NCSYNC_API_VERSION);
 	return 0;
 
 err_cores:

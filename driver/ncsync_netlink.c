@@ -306,7 +306,8 @@ static int ncsync_nl_fill_core(struct sk_buff *skb, struct ncsync_core *core)
 	sems = nla_reserve(skb, NCSYNC_A_SEMS, NCSYNC_NUM_SEMS * sizeof(s32));
 	events = nla_reserve(skb, NCSYNC_A_EVENTS, NCSYNC_NUM_EVENTS / 8);
 	if (!sems || !events ||
-	    nla_put_u8(skb, NCSYNC_A_NOTIFY, READ_ONCE(core->notify)))
+	    nla_put_u8(skb, NCSYNC_A_NOTIFY, READ_ONCE(core->notify)) ||
+	    nla_put_u32(skb, NCSYNC_A_LNC, ncsync_lnc))
 		return -EMSGSIZE;
 	vals = nla_data(sems);
 	bits = nla_data(events);

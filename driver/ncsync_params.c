@@ -41,6 +41,11 @@ module_param_named(user_mem_mb, ncsync_user_mem_mb, uint, 0444);
 MODULE_PARM_DESC(user_mem_mb,
 		 "kernel memory the programs of all descriptors one user opened may take, in MiB (default 256)");
 
+unsigned int ncsync_lnc = 1;
+module_param_named(lnc, ncsync_lnc, uint, 0444);
+MODULE_PARM_DESC(lnc,
+		 "cores fused into one logical core, 1-64; cores must be a multiple of it (default 1)");
+
 unsigned int ncsync_dma_depth = 64;
 module_param_named(dma_depth, ncsync_dma_depth, uint, 0444);
 MODULE_PARM_DESC(dma_depth,

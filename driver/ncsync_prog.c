@@ -142,6 +142,9 @@ static int ncsync_queue_decode(struct ncsync_core *core,
 			r = ncsync_record_decode(buf + i * NCSYNC_RECORD_SIZE,
 						 uq->count, core->devmem_size,
 						 &q->insns[base + i]);
+			if (!r)
+				r = ncsync_record_check_lnc(&q->insns[base + i],
+							    ncsync_lnc);
 			if (r) {
 				sub->bad_engine = uq->engine;
 				sub->bad_index = base + i;

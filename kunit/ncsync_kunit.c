@@ -653,6 +653,8 @@ static void record_bad_table(struct kunit *test)
 		ncsync_bad_record_build(b, NCSYNC_BAD_QLEN, r);
 		why = ncsync_record_decode(r, NCSYNC_BAD_QLEN,
 					   NCSYNC_BAD_DEVMEM, &insn);
+		if (why == NCSYNC_REC_OK)
+			why = ncsync_record_check_lnc(&insn, NCSYNC_BAD_LNC);
 		KUNIT_EXPECT_EQ_MSG(test, (unsigned int)why,
 				    (unsigned int)b->reason, "%s", b->name);
 		if (b->reason < NCSYNC_REC_REASON_COUNT)

@@ -823,7 +823,7 @@ static void check_info(struct __test_metadata *_metadata,
 	EXPECT_EQ(NCSYNC_ENGINE_MASK, i->engine_mask);
 	EXPECT_EQ(NCSYNC_NUM_REGS, i->num_regs);
 	EXPECT_EQ(module_param("watchdog_ms"), (long)i->watchdog_ms);
-	EXPECT_EQ(0, i->reserved);
+	EXPECT_EQ(module_param("lnc"), (long)i->lnc);
 }
 
 static void check_op_read(struct __test_metadata *_metadata,

@@ -32,35 +32,6 @@ oom_re='invoked oom-killer|Out of memory|oom-kill:|page allocation failure|vmall
 . "$here/ncsync_module.sh"
 tap_plan 3 hostile
 
-# Indent command output as TAP diagnostics.
-diag() {
-	sed 's/^/#   /'
-}
-
-# The saved parameters with NAME=VALUE arguments replacing their namesakes.
-params_with() {
-	for kv in $saved; do
-		keep=1
-		for o in "$@"; do
-			[ "${kv%%=*}" = "${o%%=*}" ] && keep=0
-		done
-		[ $keep = 0 ] || printf ' %s' "$kv"
-	done
-	printf ' %s' "$@"
-}
-
-unload() {
-	[ -d $sys ] || return 0
-	"$tool" unload >/dev/null 2>&1
-	[ ! -d $sys ]
-}
-
-# Load the module file with NAME=VALUE arguments; the tool's output.
-load() {
-	unload || { echo "cannot unload (refcnt $(cat $sys/refcnt))"; return 1; }
-	"$tool" load --path "$ko" "$@" 2>&1 && [ -c /dev/ncsync0 ]
-}
-
 oom_reports() {
 	dmesg 2>/dev/null | grep -cE "$oom_re"
 }
@@ -76,23 +47,15 @@ saved=$(ncsync_module_params)
 
 # 1: the per-user cap, with caps small enough to fill under TCG
 # shellcheck disable=SC2046 # one word per parameter
-if out=$(load $(params_with user_mem_mb=32 fd_mem_mb=24)); then
-	res=$("$bin" -r hostile.user_mem_cap 2>&1)
-	rc=$?
-	echo "$res" | diag
-	if [ $rc != 0 ]; then
-		tap_not_ok "user_mem_cap # ncsync_hostile_test exited with $rc"
-	elif echo "$res" | grep -q '^ok 1 # SKIP'; then
-		tap_not_ok "user_mem_cap # skipped with user_mem_mb=32 fd_mem_mb=24"
-	else
-		tap_ok "user_mem_cap"
-	fi
+if out=$(ncsync_load $(ncsync_params_with user_mem_mb=32 fd_mem_mb=24)); then
+	tap_run user_mem_cap "user_mem_mb=32 fd_mem_mb=24" \
+		"$bin" -r hostile.user_mem_cap
 else
 	tap_not_ok "user_mem_cap # load with user_mem_mb=32 fd_mem_mb=24: $out"
 fi
 
 # 2: 64 cores of 64 MiB each cannot be had; the load must say so cleanly
-if unload; then
+if ncsync_unload; then
 	before=$(oom_reports)
 	if command -v insmod >/dev/null 2>&1; then
 		out=$(insmod "$ko" cores=64 devmem_kb=65536 2>&1)
@@ -102,14 +65,14 @@ if unload; then
 	rc=$?
 	stayed=no
 	[ -d $sys ] && stayed=yes
-	unload
+	ncsync_unload
 	after=$(oom_reports)
 	why=
 	[ $rc != 0 ] && [ $stayed = no ] || why="; it loaded"
 	echo "$out" | grep -q 'Cannot allocate memory' ||
 		why="$why; exit status $rc, not ENOMEM: '$out'"
 	if [ "$after" != "$before" ]; then
-		dmesg | grep -E "$oom_re" | head -3 | diag
+		dmesg | grep -E "$oom_re" | head -3 | tap_diag
 		why="$why; $((after - before)) OOM or allocation-failure log lines"
 	fi
 	if [ -z "$why" ]; then
@@ -122,10 +85,5 @@ else
 fi
 
 # 3: loaded again as found
-# shellcheck disable=SC2086 # one word per parameter
-if out=$(load $saved) && [ "$(ncsync_module_params)" = "$saved" ]; then
-	tap_ok "load_again"
-else
-	tap_not_ok "load_again # $out; have '$(ncsync_module_params)', want '$saved'"
-fi
+tap_load_again
 exit $tap_failed

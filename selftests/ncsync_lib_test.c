@@ -309,7 +309,7 @@ TEST_F(core, get_info)
 	EXPECT_EQ((unsigned int)(NCSYNC_ENGINE_MASK), info->engine_mask);
 	EXPECT_EQ((unsigned int)(NCSYNC_NUM_REGS), info->num_regs);
 	EXPECT_LE(1U, info->watchdog_ms);
-	EXPECT_EQ(0U, info->reserved);
+	EXPECT_LE(1U, info->lnc);
 	wd = sysfs_param("watchdog_ms");
 	if (wd >= 0)
 		EXPECT_EQ(wd, (long)info->watchdog_ms);

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Sourced by the selftests that reload the module (ncsync_faults_test.sh,
-# ncsync_hostile_test.sh): the module file and its parameters, and the
-# TAP those tests print; not a test of its own.  Needs $build.
+# ncsync_hostile_test.sh, ncsync_lnc_test.sh): the module file, its
+# parameters, loading it with others (needs $tool, $ko, $sys, $saved),
+# and the TAP those tests print; not a test of its own.  Needs $build.
 
 # The module file the loaded module came from, built for this kernel (its
 # vermagic) and, when the kernel shows the loaded module's srcversion,
@@ -29,6 +30,32 @@ ncsync_module_params() {
 	for p in /sys/module/ncsync/parameters/*; do
 		[ -r "$p" ] && printf ' %s=%s' "${p##*/}" "$(cat "$p")"
 	done
+}
+
+# The saved parameters ($saved) with NAME=VALUE arguments replacing
+# their namesakes.
+ncsync_params_with() {
+	for kv in $saved; do
+		keep=1
+		for o in "$@"; do
+			[ "${kv%%=*}" = "${o%%=*}" ] && keep=0
+		done
+		[ $keep = 0 ] || printf ' %s' "$kv"
+	done
+	printf ' %s' "$@"
+}
+
+ncsync_unload() {
+	[ -d $sys ] || return 0
+	"$tool" unload >/dev/null 2>&1
+	[ ! -d $sys ]
+}
+
+# Load the module file $ko with NAME=VALUE arguments ($tool load); the
+# tool's output.
+ncsync_load() {
+	ncsync_unload || { echo "cannot unload (refcnt $(cat $sys/refcnt))"; return 1; }
+	"$tool" load --path "$ko" "$@" 2>&1 && [ -c /dev/ncsync0 ]
 }
 
 # TAP of a reload test: tap_plan N NAME prints the plan; tap_ok and
@@ -60,4 +87,38 @@ tap_skip_rest() {
 		echo "ok $tap_n $tap_name # SKIP $1"
 	done
 	exit $tap_failed
+}
+
+# Indent command output as TAP diagnostics.
+tap_diag() {
+	sed 's/^/#   /'
+}
+
+# tap_run NAME WHY CMD...: one result for a test binary run as CMD, under
+# the parameters WHY names: not ok if it fails or skips anything.
+tap_run() {
+	name=$1
+	params=$2
+	shift 2
+	res=$("$@" 2>&1)
+	rc=$?
+	echo "$res" | tap_diag
+	if [ $rc != 0 ]; then
+		tap_not_ok "$name # $(basename "$1") exited with $rc"
+	elif echo "$res" | grep -q '# SKIP'; then
+		tap_not_ok "$name # skipped with $params"
+	else
+		tap_ok "$name"
+	fi
+}
+
+# One result: the module loads again with the parameters it had ($saved).
+tap_load_again() {
+	# shellcheck disable=SC2086 # one word per parameter
+	if out=$(ncsync_load $saved) &&
+	   [ "$(ncsync_module_params)" = "$saved" ]; then
+		tap_ok "load_again"
+	else
+		tap_not_ok "load_again # $out; have '$(ncsync_module_params)', want '$saved'"
+	fi
 }

@@ -452,6 +452,7 @@ struct ncsync_msg {
 	__u32 present;			/* BIT_A() of top-level attributes */
 	int core, event;
 	__u8 event_state, notify;
+	__u32 lnc;
 	__u64 seq, drops;
 	__s32 sems[NCSYNC_NUM_SEMS];
 	__u8 events[NCSYNC_NUM_EVENTS / 8];
@@ -483,6 +484,7 @@ static const int attr_len[NCSYNC_A_MAX + 1] = {
 	[NCSYNC_A_ENG_WAIT_INDEX] = 1,
 	[NCSYNC_A_ENG_WAIT_THRESHOLD] = 4,
 	[NCSYNC_A_ENG_WAIT_CURRENT] = 4,
+	[NCSYNC_A_LNC] = 4,
 };
 
 /* Check an attribute's type and length; 0 or -EINVAL. */
@@ -495,9 +497,9 @@ static int attr_check(struct __test_metadata *_metadata,
 		EXPECT_EQ(0, nla_len(a)) TH_LOG("%s: TRUNCATED not a flag", where);
 		return 0;
 	}
-	EXPECT_TRUE(type > 0 && type < NCSYNC_A_PAD)
+	EXPECT_TRUE(type > 0 && type <= NCSYNC_A_MAX && type != NCSYNC_A_PAD)
 		TH_LOG("%s: unexpected attribute %d", where, type);
-	if (type <= 0 || type >= NCSYNC_A_PAD)
+	if (type <= 0 || type > NCSYNC_A_MAX || type == NCSYNC_A_PAD)
 		return -EINVAL;
 	if (attr_len[type] >= 0) {
 		EXPECT_EQ(attr_len[type], nla_len(a))
@@ -647,6 +649,9 @@ static void parse_msg(struct __test_metadata *_metadata,
 			break;
 		case NCSYNC_A_TRUNCATED:
 			break;
+		case NCSYNC_A_LNC:
+			m->lnc = nla_get_u32(a);
+			break;
 		case NCSYNC_A_PROG:
 			ASSERT_GT(MAX_PROGS, m->nprogs);
 			parse_prog(_metadata, a, &m->progs[m->nprogs++]);
@@ -660,7 +665,8 @@ static void parse_msg(struct __test_metadata *_metadata,
 /* The attributes each message carries (NCSYNC_A_PROG: once per program). */
 #define GET_CORE_ATTRS	(BIT_A(NCSYNC_A_CORE) | BIT_A(NCSYNC_A_SEMS) | \
 			 BIT_A(NCSYNC_A_EVENTS) | BIT_A(NCSYNC_A_NOTIFY) | \
-			 BIT_A(NCSYNC_A_SEQ) | BIT_A(NCSYNC_A_DROPS))
+			 BIT_A(NCSYNC_A_SEQ) | BIT_A(NCSYNC_A_DROPS) | \
+			 BIT_A(NCSYNC_A_LNC))
 #define EVENT_NTF_ATTRS	(BIT_A(NCSYNC_A_CORE) | BIT_A(NCSYNC_A_EVENT) | \
 			 BIT_A(NCSYNC_A_EVENT_STATE) | BIT_A(NCSYNC_A_SEQ))
 #define PROG_NTF_ATTRS	(BIT_A(NCSYNC_A_CORE) | BIT_A(NCSYNC_A_PROG))
@@ -878,6 +884,7 @@ TEST_F(nl, get_core_banks_seq_drops_notify)
 	static const unsigned int ev[] = { 0, 9, 128, 255 };
 	__s32 sems[NCSYNC_NUM_SEMS] = { 0 };
 	__u8 bits[NCSYNC_NUM_EVENTS / 8] = { 0 };
+	struct ncsync_info info;
 	struct ncsync_stats st;
 	struct ncsync_msg m;
 	unsigned int i;
@@ -892,8 +899,11 @@ TEST_F(nl, get_core_banks_seq_drops_notify)
 	}
 	ASSERT_EQ(0, stats_get(self->fd, &st));
 
+	ASSERT_EQ(0, ioctl(self->fd, NCSYNC_IOC_INFO, &info));
+
 	get_core_ok(_metadata, self, 0, &m);
 	EXPECT_EQ(GET_CORE_ATTRS, m.present);
+	EXPECT_EQ(info.lnc, m.lnc);
 	EXPECT_EQ(0, m.nprogs);
 	EXPECT_EQ(0, memcmp(sems, m.sems, sizeof(sems)));
 	for (i = 0; i < NCSYNC_NUM_SEMS; i++)

@@ -71,7 +71,9 @@ _Static_assert(NCSYNC_REC_POLL_OP == 0x0C && NCSYNC_REC_POLL_DST == 0x0D &&
 	       NCSYNC_REC_POLL_FIRST == 0x0E && NCSYNC_REC_POLL_COUNT == 0x0F,
 	       "records.rst, PollSem");
 _Static_assert(NCSYNC_REC_DMA_SRC == 0x10 && NCSYNC_REC_DMA_DST == 0x18 &&
-	       NCSYNC_REC_DMA_LEN == 0x20 && NCSYNC_REC_DMA_LATENCY_US == 0x24,
+	       NCSYNC_REC_DMA_LEN == 0x20 && NCSYNC_REC_DMA_LATENCY_US == 0x24 &&
+	       NCSYNC_REC_DMA_FLAGS == 0x0C && NCSYNC_REC_DMA_PEER == 0x0D &&
+	       NCSYNC_DMA_F_PEER == 0x01,
 	       "records.rst, DMA");
 
 /* ---------------------------------------------------------------------- */
@@ -279,6 +281,20 @@ static inline __u8 *enc_dma(__u8 *r, __u64 src, __u64 dst, __u32 len,
 	return r;
 }
 
+/*
+ * The same copy, its completion landing on the core at position @peer of
+ * the logical core (flag 0x01 at +0x0C, the position at +0x0D).
+ */
+static inline __u8 *enc_dma_peer(__u8 *r, __u8 peer, __u64 src, __u64 dst,
+				 __u32 len, __u32 latency_us, __u8 umode,
+				 __u8 uidx)
+{
+	enc_dma(r, src, dst, len, latency_us, umode, uidx);
+	r[0x0C] = 0x01;
+	r[0x0D] = peer;
+	return r;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Programs                                                                */
 
@@ -454,6 +470,14 @@ static inline __u8 *rec_dma(struct rec_queue *q, __u64 src, __u64 dst,
 			    __u8 uidx)
 {
 	return enc_dma(rec_emit(q, 0), src, dst, len, latency_us, umode, uidx);
+}
+
+static inline __u8 *rec_dma_peer(struct rec_queue *q, __u8 peer, __u64 src,
+				 __u64 dst, __u32 len, __u32 latency_us,
+				 __u8 umode, __u8 uidx)
+{
+	return enc_dma_peer(rec_emit(q, 0), peer, src, dst, len, latency_us,
+			    umode, uidx);
 }
 
 #endif /* NCSYNC_REC_H */

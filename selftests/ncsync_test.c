@@ -497,7 +497,8 @@ TEST_F(core, info_fields)
 	EXPECT_LT(0U, info.rt_reserved_event_count);
 	EXPECT_EQ(256U, info.rt_reserved_event_first +
 		  info.rt_reserved_event_count);
-	EXPECT_EQ(0U, info.reserved);
+	EXPECT_LE(1U, info.lnc);
+	EXPECT_EQ(0U, info.num_cores % info.lnc);
 	if (rsv >= 0) {
 		EXPECT_EQ((__u32)rsv, info.rt_reserved_sem_count);
 	}

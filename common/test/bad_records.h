@@ -33,6 +33,11 @@
  * (every size the module takes, and NCSYNC_BAD_DEVMEM); the library, which
  * does not know the device, checks ranges against 2^64 and accepts it.
  * Every other DMA entry is refused whatever the size.
+ *
+ * The logical core matters to a DMA record's peer: an entry with @lnc is
+ * refused only by ncsync_record_check_lnc() for a logical core of fewer
+ * than NCSYNC_MAX_LNC cores (every lnc the module takes but 64, and
+ * NCSYNC_BAD_LNC); the decoder, and so the library, accepts it.
  */
 #ifndef _NCSYNC_TEST_BAD_RECORDS_H
 #define _NCSYNC_TEST_BAD_RECORDS_H
@@ -43,6 +48,8 @@
 /* A record decoded alone: in a queue of 16, a device memory of 64 KiB */
 #define NCSYNC_BAD_QLEN		16
 #define NCSYNC_BAD_DEVMEM	0x10000ULL
+/* ... and a logical core of one core */
+#define NCSYNC_BAD_LNC		1
 
 /**
  * struct ncsync_bad_patch - a value written into a record.
@@ -64,6 +71,7 @@ struct ncsync_bad_patch {
  * @set: the values written over the header.
  * @target_is_qlen: the Branch target is the length of the queue.
  * @devmem: refused only by a device memory below 2^40 bytes.
+ * @lnc: refused only by a logical core below NCSYNC_MAX_LNC cores.
  */
 struct ncsync_bad_record {
 	const char *name;
@@ -72,6 +80,7 @@ struct ncsync_bad_record {
 	struct ncsync_bad_patch set[NCSYNC_BAD_PATCHES];
 	__u8 target_is_qlen;
 	__u8 devmem;
+	__u8 lnc;
 };
 
 #define BAD(n, opc, why)	.name = (n), .opcode = (opc), .reason = (why)
@@ -400,6 +409,27 @@ static const struct ncsync_bad_record ncsync_bad_records[] = {
 	      NCSYNC_REC_BAD_DMA_UPDATE),
 	  .set = { DMA4, P8(NCSYNC_REC_EV_UPD_MODE, UPD_C(NCSYNC_UPD_SEM_DEC)),
 		   P8(NCSYNC_REC_EV_UPD_IDX, 1) } },
+	/* DMA peer: flag 0x01 only, with an update, a position below 64 */
+	{ BAD("dma_peer_unknown_flag", NCSYNC_OPC_DMA, NCSYNC_REC_BAD_DMA_PEER),
+	  .set = { DMA4, P8(NCSYNC_REC_EV_UPD_MODE, UPD_C(NCSYNC_UPD_SEM_INC)),
+		   P8(NCSYNC_REC_DMA_FLAGS, 0x02) } },
+	{ BAD("dma_peer_without_update", NCSYNC_OPC_DMA,
+	      NCSYNC_REC_BAD_DMA_PEER),
+	  .set = { DMA4, P8(NCSYNC_REC_DMA_FLAGS, NCSYNC_DMA_F_PEER) } },
+	{ BAD("dma_peer_position_64", NCSYNC_OPC_DMA, NCSYNC_REC_BAD_DMA_PEER),
+	  .set = { DMA4, P8(NCSYNC_REC_EV_UPD_MODE, UPD_C(NCSYNC_UPD_SEM_INC)),
+		   P8(NCSYNC_REC_DMA_FLAGS, NCSYNC_DMA_F_PEER),
+		   P8(NCSYNC_REC_DMA_PEER, NCSYNC_MAX_LNC) } },
+	{ BAD("dma_peer_position_without_flag", NCSYNC_OPC_DMA,
+	      NCSYNC_REC_BAD_DMA_PEER),
+	  .set = { DMA4, P8(NCSYNC_REC_EV_UPD_MODE, UPD_C(NCSYNC_UPD_SEM_INC)),
+		   P8(NCSYNC_REC_DMA_PEER, 1) } },
+	{ BAD("dma_peer_outside", NCSYNC_OPC_DMA, NCSYNC_REC_DMA_PEER_OUTSIDE),
+	  .set = { DMA4, P8(NCSYNC_REC_EV_UPD_MODE, UPD_C(NCSYNC_UPD_SEM_INC)),
+		   P8(NCSYNC_REC_EV_UPD_IDX, 5),
+		   P8(NCSYNC_REC_DMA_FLAGS, NCSYNC_DMA_F_PEER),
+		   P8(NCSYNC_REC_DMA_PEER, NCSYNC_MAX_LNC - 1) },
+	  .lnc = 1 },
 };
 
 #undef BAD
@@ -444,7 +474,8 @@ static inline void ncsync_bad_record_build(const struct ncsync_bad_record *b,
 
 /*
  * The first entry refused for @reason in any queue and any device memory
- * (neither @target_is_qlen nor @devmem), or NULL.
+ * (neither @target_is_qlen nor @devmem), refused by the decoder (not
+ * @lnc), or NULL.
  */
 static inline const struct ncsync_bad_record *
 ncsync_bad_record_of(unsigned int reason)
@@ -453,7 +484,8 @@ ncsync_bad_record_of(unsigned int reason)
 
 	for (b = ncsync_bad_records;
 	     b < ncsync_bad_records + NCSYNC_NUM_BAD_RECORDS; b++)
-		if (b->reason == reason && !b->target_is_qlen && !b->devmem)
+		if (b->reason == reason && !b->target_is_qlen && !b->devmem &&
+		    !b->lnc)
 			return b;
 	return (const struct ncsync_bad_record *)0;
 }

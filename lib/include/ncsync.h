@@ -229,6 +229,10 @@ int ncsync_add_branch_reg(struct ncsync_stream *s, uint8_t comp,
 int ncsync_add_dma(struct ncsync_stream *s, uint64_t src, uint64_t dst,
 		   uint32_t len, uint32_t latency_us, uint8_t upd_mode,
 		   uint8_t upd_idx, const struct ncsync_events *ev);
+int ncsync_add_dma_peer(struct ncsync_stream *s, uint8_t peer, uint64_t src,
+			uint64_t dst, uint32_t len, uint32_t latency_us,
+			uint8_t upd_mode, uint8_t upd_idx,
+			const struct ncsync_events *ev);
 int ncsync_insert_events(struct ncsync_stream *s, uint32_t index,
 			 const struct ncsync_events *ev);
 /* Append 64 bytes as they are, unchecked: the text form's .raw. */

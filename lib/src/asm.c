@@ -1202,7 +1202,40 @@ static int asm_poll(struct asm_ctx *c, const struct asm_tok *mn)
 	return asm_emit(c, mn, &in, lane, NULL);
 }
 
-/* dma SRC, DST, LEN [, latency=US]; on_land is the events block update */
+/* The options after a dma's length: [, latency=US] [, peer=P] */
+static int parse_dma_opts(struct asm_ctx *c, struct ncsync_insn *in)
+{
+	uint32_t peer = 0;
+	int ret = 0;
+
+	while (!ret && accept(c, ",")) {
+		skip_ws(c);
+		if (accept_word(c, "latency")) {
+			ret = expect(c, "=");
+			if (!ret)
+				ret = parse_u32(c, &in->dma.latency_us);
+		} else if (accept_word(c, "peer")) {
+			ret = expect(c, "=");
+			if (!ret)
+				ret = parse_u32(c, &peer);
+			if (ret)
+				break;
+			if (peer > 0xFF)
+				return asm_err(c, c->p, "peer out of range");
+			in->dma.flags = NCSYNC_DMA_F_PEER;
+			in->dma.peer = peer;
+		} else {
+			return asm_err(c, c->p, "expected 'latency' or 'peer'");
+		}
+	}
+	return ret;
+}
+
+/*
+ * dma SRC, DST, LEN [, latency=US] [, peer=P]; on_land is the events
+ * block update, applied on the core at position P of the logical core
+ * with peer=P.
+ */
 static int asm_dma(struct asm_ctx *c, const struct asm_tok *mn)
 {
 	struct asm_lane lane[2];
@@ -1220,14 +1253,8 @@ static int asm_dma(struct asm_ctx *c, const struct asm_tok *mn)
 		ret = expect(c, ",");
 	if (!ret)
 		ret = parse_u32(c, &in.dma.len);
-	if (!ret && accept(c, ",")) {
-		skip_ws(c);
-		if (!accept_word(c, "latency"))
-			return asm_err(c, c->p, "expected 'latency'");
-		ret = expect(c, "=");
-		if (!ret)
-			ret = parse_u32(c, &in.dma.latency_us);
-	}
+	if (!ret)
+		ret = parse_dma_opts(c, &in);
 	if (!ret)
 		ret = parse_sync(c, lane, false, true);
 	if (ret)

@@ -453,6 +453,21 @@ int ncsync_add_branch_reg(struct ncsync_stream *s, uint8_t comp,
  * rides the events block, +0x06/+0x07, and is applied when the copy lands;
  * @ev may carry a wait but no update of its own.
  */
+static int ncsync_add_dma_insn(struct ncsync_stream *s,
+			       struct ncsync_insn *insn, uint8_t upd_mode,
+			       uint8_t upd_idx, const struct ncsync_events *ev)
+{
+	if ((ev && upd_mode && (ev->upd_mode || ev->upd_idx)) ||
+	    (!upd_mode && upd_idx))
+		return -EINVAL;
+	ncsync_insn_events(insn, ev);
+	if (upd_mode) {
+		insn->lane[0].upd_mode = upd_mode;
+		insn->lane[0].upd_idx = upd_idx;
+	}
+	return ncsync_add_insn(s, insn);
+}
+
 int ncsync_add_dma(struct ncsync_stream *s, uint64_t src, uint64_t dst,
 		   uint32_t len, uint32_t latency_us, uint8_t upd_mode,
 		   uint8_t upd_idx, const struct ncsync_events *ev)
@@ -463,15 +478,30 @@ int ncsync_add_dma(struct ncsync_stream *s, uint64_t src, uint64_t dst,
 			 .latency_us = latency_us },
 	};
 
-	if ((ev && upd_mode && (ev->upd_mode || ev->upd_idx)) ||
-	    (!upd_mode && upd_idx))
+	return ncsync_add_dma_insn(s, &insn, upd_mode, upd_idx, ev);
+}
+
+/*
+ * A copy whose completion update lands on the core at position @peer of
+ * the issuer's logical core (NCSYNC_DMA_F_PEER): how one core signals
+ * another.  The update is required; the kernel refuses a @peer beyond the
+ * logical core at submission (NCSYNC_REC_DMA_PEER_OUTSIDE).
+ */
+int ncsync_add_dma_peer(struct ncsync_stream *s, uint8_t peer, uint64_t src,
+			uint64_t dst, uint32_t len, uint32_t latency_us,
+			uint8_t upd_mode, uint8_t upd_idx,
+			const struct ncsync_events *ev)
+{
+	struct ncsync_insn insn = {
+		.opcode = NCSYNC_OPC_DMA,
+		.dma = { .src = src, .dst = dst, .len = len,
+			 .latency_us = latency_us, .flags = NCSYNC_DMA_F_PEER,
+			 .peer = peer },
+	};
+
+	if (!upd_mode)
 		return -EINVAL;
-	ncsync_insn_events(&insn, ev);
-	if (upd_mode) {
-		insn.lane[0].upd_mode = upd_mode;
-		insn.lane[0].upd_idx = upd_idx;
-	}
-	return ncsync_add_insn(s, &insn);
+	return ncsync_add_dma_insn(s, &insn, upd_mode, upd_idx, ev);
 }
 
 /*

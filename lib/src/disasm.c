@@ -273,6 +273,8 @@ static void dis_insn(struct dis_buf *b, const struct ncsync_insn *in,
 			   (unsigned long long)in->dma.dst, in->dma.len);
 		if (in->dma.latency_us)
 			dis_printf(b, ", latency=%u", in->dma.latency_us);
+		if (in->dma.flags & NCSYNC_DMA_F_PEER)
+			dis_printf(b, ", peer=%u", in->dma.peer);
 		break;
 	default:
 		dis_printf(b, "%s", ncsync_text_name(ncsync_text_opcodes,

@@ -50,6 +50,10 @@ static const struct {
 	{ "dma 4096, 8192, 0x100, latency=0", "dma 0x1000, 0x2000, 256" },
 	{ "dma 0, 64, 64, latency=5 on_land sem[3]++",
 	  "dma 0x0, 0x40, 64, latency=5 on_land sem[3]++" },
+	{ "dma 0, 64, 64, peer=1 on_land sem[3]++",
+	  "dma 0x0, 0x40, 64, peer=1 on_land sem[3]++" },
+	{ "dma 0, 64, 64, peer=0x3, latency=7 on_land ev[1] set",
+	  "dma 0x0, 0x40, 64, latency=7, peer=3 on_land ev[1] set" },
 	{ "dma 0, 64, 64 then ev[2] set .read",
 	  "dma 0x0, 0x40, 64 on_land ev[2] set .read" },
 	/* waits */

@@ -105,6 +105,10 @@ int main(void)
 		"dma two completion updates");
 	REFUSED(ncsync_add_dma(s, 0, 64, 8, 0, 0, 1, NULL),
 		"dma update index without mode");
+	REFUSED(ncsync_add_dma_peer(s, 1, 0, 64, 8, 0, 0, 0, NULL),
+		"dma_peer without a completion update");
+	REFUSED(ncsync_add_dma_peer(s, NCSYNC_MAX_LNC, 0, 64, 8, 0, 0x13, 1,
+				    NULL), "dma_peer position 64");
 	TAP_CHECK(ncsync_add_semaphore_inc(NULL, 1) == -EINVAL,
 		  "NULL stream refused");
 	TAP_CHECK(ncsync_stream_count(s) == 0, "nothing was appended");

@@ -161,6 +161,12 @@ int main(void)
 	       R([0] = 0xE0, [1] = 0x10, [6] = 0x13, [7] = 5,
 		 [0x11] = 0x10, [0x19] = 0x20, [0x21] = 0x01, [0x24] = 10),
 	       "dma: src, dst, len, latency, completion +1");
+	expect(ncsync_add_dma_peer(s, 1, 0x1000, 0x2000, 256, 10, 0x11, 5,
+				   NULL),
+	       R([0] = 0xE0, [1] = 0x10, [6] = 0x11, [7] = 5, [0x0C] = 1,
+		 [0x0D] = 1, [0x11] = 0x10, [0x19] = 0x20, [0x21] = 0x01,
+		 [0x24] = 10),
+	       "dma_peer: the peer flag and position, completion event set");
 
 	/* insert_events: the 8-byte block at +0x04 of an existing record. */
 	idx = ncsync_add_drain(s, NULL);

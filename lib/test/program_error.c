@@ -98,6 +98,7 @@ static void bad_table(void)
 	struct ncsync_submit_error e;
 	struct ncsync_insn insn;
 	struct ncsync_program *p;
+	enum ncsync_rec_reason why;
 	unsigned int n, reasons = 0;
 	uint8_t engine;
 	uint32_t idx;
@@ -107,8 +108,10 @@ static void bad_table(void)
 		b = &ncsync_bad_records[n];
 		reasons |= 1U << b->reason;
 		ncsync_bad_record_build(b, NRECS, bad);
-		TAP_CHECK(ncsync_record_decode(bad, NRECS, NCSYNC_BAD_DEVMEM,
-					       &insn) == b->reason,
+		why = ncsync_record_decode(bad, NRECS, NCSYNC_BAD_DEVMEM, &insn);
+		if (why == NCSYNC_REC_OK)
+			why = ncsync_record_check_lnc(&insn, NCSYNC_BAD_LNC);
+		TAP_CHECK(why == b->reason,
 			  "decode %s: %s", b->name,
 			  ncsync_reason_name(b->reason));
 		if (b->reason == NCSYNC_REC_PSEUDO_OP)
@@ -118,10 +121,11 @@ static void bad_table(void)
 		p = with_bad(engine, engines[(n + 2) % ARRAY_LEN(engines)],
 			     idx, bad);
 		ret = ncsync_program_finalize(p);
-		if (b->devmem)
+		if (b->devmem || b->lnc)
 			TAP_CHECK(ret == 0 && error_of(p, &e) == -ENOENT,
-				  "finalize %s: accepted (the kernel knows the device memory)",
-				  b->name);
+				  "finalize %s: accepted (the kernel knows the %s)",
+				  b->name, b->devmem ? "device memory" :
+						       "logical core");
 		else
 			TAP_CHECK(ret == -EINVAL && error_of(p, &e) == 0 &&
 				  names(&e, engine, idx, b->reason) &&

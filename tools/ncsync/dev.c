@@ -66,6 +66,8 @@ static void json_info(const struct info *i)
 	j_end();
 	j_uint("num_regs", in->num_regs);
 	j_uint("watchdog_ms", in->watchdog_ms);
+	j_uint("lnc", in->lnc);
+	j_uint("logical_core", in->core / (in->lnc ? in->lnc : 1));
 	if (i->have_nl)
 		j_bool("notify", i->core->notify);
 	j_obj("stats");
@@ -85,6 +87,10 @@ static void print_info(const struct info *i)
 
 	printf("core %u of %u (/dev/ncsync%u), API %u\n", in->core,
 	       in->num_cores, in->core, in->api_version);
+	if (in->lnc > 1)
+		printf("  logical core %u: cores %u-%u (lnc %u)\n",
+		       in->core / in->lnc, in->core - in->core % in->lnc,
+		       in->core - in->core % in->lnc + in->lnc - 1, in->lnc);
 	printf("  semaphores %u, runtime reserves %u-%u\n", in->num_sems,
 	       in->rt_reserved_sem_first,
 	       in->rt_reserved_sem_first + in->rt_reserved_sem_count - 1);

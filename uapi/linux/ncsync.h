@@ -80,7 +80,9 @@
  * @engine_mask: the datapath engines, bit i for engine i (0x6E).
  * @num_regs: registers per engine.
  * @watchdog_ms: the default program watchdog (parameter watchdog_ms).
- * @reserved: zero.
+ * @lnc: cores fused into one logical core (parameter lnc, default 1):
+ *	this core is at position @core % @lnc of logical core @core / @lnc,
+ *	and a DMA record's completion update can land on any core of it.
  *
  * The reserved slices model the runtime's RtReservedSemNum and
  * RtReservedEventsNum (SYNC): the driver does not enforce them, the library
@@ -102,7 +104,7 @@ struct ncsync_info {
 	__u32 engine_mask;
 	__u32 num_regs;
 	__u32 watchdog_ms;
-	__u32 reserved;
+	__u32 lnc;
 };
 
 /**
@@ -313,10 +315,20 @@ struct ncsync_stats {
 #define NCSYNC_REC_POLL_FIRST		0x0E
 #define NCSYNC_REC_POLL_COUNT		0x0F
 /* DMA (model-defined) */
+#define NCSYNC_REC_DMA_FLAGS		0x0C	/* NCSYNC_DMA_F_* */
+#define NCSYNC_REC_DMA_PEER		0x0D	/* with NCSYNC_DMA_F_PEER */
 #define NCSYNC_REC_DMA_SRC		0x10	/* u64 device memory offset */
 #define NCSYNC_REC_DMA_DST		0x18	/* u64 device memory offset */
 #define NCSYNC_REC_DMA_LEN		0x20	/* u32 bytes */
 #define NCSYNC_REC_DMA_LATENCY_US	0x24	/* u32 */
+/*
+ * NCSYNC_REC_DMA_FLAGS: the completion update lands on the core at
+ * position NCSYNC_REC_DMA_PEER of the issuer's logical core (module
+ * parameter lnc), not on the issuer's own core.
+ */
+#define NCSYNC_DMA_F_PEER		0x01
+/* The most cores a logical core fuses: the bound of NCSYNC_REC_DMA_PEER. */
+#define NCSYNC_MAX_LNC			64
 
 /*
  * The record as a C type: one view per record family, each the whole 64
@@ -492,7 +504,11 @@ struct ncsync_rec_exit {
 /**
  * struct ncsync_rec_dma - DMA (0xE0).
  * @head: the header and lane 0, whose update is the copy's completion.
- * @reserved0: +0x0C - +0x0F, zero.
+ * @flags: NCSYNC_REC_DMA_FLAGS: 0, or NCSYNC_DMA_F_PEER.
+ * @peer: NCSYNC_REC_DMA_PEER: with NCSYNC_DMA_F_PEER, the core of the
+ *	issuer's logical core the completion update lands on, by its position
+ *	there (0 .. lnc - 1); else zero.
+ * @reserved0: +0x0E - +0x0F, zero.
  * @src: NCSYNC_REC_DMA_SRC: the source offset in device memory.
  * @dst: NCSYNC_REC_DMA_DST: the destination offset.
  * @len: NCSYNC_REC_DMA_LEN: bytes, at least 1.
@@ -501,7 +517,9 @@ struct ncsync_rec_exit {
  */
 struct ncsync_rec_dma {
 	struct ncsync_rec_head head;
-	__u8 reserved0[4];
+	__u8 flags;
+	__u8 peer;
+	__u8 reserved0[2];
 	__le64 src;
 	__le64 dst;
 	__le32 len;
@@ -638,6 +656,8 @@ enum ncsync_rec_reason {
 	/* DMA range outside device memory, length 0, latency above 1 s */
 	NCSYNC_REC_BAD_DMA,
 	NCSYNC_REC_BAD_DMA_UPDATE,	/* completion update not +1 or set */
+	NCSYNC_REC_BAD_DMA_PEER,	/* flags, or a peer without an update */
+	NCSYNC_REC_DMA_PEER_OUTSIDE,	/* peer beyond the logical core */
 	NCSYNC_REC_REASON_COUNT,
 };
 
@@ -904,6 +924,7 @@ enum ncsync_genl_attr {
 	NCSYNC_A_ENG_WAIT_CURRENT,	/* s32 */
 	NCSYNC_A_PAD,
 	NCSYNC_A_TRUNCATED,		/* flag: GET_CORE left programs out */
+	NCSYNC_A_LNC,			/* u32: cores of its logical core */
 	__NCSYNC_A_MAX,
 };
 

@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# ncsync selftest: logical cores, which need the module loaded with
+# parameters of its own (Documentation/ncsync/engines.rst, "Logical
+# cores"):
+#
+#  1. bad_lnc: "cores=3 lnc=2" is refused: EINVAL, the kernel log says
+#     why, and the module does not stay loaded;
+#  2. lnc_test: reload with cores=4 lnc=2 and run ncsync_lnc_test (signals
+#     between the cores of a logical core), none of it skipped;
+#  3. info: "ncsync info -c 1" names the logical core;
+#  4. load_again: the module loads again, with the parameters it had.
+#
+# selftests/run.sh runs this inside the test VM with the module loaded; it
+# is left loaded as found (the module file: ncsync_module.sh).  Outside
+# the VM (NCSYNC_IN_VM unset) nothing is done.  Prints TAP.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+build=${BUILD:-$top/build}
+tool=$build/tools/ncsync
+bin=$build/selftests/ncsync_lnc_test
+sys=/sys/module/ncsync
+. "$here/ncsync_module.sh"
+tap_plan 4 lnc
+
+[ "${NCSYNC_IN_VM:-}" = 1 ] || tap_skip_rest "not in the test VM (tools/vm-run)"
+[ "$(id -u)" = 0 ] || tap_skip_rest "needs root"
+[ -d $sys ] || tap_skip_rest "ncsync is not loaded"
+[ -x "$tool" ] || tap_skip_rest "no $tool (make tools)"
+[ -x "$bin" ] || tap_skip_rest "no $bin (make selftests)"
+ko=$(ncsync_module_file) ||
+	tap_skip_rest "no module file for $(uname -r) like the loaded one (set NCSYNC_KO)"
+saved=$(ncsync_module_params)
+
+# 1: a core count that is not a multiple of lnc
+if ncsync_unload; then
+	out=$("$tool" load --path "$ko" cores=3 lnc=2 2>&1)
+	rc=$?
+	why=
+	[ -d $sys ] && why="; it loaded"
+	ncsync_unload
+	[ $rc != 0 ] || why="$why; exit status 0"
+	echo "$out" | grep -q 'invalid parameters' ||
+		why="$why; not refused as invalid (EINVAL): '$out'"
+	dmesg | grep -q 'ncsync: cores=3 is not a multiple of lnc=2' ||
+		why="$why; no kernel log line"
+	if [ -z "$why" ]; then
+		tap_ok "bad_lnc"
+	else
+		tap_not_ok "bad_lnc # cores=3 lnc=2${why#;}"
+	fi
+else
+	tap_not_ok "bad_lnc # cannot unload (refcnt $(cat $sys/refcnt))"
+fi
+
+# 2, 3: two logical cores of two
+# shellcheck disable=SC2046 # one word per parameter
+if out=$(ncsync_load $(ncsync_params_with cores=4 lnc=2)); then
+	tap_run lnc_test "cores=4 lnc=2" "$bin"
+	out=$("$tool" info -c 3 2>&1)
+	if echo "$out" | grep -q 'logical core 1: cores 2-3 (lnc 2)'; then
+		tap_ok "info"
+	else
+		tap_not_ok "info # '$out'"
+	fi
+else
+	tap_not_ok "lnc_test # load with cores=4 lnc=2: $out"
+	tap_not_ok "info # not loaded"
+fi
+
+# 4: loaded again as found
+tap_load_again
+exit $tap_failed
