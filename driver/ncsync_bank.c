@@ -9,6 +9,7 @@
 #include <linux/slab.h>
 
 #include "ncsync_drv.h"
+#include "ncsync_exec.h"
 #include "ncsync_trace.h"
 
 /* Datapath engines, in the order of ncsync_core.engines (SYNC ordinals). */
@@ -129,13 +130,41 @@ wait_queue_head_t *ncsync_bank_wq(struct ncsync_core *core, u8 bank,
 			      index];
 }
 
-/* Count a waiter's wake-up; every waker holds the core lock. */
+/*
+ * The key of a bank queue's wake-up for a change of its register: it wakes
+ * only the waiters whose condition now holds.  Other wake-ups (reset,
+ * close) pass no key and wake every waiter.
+ */
+static char ncsync_wake_change;
+#define NCSYNC_WAKE_CHANGE	((void *)&ncsync_wake_change)
+
+/* Whether the condition of @e holds now; the caller holds the core lock. */
+static bool ncsync_wait_entry_holds(struct ncsync_wait_entry *e)
+{
+	const struct ncsync_wait_op *w = e->cond;
+	bool after;
+
+	if (w->bank == NCSYNC_BANK_SEM)
+		return ncsync_wait_sem_passes(w, e->core->sems[w->index],
+					      e->threshold);
+	return ncsync_wait_event_passes(w, e->core->events[w->index], &after);
+}
+
+/*
+ * Wake a waiter, unless the wake-up is a change that leaves its condition
+ * false; count the wake-ups.  Every waker of a bank queue holds the core
+ * lock, so the condition is read as the change left it: a waiter that
+ * tested before the change and sleeps is woken by it if it holds.
+ */
 static int ncsync_wake_fn(struct wait_queue_entry *wq, unsigned int mode,
 			  int flags, void *key)
 {
 	struct ncsync_wait_entry *e = container_of(wq, struct ncsync_wait_entry,
 						   wq);
 
+	if (key == NCSYNC_WAKE_CHANGE && e->cond && e->core &&
+	    !ncsync_wait_entry_holds(e))
+		return 0;
 	if (e->core)
 		e->core->stats.wakeups++;
 	return autoremove_wake_function(wq, mode, flags, key);
@@ -153,6 +182,24 @@ void ncsync_wait_entry_init(struct ncsync_wait_entry *e,
 	init_wait(&e->wq);
 	e->wq.func = ncsync_wake_fn;
 	e->core = core;
+	e->cond = NULL;
+	e->threshold = 0;
+}
+
+/**
+ * ncsync_wait_entry_cond() - wake an entry only when its wait can pass.
+ * @e: an entry of a bank queue (ncsync_wait_entry_init() with a core).
+ * @cond: the wait; it must stay valid while @e is queued.
+ * @threshold: its threshold, for a semaphore wait.
+ *
+ * A change of the register then wakes @e only when @cond holds after it,
+ * so that the arrivals before a barrier's last wake nobody.
+ */
+void ncsync_wait_entry_cond(struct ncsync_wait_entry *e,
+			    const struct ncsync_wait_op *cond, s32 threshold)
+{
+	e->cond = cond;
+	e->threshold = threshold;
 }
 
 /**
@@ -184,15 +231,18 @@ static void ncsync_poll_wake_locked(struct ncsync_core *core)
 	}
 }
 
-/* Wake one queue of ncsync_core.bank_wq; the caller holds the core lock. */
-static void ncsync_bank_wake_queue(wait_queue_head_t *wq)
+/*
+ * Wake one queue of ncsync_core.bank_wq; the caller holds the core lock.
+ * @key: NCSYNC_WAKE_CHANGE for a change, NULL to wake every waiter.
+ */
+static void ncsync_bank_wake_queue(wait_queue_head_t *wq, void *key)
 {
 	/*
 	 * Safe without a barrier: a waiter enqueues itself before it takes
 	 * the core lock to test, and the caller holds that lock.
 	 */
 	if (waitqueue_active(wq))
-		wake_up_all(wq);
+		__wake_up(wq, TASK_NORMAL, 0, key);
 }
 
 /* Advance the change sequence and tell the descriptors' pollers. */
@@ -211,7 +261,8 @@ static void ncsync_changed_locked(struct ncsync_core *core, u8 bank,
 {
 	lockdep_assert_held(&core->lock);
 	ncsync_seq_advance_locked(core);
-	ncsync_bank_wake_queue(ncsync_bank_wq(core, bank, index));
+	ncsync_bank_wake_queue(ncsync_bank_wq(core, bank, index),
+			       NCSYNC_WAKE_CHANGE);
 }
 
 /* A reset: every wait of the core must notice. */
@@ -221,7 +272,7 @@ static void ncsync_bank_wake_all_locked(struct ncsync_core *core)
 
 	lockdep_assert_held(&core->lock);
 	for (i = 0; i < NCSYNC_BANK_WQS; i++)
-		ncsync_bank_wake_queue(&core->bank_wq[i]);
+		ncsync_bank_wake_queue(&core->bank_wq[i], NULL);
 }
 
 /**

@@ -184,10 +184,16 @@ struct ncsync_prog {
  * @wq: the wait queue entry.
  * @core: the core whose stats.wakeups counts its wake-ups; its lock is
  *	held by every waker of the bank queues.
+ * @cond: the wait it sleeps for, or NULL: a change of its register wakes
+ *	it only when @cond holds afterwards (ncsync_wait_entry_cond()).
+ *	Resets and closes wake it whatever its condition.
+ * @threshold: a semaphore wait's threshold, resolved when it began.
  */
 struct ncsync_wait_entry {
 	struct wait_queue_entry wq;
 	struct ncsync_core *core;
+	const struct ncsync_wait_op *cond;
+	s32 threshold;
 };
 
 /**
@@ -392,6 +398,8 @@ wait_queue_head_t *ncsync_bank_wq(struct ncsync_core *core, u8 bank,
 void ncsync_poll_arm_locked(struct ncsync_file *nfile);
 void ncsync_wait_entry_init(struct ncsync_wait_entry *e,
 			    struct ncsync_core *core);
+void ncsync_wait_entry_cond(struct ncsync_wait_entry *e,
+			    const struct ncsync_wait_op *cond, s32 threshold);
 s32 ncsync_sem_get(struct ncsync_core *core, unsigned int i);
 bool ncsync_event_get(struct ncsync_core *core, unsigned int i);
 bool ncsync_sem_update_locked(struct ncsync_core *core, unsigned int i,
@@ -405,8 +413,9 @@ u32 ncsync_nonzero_sems_locked(struct ncsync_core *core,
 /* ncsync_wait.c */
 int ncsync_deadline_get(const struct ncsync_timespec *ts, u32 flags,
 			ktime_t *deadline);
-int ncsync_sleep(struct ncsync_file *nfile, wait_queue_head_t *wq, bool bank,
-		 const ktime_t *deadline, int (*cond)(void *arg), void *arg);
+int ncsync_sleep(struct ncsync_file *nfile, wait_queue_head_t *wq,
+		 const struct ncsync_wait_op *bank_op, const ktime_t *deadline,
+		 int (*cond)(void *arg), void *arg);
 int ncsync_wait(struct ncsync_file *nfile, struct ncsync_wait *w,
 		const ktime_t *deadline);
 void ncsync_flush_waiters(struct ncsync_file *nfile, fl_owner_t owner);

@@ -176,6 +176,7 @@ static bool ncsync_exec_wait_sleep(struct ncsync_exec *x,
 	init_waitqueue_entry(&kick, current);
 	add_wait_queue(&x->eng->wq, &kick);
 	ncsync_wait_entry_init(&wait, core);
+	ncsync_wait_entry_cond(&wait, &l->wait, threshold);
 	for (;;) {
 		prepare_to_wait(wq, &wait.wq, TASK_INTERRUPTIBLE);
 		if (ncsync_exec_stopping(x))

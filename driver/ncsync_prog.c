@@ -874,7 +874,7 @@ int ncsync_prog_wait(struct ncsync_file *nfile, struct ncsync_prog_wait *pw)
 	waiter.prog = ncsync_prog_get(nfile, pw->id);
 	if (!waiter.prog)
 		return -ENOENT;
-	ret = ncsync_sleep(nfile, &nfile->core->done_wq, false, &deadline,
+	ret = ncsync_sleep(nfile, &nfile->core->done_wq, NULL, &deadline,
 			   ncsync_prog_wait_cond, &waiter);
 	if (!ret)
 		pw->state = waiter.state;

@@ -837,17 +837,19 @@ static void bump_sem2(struct __test_metadata *_metadata, int fd)
 }
 
 /*
- * NWAITERS threads wait on sem[0] through one descriptor and five engines
- * on sem[1]: 200 changes of sem[2] wake nobody (wakeups unchanged); a
- * change of sem[0] wakes the threads, and only them.
+ * NWAITERS threads wait on sem[0] == 123456 through one descriptor and five
+ * engines on sem[1] == 1: 200 changes of sem[2] wake nobody (wakeups
+ * unchanged); a change of sem[0] to 1 wakes nobody either, since no
+ * waiter's condition holds; setting it to 123456 wakes the threads, and
+ * only them, and their waits succeed.
  */
 TEST_F_TIMEOUT(hostile, wakeups_only_waiters_of_changed_sem, 120)
 {
 	struct waiter *w = calloc(NWAITERS, sizeof(*w));
 	struct ncsync_prog_status ps;
-	__u64 w0, w1, w2;
+	__u64 w0, w1, w2, w3;
 	struct rec r[2];
-	int i, cancelled = 0;
+	int i, passed = 0;
 	__u32 id;
 
 	ASSERT_NE(NULL, w);
@@ -862,23 +864,91 @@ TEST_F_TIMEOUT(hostile, wakeups_only_waiters_of_changed_sem, 120)
 	w1 = wakeups(_metadata, self->fd);
 	ASSERT_EQ(0, sem_op(self->fd, NCSYNC_OP_SET, 0, 1));
 	w2 = wakeups(_metadata, self->fd);
+	ASSERT_EQ(0, sem_op(self->fd, NCSYNC_OP_SET, 0, 123456));
+	w3 = wakeups(_metadata, self->fd);
 
-	ASSERT_EQ(0, core_reset(self->fd));
 	for (i = 0; i < NWAITERS; i++) {
 		pthread_join(w[i].thread, NULL);
-		cancelled += w[i].ret == -ECANCELED;
+		passed += w[i].ret == 0;
 	}
+	ASSERT_EQ(0, core_reset(self->fd));
 	free(w);
 	EXPECT_EQ(w0, w1)
 		TH_LOG("200 changes of sem[2] woke %llu sleepers; none waits on it",
 		       (unsigned long long)(w1 - w0));
-	EXPECT_LT(w1, w2)
-		TH_LOG("a change of sem[0] woke none of its %d waiters",
-		       NWAITERS);
-	EXPECT_GE(w1 + NWAITERS, w2)
-		TH_LOG("a change of sem[0] woke %llu sleepers; %d wait on it",
-		       (unsigned long long)(w2 - w1), NWAITERS);
-	EXPECT_EQ(NWAITERS, cancelled);
+	EXPECT_EQ(w1, w2)
+		TH_LOG("sem[0] = 1 woke %llu sleepers; all wait for 123456",
+		       (unsigned long long)(w2 - w1));
+	EXPECT_EQ(w2 + NWAITERS, w3)
+		TH_LOG("sem[0] = 123456 woke %llu sleepers; %d wait for it",
+		       (unsigned long long)(w3 - w2), NWAITERS);
+	EXPECT_EQ(NWAITERS, passed);
+}
+
+/* Poll until engine @e of program @id is blocked on semaphore @sem. */
+static void engine_blocked_on(struct __test_metadata *_metadata, int fd,
+			      __u32 id, unsigned int e, __u8 sem)
+{
+	__s64 end = now_ns() + LONG_MS * NSEC_PER_MSEC;
+	struct ncsync_prog_status ps;
+
+	for (;;) {
+		ASSERT_EQ(0, status_get(fd, id, &ps));
+		ASSERT_LT(e, ps.nengines);
+		if (ps.engines[e].state == NCSYNC_ENG_BLOCKED &&
+		    ps.engines[e].wait_kind == NCSYNC_BLOCK_SEM &&
+		    ps.engines[e].wait_index == sem)
+			return;
+		ASSERT_GT(end, now_ns())
+			TH_LOG("engine %u never blocked on sem[%u]", e, sem);
+		usleep(1000);
+	}
+}
+
+/*
+ * A barrier of the five engines on sem[3]: each waits for its turn
+ * (sem[10 + e] >= 1), arrives (+1) and waits for sem[3] >= 5.  The test
+ * gives the turns one by one.  A turn wakes its engine only; the first
+ * four arrivals wake nobody, since no waiter's condition holds; the last
+ * wakes the four engines at the barrier, once each: 5 + 4 wake-ups in all
+ * (where every change woke every waiter, 5 + 0 + 1 + 2 + 3 + 4).
+ */
+TEST_F_TIMEOUT(hostile, barrier_arrivals_wake_only_at_the_last, 120)
+{
+	struct rec_prog p = { 0 };
+	struct ncsync_submit sub;
+	__u64 before, now;
+	unsigned int e;
+	__u32 id;
+
+	for (e = 0; e < NCSYNC_NUM_ENGINES; e++) {
+		struct rec_queue *q = rec_prog_queue(&p, datapath[e]);
+
+		rec_noop(q, NCSYNC_WAIT_SEM_GE, 10 + e, 0, 0, 1);
+		rec_inc(q, 3);
+		rec_noop(q, NCSYNC_WAIT_SEM_GE, 3, 0, 0, NCSYNC_NUM_ENGINES);
+		rec_exit(q);
+	}
+	ASSERT_EQ(0, rec_prog_submit(self->fd, &p, 0, WD_LONG, &sub));
+	id = sub.id;
+	for (e = 0; e < NCSYNC_NUM_ENGINES; e++)
+		engine_blocked_on(_metadata, self->fd, id, e, 10 + e);
+	before = wakeups(_metadata, self->fd);
+	for (e = 0; e + 1 < NCSYNC_NUM_ENGINES; e++) {
+		ASSERT_EQ(0, sem_op(self->fd, NCSYNC_OP_SET, 10 + e, 1));
+		engine_blocked_on(_metadata, self->fd, id, e, 3);
+		now = wakeups(_metadata, self->fd);
+		EXPECT_EQ(before + e + 1, now)
+			TH_LOG("turn and arrival %u: %llu wake-ups in all", e + 1,
+			       (unsigned long long)(now - before));
+	}
+	ASSERT_EQ(0, sem_op(self->fd, NCSYNC_OP_SET, 10 + e, 1));
+	EXPECT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
+	now = wakeups(_metadata, self->fd);
+	EXPECT_EQ(before + 2 * NCSYNC_NUM_ENGINES - 1, now)
+		TH_LOG("last arrival: %llu wake-ups in all",
+		       (unsigned long long)(now - before));
+	rec_prog_free(&p);
 }
 
 /* How many of @n epoll instances report EPOLLIN now. */
