@@ -25,6 +25,8 @@ import sys
 
 import yaml
 
+from ncsync_tap import Tap
+
 NETLINK_GENERIC = 16
 SOL_NETLINK = 270
 NETLINK_ADD_MEMBERSHIP = 1
@@ -53,19 +55,7 @@ NL_POLICY_TYPE_ATTR_PAD = 11
 INT_BITS = {'u8': 8, 'u16': 16, 'u32': 32, 'u64': 64,
             's8': 8, 's16': 16, 's32': 32, 's64': 64}
 
-n = 0
-failed = 0
-
-
-def tap(ok, desc, why=''):
-    global n, failed
-    n += 1
-    if not ok:
-        failed += 1
-    print(('ok' if ok else 'not ok') + ' %d - %s' % (n, desc))
-    if not ok and why:
-        for line in str(why).splitlines():
-            print('#   ' + line)
+tap = Tap()
 
 
 def attrs(data):
@@ -292,15 +282,13 @@ def main():
         pols = get_policies(spec['name'])
     except OSError as e:
         tap(False, 'the family %s is registered' % spec['name'], e)
-        print('1..%d' % n)
-        return 1
+        return tap.done()
     tap(fam['maxattr'] == len(set_attrs),
         'maxattr %d is the spec\'s attribute count' % fam['maxattr'],
         'spec: %d' % len(set_attrs))
     check_ops(spec, fam, pols, set_attrs)
     check_groups(spec, fam)
-    print('1..%d' % n)
-    return 1 if failed else 0
+    return tap.done()
 
 
 if __name__ == '__main__':

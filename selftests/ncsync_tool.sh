@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh disable=SC2034 # the variables are the sourcer's
+#
+# Sourced by the selftests of ncsync(1) (ncsync_tool_test.sh,
+# ncsync_json_test.sh); not a test of its own.  Needs $top.  Prints the
+# TAP header, and exits with a skip outside the test VM or without the
+# tool; sets $build, $N (the tool), $ex (the examples), $py (python3) and
+# $tmp, a directory removed on exit; defines monitor_bg.
+
+build=${BUILD:-$top/build}
+N=$build/tools/ncsync
+ex=$top/examples
+
+echo "TAP version 13"
+if [ "${NCSYNC_IN_VM:-}" != 1 ]; then
+	echo "1..0 # SKIP not in the test VM (tools/vm-run)"
+	exit 0
+fi
+if [ ! -x "$N" ]; then
+	echo "1..0 # SKIP no $N (make tools)"
+	exit 0
+fi
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# The system's python3 (a pyenv shim on PATH can take seconds to start).
+py=/usr/bin/python3
+[ -x $py ] || py=python3
+
+# monitor_bg ARGS...: ncsync ARGS (a monitor) in the background, output in
+# $tmp/mon.out, until its first line says it listens; $mpid.
+monitor_bg() {
+	rm -f "$tmp/mon.out"
+	"$N" "$@" > "$tmp/mon.out" 2> "$tmp/mon.err" &
+	mpid=$!
+	i=0
+	while [ ! -s "$tmp/mon.out" ] && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
