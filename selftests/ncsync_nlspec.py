@@ -13,7 +13,10 @@
 #   the spec's request lists, each of the spec's type, with the spec's
 #   checks (min, max, exact-len);
 # - the multicast groups: the same names; joining one as an unprivileged
-#   user fails with EPERM exactly when the spec marks it admin-perm.
+#   user fails with EPERM exactly when the spec marks it admin-perm;
+# - the replies of get-core and get-programs on core 0, which the caller
+#   gave more programs than a get-core reply holds: exactly the
+#   attributes the spec lists for them (truncated included).
 #
 # Usage: ncsync_nlspec.py SPEC.  Prints TAP results and the plan.  Run by ncsync_nlspec_test.sh
 # in the test VM with the module loaded, as root.
@@ -81,10 +84,15 @@ def u32(b):
 
 def ctrl_request(cmd, flags, payload):
     """Send a controller request; return the payload of every reply."""
+    return genl_request(GENL_ID_CTRL, cmd, flags, payload)
+
+
+def genl_request(family, cmd, flags, payload):
+    """Send a request (version 1); return the payload of every reply."""
     s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
     try:
         body = struct.pack('BBH', cmd, 1, 0) + payload
-        hdr = struct.pack('IHHII', 16 + len(body), GENL_ID_CTRL,
+        hdr = struct.pack('IHHII', 16 + len(body), family,
                           NLM_F_REQUEST | NLM_F_ACK | flags, 1, 0)
         s.send(hdr + body)
         return ctrl_replies(s)
@@ -273,6 +281,33 @@ def check_groups(spec, fam):
             'got %s' % (os.strerror(err) if err else 'success'))
 
 
+def check_replies(spec, fam, set_attrs):
+    """
+    The replies of the ops whose request is a core, for core 0, which
+    the set-up gave more programs than one message holds: their
+    attributes are exactly the spec's reply attributes (pads aside).
+    """
+    names = {i + 1: a['name'] for i, a in enumerate(set_attrs)}
+    index = {a['name']: i + 1 for i, a in enumerate(set_attrs)}
+    pads = {i + 1 for i, a in enumerate(set_attrs) if a['type'] == 'pad'}
+    request = nla(index['core'], struct.pack('I', 0))
+    for op in spec['operations']['list']:
+        for kind, flags in (('do', 0), ('dump', NLM_F_DUMP)):
+            part = op.get(kind, {})
+            if 'reply' not in part or \
+                    part['request']['attributes'] != ['core']:
+                continue
+            got = set()
+            for msg in genl_request(fam['id'], op['value'], flags, request):
+                got |= set(attrs(msg)) - pads
+            got = {names.get(t, t) for t in got}
+            want = set(part['reply']['attributes'])
+            tap(got == want,
+                '%s %s: the reply has exactly the spec\'s attributes' %
+                (op['name'], kind),
+                'kernel %s\nspec   %s' % (sorted(got, key=str), sorted(want)))
+
+
 def main():
     spec = yaml.safe_load(open(sys.argv[1]))
     set_attrs = [s for s in spec['attribute-sets']
@@ -288,6 +323,7 @@ def main():
         'spec: %d' % len(set_attrs))
     check_ops(spec, fam, pols, set_attrs)
     check_groups(spec, fam)
+    check_replies(spec, fam, set_attrs)
     return tap.done()
 
 
