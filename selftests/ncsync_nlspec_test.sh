@@ -17,24 +17,7 @@ top=$(cd "$here/.." && pwd)
 . "$here/ncsync_tool.sh"
 
 # 40 programs of five engines: a get-core reply holds about 30.
-nprogs=40
-for e in pool act pe dve sp; do
-	printf 'engine %s\n\tnop wait sem[50] >= 1\n\texit\n' "$e"
-done > "$tmp/block5.s"
-"$N" sem set 50 0 > /dev/null
-pids=
-i=0
-while [ $i -lt $nprogs ]; do
-	"$N" run --watchdog 60000 "$tmp/block5.s" > /dev/null 2>&1 &
-	pids="$pids $!"
-	i=$((i + 1))
-done
-i=0
-while [ $i -lt 150 ] &&
-	! "$N" dump 2> /dev/null | grep -q "^programs running: $nprogs\$"; do
-	sleep 0.2
-	i=$((i + 1))
-done
+block_programs 40
 
 $py "$here/ncsync_nlspec.py" "$top/Documentation/netlink/ncsync.yaml"
 rc=$?

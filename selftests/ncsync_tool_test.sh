@@ -424,23 +424,7 @@ check "the blocked program ends done once released" [ $? -eq 0 ]
 # More programs than NCSYNC_CMD_GET_CORE's one message holds (about 30 of
 # five engines): dump and top list them all, from its dump.
 nmany=70
-for e in pool act pe dve sp; do
-	printf 'engine %s\n\tnop wait sem[50] >= 1\n\texit\n' "$e"
-done > "$tmp/block5.s"
-"$N" sem set 50 0 > /dev/null
-pids=
-i=0
-while [ $i -lt $nmany ]; do
-	"$N" run --watchdog 60000 "$tmp/block5.s" > /dev/null 2>&1 &
-	pids="$pids $!"
-	i=$((i + 1))
-done
-i=0
-while [ $i -lt 100 ] &&
-	! "$N" dump 2> /dev/null | grep -q "^programs running: $nmany\$"; do
-	sleep 0.2
-	i=$((i + 1))
-done
+block_programs $nmany
 t 0 "dump with $nmany programs" "$N" dump &&
 	check "dump lists all $nmany programs" sh -c \
 	"grep -q '^programs running: $nmany\$' '$out' && [ \$(grep -c '^  program [0-9]* of pid' '$out') -eq $nmany ] && ! grep -q 'not shown' '$out'"
