@@ -118,10 +118,11 @@ install: module
 		$(DESTDIR)$(UDEVDIR)/60-ncsync.rules
 
 # The module's sources for dkms, in /usr/src/ncsync-VERSION: the tree
-# tools/module-tree makes (copies, no build product), and dkms.conf.
+# tools/module-tree makes (copies of the Kbuild, dkms.conf and the sources;
+# no build product), and nothing is built.  Then
+# `dkms install ncsync/VERSION -k KVER` (README.md).
 install-dkms:
 	$(TOP)/tools/module-tree --copy $(DESTDIR)/usr/src/ncsync-$(DKMSVER)
-	install -m 644 dkms.conf $(DESTDIR)/usr/src/ncsync-$(DKMSVER)/
 
 # build/, and what the module's build in the repository itself left before
 # it moved to $(MODDIR).

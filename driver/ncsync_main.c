@@ -205,3 +205,5 @@ module_exit(ncsync_exit);
 MODULE_DESCRIPTION("Reference model of the AWS Trainium NeuronCore sync fabric");
 MODULE_AUTHOR("The ncsync developers");
 MODULE_LICENSE("GPL");
+/* NCSYNC_VERSION: dkms.conf's PACKAGE_VERSION, passed by the Kbuild. */
+MODULE_VERSION(NCSYNC_VERSION);

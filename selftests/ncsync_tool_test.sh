@@ -17,25 +17,13 @@ set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-build=${BUILD:-$top/build}
-N=$build/tools/ncsync
+# $build, $N, $ex, $py, $tmp; the TAP header, or a skip.
+# shellcheck source=selftests/ncsync_tool.sh
+. "$here/ncsync_tool.sh"
 ko=${NCSYNC_KO:-$build/module/ncsync.ko}
-ex=$top/examples
 sys=/sys/module/ncsync
 n=0
 failed=0
-
-echo "TAP version 13"
-if [ "${NCSYNC_IN_VM:-}" != 1 ]; then
-	echo "1..0 # SKIP not in the test VM (tools/vm-run)"
-	exit 0
-fi
-if [ ! -x "$N" ]; then
-	echo "1..0 # SKIP no $N (make tools)"
-	exit 0
-fi
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 out=$tmp/out
 err=$tmp/err
 cd "$top" || exit 1
@@ -81,10 +69,6 @@ check() {
 	fi
 }
 
-# The system's python3 (a pyenv shim on PATH can take seconds to start).
-py=/usr/bin/python3
-[ -x $py ] || py=python3
-
 # json FILE [PYTHON_EXPR]: FILE is valid JSON (and EXPR holds, d being
 # the document)
 json() {
@@ -118,6 +102,11 @@ t 0 "--help" "$N" --help &&
 	'for c in load unload info sem event wait asm disasm run dump monitor notify top; do grep -q "^  $c" "$1" || exit 1; done' \
 	sh "$out"
 t 0 "help run" "$N" help run && check "help run prints its usage" has '^usage: ncsync run FILE'
+t 0 "help --help" "$N" help --help && check "help --help prints help's usage" has '^usage: ncsync help'
+t 0 "--version" "$N" --version &&
+	check "--version prints dkms.conf's version" has \
+	"^ncsync $(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")\$"
+usage "help with two arguments" "$N" help run asm
 for c in load unload info sem event wait asm disasm run dump monitor notify top; do
 	t 0 "$c --help exits 0" "$N" "$c" --help
 done
@@ -346,6 +335,23 @@ check "deadlock timeline: the waits that never passed" grep -q 'never passed' "$
 check "the timeline leaves no tracefs instance behind" \
 	sh -c '! ls -d /sys/kernel/tracing/instances/ncsync-* 2>/dev/null'
 usage "run --timeline with an empty name" "$N" run --timeline= "$ex/fence.s"
+# An unwritable --timeline is refused before the program runs: the
+# program would have counted in sem[70].
+printf 'engine pool\n\tnop then sem[70]++\n\texit\n' > "$tmp/inc70.s"
+"$N" sem set 70 0 > /dev/null
+for p in "$tmp/no-such-dir/t.svg" "$top/t.svg"; do
+	t 1 "run --timeline $p (not writable)" "$N" run --timeline "$p" "$tmp/inc70.s" &&
+		check "--timeline $p: the error names it" grep -q -e "--timeline $p: " "$err"
+	check "--timeline $p: the program did not run" \
+		[ "$("$N" sem get 70)" = 0 ]
+	check "--timeline $p: no file left" [ ! -e "$p" ]
+done
+# The timeline counts the records the engines completed, as the status
+# does: not the ones they were blocked in at the end.
+t 1 "run -j --timeline deadlock.s" "$N" -j run --timeline "$tmp/dl.svg" "$ex/deadlock.s" &&
+	check "the timeline's records executed are the status's" sh -c \
+	"n=\$(sed -n 's/.*>\([0-9]*\) records executed;.*/\1/p' '$tmp/dl.svg') &&
+	 $py -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if sum(e[\"executed\"] for e in d[\"engines\"]) == int(sys.argv[2]) else 1)' '$out' \"\$n\""
 
 # --- notify, monitor ---------------------------------------------------------------
 
@@ -355,18 +361,6 @@ t 0 "notify on" "$N" notify on
 t 0 "notify -j" "$N" -j notify &&
 	check "notify -j is valid JSON: on" json "$out" 'd["notify"] is True'
 usage "notify maybe" "$N" notify maybe
-
-# monitor in the background until its first line says it listens
-monitor_bg() {
-	rm -f "$tmp/mon.out"
-	"$N" "$@" > "$tmp/mon.out" 2> "$tmp/mon.err" &
-	mpid=$!
-	i=0
-	while [ ! -s "$tmp/mon.out" ] && [ $i -lt 100 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-}
 
 "$N" event clear 7 > /dev/null
 monitor_bg monitor -c 0 --count 2 --timeout 10000
@@ -412,9 +406,9 @@ t 0 "dump --all" "$N" dump --all &&
 	"[ \$(grep -c '^  *[0-9]*:  *-\{0,1\}[0-9]' '$out') -eq 36 ]"
 t 0 "dump -j" "$N" -j dump &&
 	check "dump -j is valid JSON: sem[60] and ev[61]" json "$out" \
-	'{"index": 60, "value": -3} in d["sems"] and d["events"] == [61]'
+	'{"index": 60, "value": -3} in d["sems"] and d["events"] == [{"index": 61, "set": True}]'
 t 0 "dump -j --all" "$N" -j dump --all && check "dump -j --all: 256 values" json "$out" \
-	'len(d["sems"]) == 256 and d["sems"][60] == -3'
+	'len(d["sems"]) == 256 and d["sems"][60]["value"] == -3 and len(d["events"]) == 256'
 "$N" sem set 50 0 > /dev/null
 "$N" run --watchdog 60000 "$tmp/block.s" > /dev/null 2>&1 &
 rpid=$!
@@ -435,23 +429,7 @@ check "the blocked program ends done once released" [ $? -eq 0 ]
 # More programs than NCSYNC_CMD_GET_CORE's one message holds (about 30 of
 # five engines): dump and top list them all, from its dump.
 nmany=70
-for e in pool act pe dve sp; do
-	printf 'engine %s\n\tnop wait sem[50] >= 1\n\texit\n' "$e"
-done > "$tmp/block5.s"
-"$N" sem set 50 0 > /dev/null
-pids=
-i=0
-while [ $i -lt $nmany ]; do
-	"$N" run --watchdog 60000 "$tmp/block5.s" > /dev/null 2>&1 &
-	pids="$pids $!"
-	i=$((i + 1))
-done
-i=0
-while [ $i -lt 100 ] &&
-	! "$N" dump 2> /dev/null | grep -q "^programs running: $nmany\$"; do
-	sleep 0.2
-	i=$((i + 1))
-done
+block_programs $nmany
 t 0 "dump with $nmany programs" "$N" dump &&
 	check "dump lists all $nmany programs" sh -c \
 	"grep -q '^programs running: $nmany\$' '$out' && [ \$(grep -c '^  program [0-9]* of pid' '$out') -eq $nmany ] && ! grep -q 'not shown' '$out'"

@@ -21,6 +21,13 @@
 extern "C" {
 #endif
 
+/*
+ * The deadlines are POSIX struct timespec, which <time.h> defines only for
+ * a POSIX program: declared here, the prototypes below name the same type
+ * in a strict ISO C (-std=c99) one too.
+ */
+struct timespec;
+
 /** struct ncsync_dev - an open core: its descriptor and its mapping. */
 struct ncsync_dev;
 

@@ -60,9 +60,14 @@ static void json_info(const struct info *i)
 	j_uint("devmem_size", in->devmem_size);
 	j_uint("engine_mask", in->engine_mask);
 	j_arr("engines");
-	for (e = 0; e < 8; e++)
-		if (in->engine_mask & (1U << e))
-			j_str(NULL, engine_label(e));
+	for (e = 0; e < 8; e++) {
+		if (!(in->engine_mask & (1U << e)))
+			continue;
+		j_obj(NULL);
+		j_uint("id", e);
+		j_str("engine", engine_label(e));
+		j_end();
+	}
 	j_end();
 	j_uint("num_regs", in->num_regs);
 	j_uint("watchdog_ms", in->watchdog_ms);
@@ -70,8 +75,8 @@ static void json_info(const struct info *i)
 	j_uint("logical_core", in->core / (in->lnc ? in->lnc : 1));
 	if (i->have_nl)
 		j_bool("notify", i->core->notify);
-	j_obj("stats");
 	j_uint("seq", i->st.seq);
+	j_obj("stats");
 	json_stats_counts(&i->st);
 	j_uint("log_suppressed", i->st.log_suppressed);
 	j_uint("wakeups", i->st.wakeups);
@@ -470,16 +475,24 @@ static int wait_execute(const struct wait_req *w, uint32_t timeout,
 	return 0;
 }
 
+/* The state of the event when a wait of @mode on it passes. */
+static bool wait_event_ends_set(uint8_t mode)
+{
+	return mode == NCSYNC_WAIT_EVT_SET ||
+	       mode == NCSYNC_WAIT_EVT_CLEAR_THEN_SET;
+}
+
 static void wait_report(const struct wait_req *w, int32_t seen)
 {
 	if (opt_json) {
 		j_obj(NULL);
 		j_str("bank", w->sem ? "sem" : "event");
 		j_uint("index", w->idx);
+		j_str("on", w->what);
 		if (w->sem)
 			j_int("value", seen);
 		else
-			j_str("state", w->state);
+			j_bool("set", wait_event_ends_set(w->mode));
 		j_end();
 		j_done();
 	} else if (w->sem) {

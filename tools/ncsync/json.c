@@ -115,6 +115,26 @@ void j_null(const char *key)
 	fputs("null", stdout);
 }
 
+/*
+ * The "wait" member of an engine: what a blocked engine waits on, the same
+ * members in every command (Documentation/ncsync/tool.rst, "JSON").
+ * @lane < 0: not known (the netlink family does not report it).
+ */
+void j_wait(const char *on, uint8_t kind, uint8_t mode, uint8_t index,
+	    int lane, int32_t threshold, int32_t current)
+{
+	j_obj("wait");
+	j_str("on", on);
+	j_str("kind", ncsync_wait_kind_name(kind));
+	j_uint("mode", mode);
+	j_uint("index", index);
+	if (lane >= 0)
+		j_uint("lane", lane);
+	j_int("threshold", threshold);
+	j_int("current", current);
+	j_end();
+}
+
 /* End of a top-level value: a newline, and reset for the next one. */
 void j_done(void)
 {

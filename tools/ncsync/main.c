@@ -82,7 +82,8 @@ static const struct cmd cmds[] = {
 static void print_usage(FILE *f)
 {
 	fprintf(f, "usage: ncsync [-c N] [-j] COMMAND [ARGS...]\n"
-		   "       ncsync COMMAND --help\n");
+		   "       ncsync COMMAND --help\n"
+		   "       ncsync --version\n");
 }
 
 static void print_help(FILE *f)
@@ -93,7 +94,8 @@ static void print_help(FILE *f)
 	fprintf(f, "\noptions (before or after the command):\n"
 		   "  -c, --core N   the core, /dev/ncsyncN (default 0)\n"
 		   "  -j, --json     JSON output\n"
-		   "  -h, --help     help\n\ncommands:\n");
+		   "  -h, --help     help\n"
+		   "  -V, --version  the version\n\ncommands:\n");
 	for (i = 0; i < NCMDS; i++)
 		fprintf(f, "  %s%s%s\n\t%s\n", cmds[i].name,
 			*cmds[i].args ? " " : "", cmds[i].args, cmds[i].help);
@@ -117,20 +119,27 @@ const struct cmd *find_cmd(const char *name)
 	return NULL;
 }
 
+/* help [COMMAND]: its options are the global ones (help --help). */
 static int cmd_help(int argc, char **argv)
 {
-	const struct cmd *c;
+	const struct cmd *c = find_cmd("help"), *of;
+	struct args a;
+	int ret;
 
-	if (argc < 2) {
+	ret = parse_one(c, argc, argv, NULL, NULL, &a);
+	if (ret)
+		return OPTS_EXIT(ret);
+	if (!a.npos) {
 		print_help(stdout);
 		return EXIT_OK;
 	}
-	c = find_cmd(argv[1]);
-	if (!c) {
-		fprintf(stderr, "ncsync: help: unknown command '%s'\n", argv[1]);
+	of = find_cmd(a.pos[0]);
+	if (!of) {
+		fprintf(stderr, "ncsync: help: unknown command '%s'\n",
+			a.pos[0]);
 		return EXIT_USAGE;
 	}
-	print_cmd_help(stdout, c);
+	print_cmd_help(stdout, of);
 	return EXIT_OK;
 }
 
@@ -214,13 +223,14 @@ static bool is_option(const char *a)
 	return (a[1] >= 'a' && a[1] <= 'z') || (a[1] >= 'A' && a[1] <= 'Z');
 }
 
-enum { GOPT_CORE, GOPT_JSON, GOPT_HELP };
+enum { GOPT_CORE, GOPT_JSON, GOPT_HELP, GOPT_VERSION };
 
 static const struct opt global_opts[] = {
 	[GOPT_CORE] = { .lng = "core", .shrt = 'c', .kind = OPT_U32,
 			.max = 63 },
 	[GOPT_JSON] = { .lng = "json", .shrt = 'j', .kind = OPT_FLAG },
 	[GOPT_HELP] = { .lng = "help", .shrt = 'h', .kind = OPT_FLAG },
+	[GOPT_VERSION] = { .lng = "version", .shrt = 'V', .kind = OPT_FLAG },
 	{ /* sentinel */ }
 };
 
@@ -239,6 +249,10 @@ static int global_opt(const struct cmd *c, const struct opt *o,
 	case GOPT_JSON:
 		opt_json = true;
 		return 0;
+	case GOPT_VERSION:
+		/* NCSYNC_VERSION: dkms.conf's PACKAGE_VERSION (tools/Makefile). */
+		printf("ncsync %s\n", NCSYNC_VERSION);
+		return OPTS_HELP;
 	default:
 		if (c)
 			print_cmd_help(stdout, c);
@@ -401,6 +415,16 @@ int parse_none(const struct cmd *c, int argc, char **argv,
 
 	if (!ret && a.npos)
 		ret = usage_err(c, "unexpected argument '%s'", a.pos[0]);
+	return ret;
+}
+
+int parse_one(const struct cmd *c, int argc, char **argv,
+	      const struct opt *opts, void *dst, struct args *a)
+{
+	int ret = parse_opts(c, argc, argv, opts, dst, a);
+
+	if (!ret && a->npos > 1)
+		ret = usage_err(c, "unexpected argument '%s'", a->pos[1]);
 	return ret;
 }
 

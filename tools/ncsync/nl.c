@@ -435,14 +435,9 @@ void json_nl_prog(const char *key, const struct nl_prog *p)
 			describe_wait(what, sizeof(what), e->wait_kind,
 				      e->wait_mode, e->wait_index,
 				      e->wait_threshold);
-			j_obj("wait");
-			j_str("on", what);
-			j_uint("kind", e->wait_kind);
-			j_uint("mode", e->wait_mode);
-			j_uint("index", e->wait_index);
-			j_int("threshold", e->wait_threshold);
-			j_int("current", e->wait_current);
-			j_end();
+			j_wait(what, e->wait_kind, e->wait_mode,
+			       e->wait_index, -1, e->wait_threshold,
+			       e->wait_current);
 		}
 		j_end();
 	}
@@ -463,7 +458,7 @@ static int notify_show(struct nl_ctx *nl)
 			j_obj(NULL);
 			j_uint("core", opt_core);
 			j_bool("notify", core->notify);
-			j_uint("drops", core->drops);
+			j_uint("notify_drops", core->drops);
 			j_end();
 			j_done();
 		} else {
@@ -512,11 +507,9 @@ int cmd_notify(int argc, char **argv)
 	struct args a;
 	int ret;
 
-	ret = parse_opts(c, argc, argv, NULL, NULL, &a);
+	ret = parse_one(c, argc, argv, NULL, NULL, &a);
 	if (ret)
 		return OPTS_EXIT(ret);
-	if (a.npos > 1)
-		return usage_err(c, "unexpected argument '%s'", a.pos[1]);
 	if (a.npos && strcmp(a.pos[0], "on") && strcmp(a.pos[0], "off"))
 		return usage_err(c, "expected 'on' or 'off', not '%s'",
 				 a.pos[0]);

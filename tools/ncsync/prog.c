@@ -22,6 +22,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tool.h"
 
@@ -578,6 +579,7 @@ struct run {
 	int64_t elapsed_ns;
 	const char *why;	/* why we cancelled it */
 	const char *timeline;	/* the timeline written */
+	bool timeline_created;	/* timeline_probe() created the file */
 	/* The engines as the cancel found them, when it did. */
 	bool have_live;
 	struct ncsync_prog_status live;
@@ -802,6 +804,22 @@ static int run_report(struct run *run)
 			run->why ? run->why : ncsync_prog_state_name(st->state));
 }
 
+/*
+ * --timeline PATH: refuse a PATH that cannot be written before anything
+ * runs, then start the trace; 0 or EXIT_FAIL.
+ */
+static int run_timeline_start(struct run *run)
+{
+	int ret = timeline_probe(run->o.timeline, &run->timeline_created);
+
+	if (ret)
+		return fail_err(ret, "run: --timeline %s", run->o.timeline);
+	ret = timeline_start(opt_core, &run->tl);
+	if (ret && run->timeline_created)
+		unlink(run->o.timeline);
+	return ret;
+}
+
 /* Submit the built program, wait for it and report. */
 static int run_execute(struct run *run)
 {
@@ -810,7 +828,7 @@ static int run_execute(struct run *run)
 	int ret;
 
 	if (run->o.timeline) {
-		ret = timeline_start(opt_core, &run->tl);
+		ret = run_timeline_start(run);
 		if (ret)
 			return ret;
 	}
@@ -825,6 +843,9 @@ static int run_execute(struct run *run)
 	if (run->tl) {
 		timeline_stop(run->tl);
 		timeline_free(run->tl);
+		/* Not left behind empty, by the probe, when not drawn. */
+		if (run->timeline_created && !run->timeline)
+			unlink(run->o.timeline);
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
@@ -862,6 +883,16 @@ static void wait_text(const struct ncsync_engine_status *e, char *buf,
 {
 	describe_wait(buf, len, e->wait_kind, e->wait_mode, e->wait_index,
 		      e->wait_threshold);
+}
+
+/* The "wait" member of a blocked engine of the status. */
+static void json_engine_wait(const struct ncsync_engine_status *e)
+{
+	char what[64];
+
+	wait_text(e, what, sizeof(what));
+	j_wait(what, e->wait_kind, e->wait_mode, e->wait_index, e->wait_lane,
+	       e->wait_threshold, e->wait_current);
 }
 
 /* "deadlock: pool -> pe -> pool" */
@@ -920,7 +951,6 @@ static void json_deadlock(const struct ncsync_prog_status *st,
 			  const struct ncsync_deadlock *dl)
 {
 	unsigned int i, j;
-	char what[64];
 
 	j_arr("deadlock");
 	for (i = 0; i < dl->nengines; i++) {
@@ -929,18 +959,16 @@ static void json_deadlock(const struct ncsync_prog_status *st,
 
 		if (!d->stuck)
 			continue;
-		wait_text(e, what, sizeof(what));
 		j_obj(NULL);
 		j_str("engine", engine_label(e->engine));
-		j_str("waits_for", what);
-		j_int("current", e->wait_current);
+		json_engine_wait(e);
 		j_arr("posters");
 		for (j = 0; j < dl->nengines; j++) {
 			if (d->poster[j] < 0)
 				continue;
 			j_obj(NULL);
 			j_str("engine", engine_label(dl->engines[j].engine));
-			j_int("record", d->poster[j]);
+			j_uint("record", d->poster[j]);
 			j_end();
 		}
 		j_end();
@@ -984,8 +1012,6 @@ static void print_engine(struct ncsync_program *prog,
 
 static void json_engine(const struct ncsync_engine_status *e)
 {
-	char what[64];
-
 	j_obj(NULL);
 	j_uint("id", e->engine);
 	j_str("engine", engine_label(e->engine));
@@ -994,18 +1020,8 @@ static void json_engine(const struct ncsync_engine_status *e)
 	j_uint("pc", e->pc);
 	j_uint("executed", e->executed);
 	j_uint("dma_outstanding", e->dma_outstanding);
-	if (e->state == NCSYNC_ENG_BLOCKED) {
-		wait_text(e, what, sizeof(what));
-		j_obj("wait");
-		j_str("on", what);
-		j_str("kind", ncsync_wait_kind_name(e->wait_kind));
-		j_uint("mode", e->wait_mode);
-		j_uint("index", e->wait_index);
-		j_uint("lane", e->wait_lane);
-		j_int("threshold", e->wait_threshold);
-		j_int("current", e->wait_current);
-		j_end();
-	}
+	if (e->state == NCSYNC_ENG_BLOCKED)
+		json_engine_wait(e);
 	j_end();
 }
 
@@ -1019,7 +1035,7 @@ static void json_report(const struct run *run,
 	j_obj(NULL);
 	j_str("file", run->path);
 	j_uint("core", opt_core);
-	j_uint("program", run->id);
+	j_uint("id", run->id);
 	j_str("state", ncsync_prog_state_name(st->state));
 	j_uint("elapsed_us", run->elapsed_ns / 1000);
 	j_uint("watchdog_ms", run->watchdog);

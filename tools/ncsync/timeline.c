@@ -217,6 +217,29 @@ static int parse_line(struct timeline *tl, char *line)
 	return tl_add(tl, &e);
 }
 
+/*
+ * Before the run: @path ("-": standard output) can be written.  Opens it
+ * for writing without truncating it; *@created: it did not exist, and
+ * now does (empty), for timeline_unprobe().  0 or a negative errno.
+ */
+int timeline_probe(const char *path, bool *created)
+{
+	int fd;
+
+	*created = false;
+	if (!strcmp(path, "-"))
+		return 0;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd >= 0)
+		*created = true;
+	else if (errno == EEXIST)
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
 int timeline_stop(struct timeline *tl)
 {
 	char path[256], *buf, *line, *save;
@@ -377,6 +400,37 @@ static void time_label(char *buf, size_t len, double t, double step)
 		snprintf(buf, len, "%g us", t * 1e6);
 }
 
+/*
+ * The records program @prog_id executed, as its status counts them
+ * (ncsync_engine_status.executed): its ncsync_exec events (traced when a
+ * record starts), less the record each engine was still in a wait of
+ * when the trace ended (begun and not passed: it never completed).
+ */
+static size_t svg_executed(const struct timeline *tl, uint32_t prog_id)
+{
+	bool blocked[256] = { false };
+	size_t i, n = 0;
+
+	for (i = 0; i < tl->nev; i++) {
+		const struct tev *v = &tl->ev[i];
+
+		if (v->prog != prog_id)
+			continue;
+		if (v->type == TEV_EXEC) {
+			n++;
+			blocked[v->engine] = false;
+		} else if (v->type == TEV_WAIT_BEGIN) {
+			blocked[v->engine] = true;
+		} else if (v->passed) {
+			blocked[v->engine] = false;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(blocked); i++)
+		if (blocked[i] && n)
+			n--;
+	return n;
+}
+
 /* The span of program @prog_id's events (and its records); false: none. */
 static bool svg_span(const struct timeline *tl, uint32_t prog_id,
 		     struct svg *s, size_t *nexec)
@@ -384,7 +438,6 @@ static bool svg_span(const struct timeline *tl, uint32_t prog_id,
 	bool any = false;
 	size_t i;
 
-	*nexec = 0;
 	for (i = 0; i < tl->nev; i++) {
 		if (tl->ev[i].prog != prog_id)
 			continue;
@@ -393,8 +446,8 @@ static bool svg_span(const struct timeline *tl, uint32_t prog_id,
 		if (!any || tl->ev[i].t > s->t1)
 			s->t1 = tl->ev[i].t;
 		any = true;
-		*nexec += tl->ev[i].type == TEV_EXEC;
 	}
+	*nexec = svg_executed(tl, prog_id);
 	return any;
 }
 

@@ -107,6 +107,9 @@ void merge_opts(const struct opt *opts, void *dst, unsigned int *given,
 /* parse_opts() for a command that takes no operands. */
 int parse_none(const struct cmd *c, int argc, char **argv,
 	       const struct opt *opts, void *dst);
+/* parse_opts() for a command that takes at most one operand. */
+int parse_one(const struct cmd *c, int argc, char **argv,
+	      const struct opt *opts, void *dst, struct args *a);
 /*
  * parse_opts() for a command that takes one operand, FILE (a->pos[0]),
  * and the file read into *@text (read_file()); prints the error.
@@ -150,6 +153,8 @@ void j_uint(const char *key, unsigned long long v);
 void j_str(const char *key, const char *s);
 void j_bool(const char *key, bool v);
 void j_null(const char *key);
+void j_wait(const char *on, uint8_t kind, uint8_t mode, uint8_t index,
+	    int lane, int32_t threshold, int32_t current);
 void j_done(void);
 
 /* The command functions. */
@@ -222,6 +227,7 @@ void json_nl_prog(const char *key, const struct nl_prog *p);
 /* timeline.c */
 struct timeline;
 
+int timeline_probe(const char *path, bool *created);
 int timeline_start(unsigned int core, struct timeline **tlp);
 int timeline_stop(struct timeline *tl);
 int timeline_write_svg(struct timeline *tl, uint32_t prog_id,

@@ -122,36 +122,35 @@ static void print_progs(const struct nl_core *nc, const char *indent)
 		printf("%s... (more programs not shown)\n", indent);
 }
 
-static void json_banks(const struct banks *b, bool all)
+/*
+ * "sems" (@sem) or "events": each entry {index, value} or {index, set};
+ * the non-zero ones, or every one with @all.
+ */
+static void json_bank(const struct banks *b, bool sem, bool all)
 {
-	unsigned int i;
+	unsigned int i, n = sem ? NCSYNC_NUM_SEMS : NCSYNC_NUM_EVENTS;
 
-	if (all) {
-		j_arr("sems");
-		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
-			j_int(NULL, b->sems[i]);
-		j_end();
-		j_arr("events");
-		for (i = 0; i < NCSYNC_NUM_EVENTS; i++)
-			j_int(NULL, b->events[i]);
-		j_end();
-		return;
-	}
-	j_arr("sems");
-	for (i = 0; i < NCSYNC_NUM_SEMS; i++) {
-		if (!b->sems[i])
+	j_arr(sem ? "sems" : "events");
+	for (i = 0; i < n; i++) {
+		int32_t v = sem ? b->sems[i] : b->events[i];
+
+		if (!all && !v)
 			continue;
 		j_obj(NULL);
 		j_uint("index", i);
-		j_int("value", b->sems[i]);
+		if (sem)
+			j_int("value", v);
+		else
+			j_bool("set", v);
 		j_end();
 	}
 	j_end();
-	j_arr("events");
-	for (i = 0; i < NCSYNC_NUM_EVENTS; i++)
-		if (b->events[i])
-			j_uint(NULL, i);
-	j_end();
+}
+
+static void json_banks(const struct banks *b, bool all)
+{
+	json_bank(b, true, all);
+	json_bank(b, false, all);
 }
 
 static void json_progs(const struct nl_core *nc)

@@ -540,8 +540,11 @@ struct ncsync_rec_dma {
  * @poll: PollSem.
  * @exit: Exit.
  * @dma: DMA.
+ *
+ * The union is anonymous (C11 and C++); __extension__ keeps a C99
+ * -pedantic build of this header quiet.
  */
-struct ncsync_record {
+__extension__ struct ncsync_record {
 	union {
 		__u8 bytes[NCSYNC_RECORD_SIZE];
 		struct ncsync_rec_head head;
