@@ -212,7 +212,7 @@ t 0 "asm -j" "$N" -j asm "$ex/token-ring.s" &&
 	check "asm -j is valid JSON: five engines" json "$out" 'len(d["engines"]) == 5'
 t 0 "asm -j of deadlock.s" "$N" -j asm "$ex/deadlock.s" &&
 	check "asm -j decodes a P(): wait sem > 0 paired with sem_sub 1" json "$out" \
-	'any(r["waits"] and r["waits"][0]["mode"] == ">" and r["updates"][0]["op"] == "sem_sub" and r["updates"][0]["operand"] == 1 and r["updates"][0]["paired"] for e in d["engines"] for r in e["records"])'
+	'any(r["waits"] and r["waits"][0]["mode"] == 4 and r["waits"][0]["threshold"] == 0 and r["updates"][0]["op"] == "sem_sub" and r["updates"][0]["operand"] == 1 and r["updates"][0]["paired"] for e in d["engines"] for r in e["records"])'
 t 0 "asm --lowering events" "$N" asm --lowering events "$ex/barrier-loop.s" &&
 	check "the event form waits for events" has 'wait ev\['
 t 0 "asm from stdin" sh -c "'$N' asm - < '$ex/deadlock.s'"

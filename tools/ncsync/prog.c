@@ -286,44 +286,56 @@ static bool parse_lowering(const char *s, void *field)
 	{ "lowering", 'l', OPT_PARSE, "counter, events", \
 	  OPT_FIELD(type, member), .parse = parse_lowering }
 
+static const char *bank_name(uint8_t bank)
+{
+	return bank == NCSYNC_BANK_EVENT ? "event" : "sem";
+}
+
+/* One lane's wait of a decoded record. */
+static void json_wait_view(unsigned int lane, const struct ncsync_wait_view *w)
+{
+	j_obj(NULL);
+	j_uint("lane", lane);
+	j_str("bank", bank_name(w->bank));
+	j_uint("index", w->index);
+	j_uint("mode", w->mode);
+	if (w->bank == NCSYNC_BANK_SEM && w->reg)
+		j_uint("reg", w->value);
+	else if (w->bank == NCSYNC_BANK_SEM)
+		j_int("threshold", (int32_t)w->value);
+	j_end();
+}
+
+/* One lane's update of a decoded record. */
+static void json_update_view(unsigned int lane,
+			     const struct ncsync_update_view *u)
+{
+	j_obj(NULL);
+	j_uint("lane", lane);
+	j_str("bank", bank_name(u->bank));
+	j_uint("index", u->index);
+	j_str("op", ncsync_update_kind_name(u->op));
+	if (u->bank == NCSYNC_BANK_SEM)
+		j_uint(u->reg ? "reg" : "operand", u->operand);
+	j_bool("paired", u->paired);
+	j_bool("on_land", u->on_land);
+	j_end();
+}
+
 /* A decoded record's waits and updates, lane by lane. */
 static void json_lanes(const struct ncsync_record_view *v)
 {
 	unsigned int i;
 
 	j_arr("waits");
-	for (i = 0; i < v->nlanes; i++) {
-		const struct ncsync_wait_view *w = &v->wait[i];
-
-		if (!w->active)
-			continue;
-		j_obj(NULL);
-		j_uint("lane", i);
-		j_str("bank", w->bank == NCSYNC_BANK_EVENT ? "event" : "sem");
-		j_uint("index", w->index);
-		j_str("mode", ncsync_wait_mode_name(w->mode));
-		if (w->bank == NCSYNC_BANK_SEM)
-			j_int(w->reg ? "reg" : "value",
-			      w->reg ? (long long)w->value : (int32_t)w->value);
-		j_end();
-	}
+	for (i = 0; i < v->nlanes; i++)
+		if (v->wait[i].active)
+			json_wait_view(i, &v->wait[i]);
 	j_end();
 	j_arr("updates");
-	for (i = 0; i < v->nlanes; i++) {
-		const struct ncsync_update_view *u = &v->update[i];
-
-		if (!u->active)
-			continue;
-		j_obj(NULL);
-		j_uint("lane", i);
-		j_uint("index", u->index);
-		j_str("op", ncsync_update_kind_name(u->op));
-		if (u->bank == NCSYNC_BANK_SEM)
-			j_uint(u->reg ? "reg" : "operand", u->operand);
-		j_bool("paired", u->paired);
-		j_bool("on_land", u->on_land);
-		j_end();
-	}
+	for (i = 0; i < v->nlanes; i++)
+		if (v->update[i].active)
+			json_update_view(i, &v->update[i]);
 	j_end();
 }
 
