@@ -59,6 +59,14 @@ static int ncsync_op_ioctl(struct ncsync_file *nfile, void *data)
 		return ret;
 	if (update && !nfile->writable)
 		return -EBADF;
+	/* A read of one register is one load: no lock, as a poll reads. */
+	if (!update) {
+		op->before = op->bank == NCSYNC_BANK_SEM ?
+			     ncsync_sem_get(core, op->index) :
+			     ncsync_event_get(core, op->index);
+		op->after = op->before;
+		return 0;
+	}
 
 	spin_lock(&core->lock);
 	ncsync_op_apply_locked(core, op);

@@ -409,7 +409,7 @@ static void record_reserved_bytes(struct kunit *test)
 		{ NCSYNC_OPC_GROUP_RESET, { [0x0C ... 0x0E] = 1,
 					    [0x20 ... 0x3F] = 1 } },
 		{ NCSYNC_OPC_EVENT_SEMAPHORE, { [0x20 ... 0x2B] = 1 } },
-		{ NCSYNC_OPC_DMA, { [0x10 ... 0x27] = 1 } },
+		{ NCSYNC_OPC_DMA, { [0x0C ... 0x0D] = 1, [0x10 ... 0x27] = 1 } },
 	};
 	const struct layout *t;
 	struct ncsync_insn insn;
