@@ -17,14 +17,16 @@
 #define NCSYNC_MAX_ENGINE_ID		8
 
 /*
- * Registers the barrier lowerings own (see lower.c).  A program that uses
- * barriers must not write them.
+ * Registers the barrier lowerings own (Documentation/ncsync/barriers.rst).
+ * A program that uses barriers must not write them.
  */
 #define NCSYNC_REG_BARRIER_COUNT	31	/* counter form: threshold */
 #define NCSYNC_REG_BARRIER_PHASE	30	/* event form: pass phase */
 
-/* Counter form: every pass adds exactly this much to the counter. */
-#define NCSYNC_BARRIER_PASS_WEIGHT	8
+/* Counter form: two counters per program, each serving one epoch ... */
+#define NCSYNC_BARRIER_COUNTERS		2
+/* ... of this many passes: 2 * 5 * 2^27 stays below 2^31. */
+#define NCSYNC_BARRIER_EPOCH		(1U << 27)
 /* Event form: one event per engine per phase. */
 #define NCSYNC_BARRIER_PHASES		3
 
@@ -100,7 +102,9 @@ struct ncsync_bank_alloc {
  * @res_events: events of the reserved slice the lowerings took.
  * @ctr_used: a counter-form barrier was emitted or lowered.
  * @ctr_mask: the engines of the program when it was.
- * @ctr_sem: the counter semaphore, or -1.
+ * @ctr_sem: the first of the two counter semaphores, or -1.
+ * @ctr_epoch: passes per counter epoch, NCSYNC_BARRIER_EPOCH (a test may
+ *	make it shorter, at least 2, before adding barriers).
  * @ctr_prologue: the counter prologue was inserted.
  * @ev_used: an event-form barrier was lowered.
  * @ev_prologue: the event prologue and epilogues were inserted.
@@ -129,6 +133,7 @@ struct ncsync_program {
 	bool ctr_used;
 	unsigned int ctr_mask;
 	int ctr_sem;
+	uint32_t ctr_epoch;
 	bool ctr_prologue;
 	bool ev_used;
 	bool ev_prologue;

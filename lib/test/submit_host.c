@@ -177,8 +177,8 @@ int main(void)
 	ncsync_program_stream(p, NCSYNC_ENGINE_ACT, &t);
 	ncsync_add_all_engine_barrier(p, NULL);
 	TAP_CHECK(ncsync_program_submit(dev, p, 0, 0, &id, NULL) == 0 &&
-		  last_q[0].count == 5 &&
-		  last_rec0[0][0] == NCSYNC_OPC_POLL_SEM,
+		  last_q[0].count == 3 + 13 &&
+		  last_rec0[0][0] == NCSYNC_OPC_EVENT_SEMAPHORE,
 		  "pseudo-ops lowered (counter form) before submission");
 	ncsync_program_free(p);
 	ncsync_close(dev);
