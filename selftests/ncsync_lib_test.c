@@ -1593,6 +1593,62 @@ TEST_F_TIMEOUT(core, counter_barrier_after_cancel, BARRIER_TIMEOUT)
 }
 
 /*
+ * The conformance profile (records.rst, "The conformance profile"): the
+ * library's barriers (the counter form) pass the kernel's rules and run
+ * (the fence: lower_control_fence_loop_conformance); a malformed raw 0xD5
+ * is refused by the library (rule 28) with
+ * its engine, its index and NCSYNC_REC_CONF_PSEUDO; the event form is
+ * refused by the kernel (rule 23).
+ */
+TEST_F_TIMEOUT(core, conformance_profile_barriers, BARRIER_TIMEOUT)
+{
+	uint8_t d5[NCSYNC_RECORD_SIZE] = { NCSYNC_OPC_ALL_ENGINE_BARRIER, 0x10 };
+	const uint32_t flags = NCSYNC_SUBMIT_F_CONFORM | NCSYNC_SUBMIT_F_STRICT;
+	struct ncsync_submit_error err;
+	struct ncsync_program *prog;
+	struct barrier_loop bl;
+	uint32_t id = 0;
+	unsigned int k;
+
+	prog = prog_new(_metadata);
+	build_barrier_loop(_metadata, prog, self->info, BK_SYNC, ALL_ENGINES,
+			   50, 0, false, &bl);
+	id = submit(_metadata, self->dev, prog, flags, WD_LONG);
+	check_barrier_loop(_metadata, self->dev, id, &bl, 50);
+	ncsync_program_free(prog);
+
+	prog = prog_new(_metadata);
+	build_barrier_loop(_metadata, prog, self->info, BK_EVENTS,
+			   ALL_ENGINES, 5, 0, false, &bl);
+	EXPECT_EQ(-EINVAL, ncsync_program_submit(self->dev, prog, flags, 0,
+						 &id, &err));
+	EXPECT_EQ(NCSYNC_REC_CONF_EVSEM_WAIT, (int)err.reason);
+	ncsync_program_free(prog);
+
+	ASSERT_EQ(0, ncsync_reset(self->dev));
+	d5[0x3F] = 1;
+	prog = prog_new(_metadata);
+	for (k = 0; k < NCSYNC_NUM_ENGINES; k++) {
+		struct ncsync_stream *s = stream(_metadata, prog,
+						 engine_ids[k]);
+
+		ADD(ncsync_add_semaphore_inc(s, 1));
+		ADD(ncsync_add_raw(s, d5));
+	}
+	EXPECT_EQ(-EINVAL, ncsync_program_submit(self->dev, prog, flags, 0,
+						 &id, &err));
+	EXPECT_EQ(NCSYNC_REC_CONF_PSEUDO, (int)err.reason);
+	EXPECT_EQ(engine_ids[0], err.engine);
+	EXPECT_EQ(1U, err.index);
+	EXPECT_EQ(0, ncsync_sem_read(self->dev, 1)) TH_LOG("a record ran");
+	/* Without the profile the library lowers it and the program runs. */
+	id = submit(_metadata, self->dev, prog, 0, WD_LONG);
+	EXPECT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->dev, id));
+	EXPECT_EQ(5, ncsync_sem_read(self->dev, 1));
+	ncsync_program_free(prog);
+}
+
+/*
  * The negative controls of the barrier check: without a barrier, and Pool
  * held at a gate, the other four engines find Pool's counter behind at
  * pass 1 (the lower bound); Pool, released, then finds them ahead.  With
@@ -1644,11 +1700,12 @@ TEST_F(core, barrier_check_detects_drift)
  * barrier), then runs the fence (barrier, reset of the allocated
  * semaphores, barrier, drain).  A == 5 at every check holds only if the
  * fence resets A on every pass, and only after every engine checked it.
- * A semaphore that is not allocated is not reset by the fence.
+ * A semaphore that is not allocated is not reset by the fence.  @flags
+ * are added to the submission's.
  */
 static void fence_loop(struct __test_metadata *_metadata,
 		       struct ncsync_dev *dev, const struct ncsync_info *info,
-		       bool lower_events)
+		       bool lower_events, uint32_t flags)
 {
 	const unsigned int iters = 150, sentinel = 200, passes = 100;
 	struct ncsync_program *prog = prog_new(_metadata);
@@ -1699,7 +1756,8 @@ static void fence_loop(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, ncsync_sem_set(dev, sentinel, 77, NULL));
 	ASSERT_EQ(0, ncsync_sem_set(dev, spare, 55, NULL));
 	id = submit(_metadata, dev, prog,
-		    lower_events ? NCSYNC_SUBMIT_F_STRICT : 0, WD_LONG);
+		    (lower_events ? NCSYNC_SUBMIT_F_STRICT : 0) | flags,
+		    WD_LONG);
 	state = wait_end(_metadata, dev, id);
 	status_get(_metadata, dev, id, &st, NULL);
 	if (state != NCSYNC_PROG_DONE) {
@@ -1730,12 +1788,19 @@ static void fence_loop(struct __test_metadata *_metadata,
 
 TEST_F_TIMEOUT(core, lower_control_fence_loop_counter, BARRIER_TIMEOUT)
 {
-	fence_loop(_metadata, self->dev, self->info, false);
+	fence_loop(_metadata, self->dev, self->info, false, 0);
+}
+
+/* The fence conforms: each engine resets its own share of the group. */
+TEST_F_TIMEOUT(core, lower_control_fence_loop_conformance, BARRIER_TIMEOUT)
+{
+	fence_loop(_metadata, self->dev, self->info, false,
+		   NCSYNC_SUBMIT_F_CONFORM);
 }
 
 TEST_F_TIMEOUT(core, lower_control_fence_loop_events, BARRIER_TIMEOUT)
 {
-	fence_loop(_metadata, self->dev, self->info, true);
+	fence_loop(_metadata, self->dev, self->info, true, 0);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -108,6 +108,10 @@ struct ncsync_bank_alloc {
  * @ctr_prologue: the counter prologue was inserted.
  * @ev_used: an event-form barrier was lowered.
  * @ev_prologue: the event prologue and epilogues were inserted.
+ * @conf_bad: the lowering met a malformed 0xD5 record (the conformance
+ *	profile refuses the program: NCSYNC_REC_CONF_PSEUDO).
+ * @conf_engine: the engine of the first one.
+ * @conf_index: its index in that stream before the lowering.
  * @frozen: lowered or finalized: no more records may be added.
  * @finalized: ncsync_program_finalize() succeeded.
  * @bad_engine: the engine of the record the last finalization refused.
@@ -137,6 +141,9 @@ struct ncsync_program {
 	bool ctr_prologue;
 	bool ev_used;
 	bool ev_prologue;
+	bool conf_bad;
+	uint8_t conf_engine;
+	uint32_t conf_index;
 	bool frozen;
 	bool finalized;
 	uint8_t bad_engine;

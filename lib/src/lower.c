@@ -546,6 +546,24 @@ static void ncsync_lower_commit(struct ncsync_program *prog,
 	}
 }
 
+/*
+ * Record @i of @s is a 0xD5: remember the first malformed one for the
+ * conformance profile (BARRIER 1, 8).
+ */
+static void ncsync_lower_note_barrier(struct ncsync_program *prog,
+				      struct ncsync_lowering *lw,
+				      struct ncsync_stream *s,
+				      uint32_t i)
+{
+	lw->pseudo = true;
+	if (prog->conf_bad ||
+	    !ncsync_barrier_record_conform(ncsync_stream_record(s, i)))
+		return;
+	prog->conf_bad = true;
+	prog->conf_engine = s->engine;
+	prog->conf_index = i;
+}
+
 /* Check the program can be lowered; decide what the lowering does. */
 static int ncsync_lower_plan(struct ncsync_program *prog,
 			     struct ncsync_lowering *lw)
@@ -562,7 +580,7 @@ static int ncsync_lower_plan(struct ncsync_program *prog,
 			uint8_t op = ncsync_stream_record(s, i)[0];
 
 			if (op == NCSYNC_OPC_ALL_ENGINE_BARRIER)
-				lw->pseudo = true;
+				ncsync_lower_note_barrier(prog, lw, s, i);
 			else if (ncsync_is_pseudo(op))
 				return -EOPNOTSUPP;
 		}
@@ -780,32 +798,59 @@ int ncsync_add_sync_barrier(struct ncsync_program *prog)
 
 struct ncsync_fence {
 	uint32_t mask[8];
+	unsigned int engines;
 };
+
+/*
+ * The share of @engine in the fence's group: the semaphores whose place
+ * among those of the group is its rank among the program's engines,
+ * modulo their number.
+ */
+static bool ncsync_fence_share(const struct ncsync_fence *f, uint8_t engine,
+			       uint32_t share[8])
+{
+	unsigned int n = __builtin_popcount(f->engines);
+	unsigned int r = __builtin_popcount(f->engines & ((1U << engine) - 1));
+	unsigned int i, k = 0;
+	bool any = false;
+
+	memset(share, 0, 8 * sizeof(*share));
+	for (i = 0; i < NCSYNC_NUM_SEMS; i++) {
+		if (!(f->mask[i / 32] & (1U << (i % 32))))
+			continue;
+		if (k++ % n == r) {
+			share[i / 32] |= 1U << (i % 32);
+			any = true;
+		}
+	}
+	return any;
+}
 
 static int ncsync_put_fence(struct ncsync_stream *s, const void *arg)
 {
 	const struct ncsync_fence *f = arg;
+	uint32_t share[8];
 	int ret;
 
 	ret = ncsync_put_barrier(s, NULL);
-	if (ret < 0)
-		return ret;
-	ret = ncsync_add_sema_clear_mask(s, f->mask, NULL);
-	if (ret < 0)
-		return ret;
-	ret = ncsync_put_barrier(s, NULL);
-	if (ret < 0)
-		return ret;
-	return ncsync_add_drain(s, NULL);
+	if (ret >= 0 && ncsync_fence_share(f, s->engine, share))
+		ret = ncsync_add_sema_clear_mask(s, share, NULL);
+	if (ret >= 0)
+		ret = ncsync_put_barrier(s, NULL);
+	if (ret >= 0)
+		ret = ncsync_add_drain(s, NULL);
+	return ret < 0 ? ret : 0;
 }
 
 /*
  * SYNC lower_control: Barrier, GroupResetSemaphores, Barrier, Drain on
  * every engine.  The reset clears the semaphores allocated with
- * ncsync_sem_alloc() when the fence is added (ClearMode 2, a mask), on
- * every engine: the two barriers make the duplicates harmless.  The
- * reserved slice, and so the barrier counters, is never in the mask.  The
- * barriers are 0xD5 records, lowered later.
+ * ncsync_sem_alloc() when the fence is added (ClearMode 2, a mask), each
+ * engine its own share ("so each engine resets its own range"; ENC 6b:
+ * no group is empty or shares a semaphore with another), so that the
+ * fence passes the conformance profile; an engine with no share has no
+ * reset.  The reserved slice, and so the barrier counters, is never in
+ * the mask.  The barriers are 0xD5 records, lowered later.
  */
 int ncsync_add_lower_control_fence(struct ncsync_program *prog)
 {
@@ -814,5 +859,6 @@ int ncsync_add_lower_control_fence(struct ncsync_program *prog)
 	if (!prog)
 		return -EINVAL;
 	ncsync_alloc_sem_mask(prog, f.mask);
+	f.engines = ncsync_program_engines(prog);
 	return ncsync_append_all(prog, ncsync_put_fence, &f);
 }

@@ -28,7 +28,7 @@ int main(void)
 	unsigned int reason, i;
 	int n;
 
-	for (reason = 1; reason < NCSYNC_REC_REASON_COUNT; reason++) {
+	for (reason = 1; reason < NCSYNC_REC_CONF_FIRST; reason++) {
 		t_bad_rec(r, reason);
 		TAP_CHECK(ncsync_record_decode(r, UINT32_MAX, UINT64_MAX,
 					       &in) == reason,
