@@ -19,6 +19,7 @@
 #include "../common/ncsync_encode.c"
 #include "../common/test/exec_cases.h"
 #include "../common/test/bad_records.h"
+#include "../common/test/conform_records.h"
 
 /* ---------------------------------------------------------------- CSR map */
 
@@ -667,6 +668,47 @@ static void record_bad_table(struct kunit *test)
 }
 
 /*
+ * The conformance table (common/test/conform_records.h): each kernel entry
+ * is accepted by the decoder and refused by ncsync_record_conform() for
+ * its reason (a duplicate only after an earlier queue holds it); each
+ * 0xD5 entry by ncsync_barrier_record_conform().
+ */
+static void record_conform_table(struct kunit *test)
+{
+	const struct ncsync_conform_record *c;
+	struct ncsync_conform conf;
+	struct ncsync_insn insn;
+	__u8 r[NCSYNC_RECORD_SIZE];
+	unsigned int i;
+
+	for (i = 0; i < NCSYNC_NUM_CONFORM_RECORDS; i++) {
+		c = &ncsync_conform_records[i];
+		ncsync_bad_record_build(&c->rec, NCSYNC_BAD_QLEN, r);
+		if (c->rec.opcode == NCSYNC_OPC_ALL_ENGINE_BARRIER) {
+			KUNIT_EXPECT_EQ_MSG(test,
+					    ncsync_barrier_record_conform(r),
+					    (unsigned int)c->rec.reason, "%s",
+					    c->rec.name);
+			continue;
+		}
+		KUNIT_ASSERT_EQ_MSG(test, ncsync_record_decode(r,
+						NCSYNC_BAD_QLEN,
+						NCSYNC_BAD_DEVMEM, &insn),
+				    NCSYNC_REC_OK, "%s", c->rec.name);
+		ncsync_conform_init(&conf);
+		if (c->dup_earlier) {
+			KUNIT_EXPECT_EQ(test, ncsync_record_conform(&conf,
+								    &insn),
+					NCSYNC_REC_OK);
+			ncsync_conform_next_queue(&conf);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, ncsync_record_conform(&conf, &insn),
+				    (unsigned int)c->rec.reason, "%s",
+				    c->rec.name);
+	}
+}
+
+/*
  * Random records with a valid header: whatever the bytes, the decoder
  * returns a known reason (under KASAN/UBSAN: without a bad access or an
  * undefined operation), an accepted record decodes the same twice, and the
@@ -838,6 +880,7 @@ static struct kunit_case ncsync_record_cases[] = {
 	KUNIT_CASE(record_poll_exit),
 	KUNIT_CASE(record_dma),
 	KUNIT_CASE(record_bad_table),
+	KUNIT_CASE(record_conform_table),
 	KUNIT_CASE(record_random),
 	KUNIT_CASE(record_reason_names),
 	KUNIT_CASE(branch_test_rules),
