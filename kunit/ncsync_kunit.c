@@ -676,6 +676,7 @@ static void record_bad_table(struct kunit *test)
 static void record_conform_table(struct kunit *test)
 {
 	const struct ncsync_conform_record *c;
+	enum ncsync_rec_reason why;
 	struct ncsync_conform conf;
 	struct ncsync_insn insn;
 	__u8 r[NCSYNC_RECORD_SIZE];
@@ -691,10 +692,10 @@ static void record_conform_table(struct kunit *test)
 					    c->rec.name);
 			continue;
 		}
-		KUNIT_ASSERT_EQ_MSG(test, ncsync_record_decode(r,
-						NCSYNC_BAD_QLEN,
-						NCSYNC_BAD_DEVMEM, &insn),
-				    NCSYNC_REC_OK, "%s", c->rec.name);
+		why = ncsync_record_decode(r, NCSYNC_BAD_QLEN,
+					   NCSYNC_BAD_DEVMEM, &insn);
+		KUNIT_ASSERT_EQ_MSG(test, why, NCSYNC_REC_OK, "%s",
+				    c->rec.name);
 		ncsync_conform_init(&conf);
 		if (c->dup_earlier) {
 			KUNIT_EXPECT_EQ(test, ncsync_record_conform(&conf,
