@@ -540,6 +540,125 @@ enum ncsync_rec_reason ncsync_record_check_lnc(const struct ncsync_insn *insn,
 }
 
 /**
+ * ncsync_conform_init() - start checking a submission with the profile.
+ * @c: the state.
+ */
+void ncsync_conform_init(struct ncsync_conform *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < 8; i++) {
+		c->earlier[i] = 0;
+		c->queue[i] = 0;
+	}
+}
+
+/**
+ * ncsync_conform_next_queue() - the current queue is checked.
+ * @c: the state.
+ */
+void ncsync_conform_next_queue(struct ncsync_conform *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < 8; i++) {
+		c->earlier[i] |= c->queue[i];
+		c->queue[i] = 0;
+	}
+}
+
+/* ENC 2: what the compile-time EventSemaphore encoder would refuse. */
+static enum ncsync_rec_reason
+ncsync_evsem_conform(const struct ncsync_insn *insn)
+{
+	const struct ncsync_lane *l = insn->lane;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++)
+		if (l[i].wait_mode && l[i].wait_mode != NCSYNC_WAIT_SEM_GE &&
+		    l[i].wait_mode != (NCSYNC_WAIT_REG | NCSYNC_WAIT_SEM_GE))
+			return NCSYNC_REC_CONF_EVSEM_WAIT;
+	if (!l[0].wait_mode && !l[0].upd_mode && !l[1].wait_mode &&
+	    !l[1].upd_mode)
+		return NCSYNC_REC_CONF_EVSEM_EMPTY;
+	if (l[0].upd_mode && l[1].upd_mode)
+		return NCSYNC_REC_CONF_EVSEM_UPDATES;
+	return NCSYNC_REC_OK;
+}
+
+/*
+ * ENC 6b: a group that is empty, or that shares a semaphore with the
+ * groups of an earlier queue.
+ */
+static enum ncsync_rec_reason ncsync_gr_conform(struct ncsync_conform *c,
+						const struct ncsync_insn *insn)
+{
+	__u32 any = 0, dup = 0;
+	unsigned int i;
+
+	for (i = 0; i < 8; i++) {
+		any |= insn->gr.mask[i];
+		dup |= insn->gr.mask[i] & c->earlier[i];
+	}
+	if (!any)
+		return NCSYNC_REC_CONF_GR_EMPTY;
+	if (dup)
+		return NCSYNC_REC_CONF_GR_DUPLICATE;
+	for (i = 0; i < 8; i++)
+		c->queue[i] |= insn->gr.mask[i];
+	return NCSYNC_REC_OK;
+}
+
+/**
+ * ncsync_record_conform() - check a record against the conformance profile.
+ * @c: the state of the submission (its GroupResetSemaphores groups).
+ * @insn: the record, accepted by ncsync_record_decode().
+ *
+ * Return: NCSYNC_REC_OK, or the NCSYNC_REC_CONF_* reason it is refused
+ * for.
+ */
+enum ncsync_rec_reason ncsync_record_conform(struct ncsync_conform *c,
+					     const struct ncsync_insn *insn)
+{
+	switch (insn->opcode) {
+	case NCSYNC_OPC_EVENT_SEMAPHORE:
+		return ncsync_evsem_conform(insn);
+	case NCSYNC_OPC_GROUP_RESET:
+		return ncsync_gr_conform(c, insn);
+	default:
+		return NCSYNC_REC_OK;
+	}
+}
+
+/**
+ * ncsync_barrier_record_conform() - check a raw AllEngineBarrier (0xD5).
+ * @rec: the NCSYNC_RECORD_SIZE bytes, byte 0 0xD5.
+ *
+ * BARRIER 1, 8: the header (0x10, two zero bytes), a valid events block
+ * (checked as on a NoOp) and reserved0[52] zero.  The kernel never sees a
+ * 0xD5 (it refuses pseudo-ops); the library checks it before lowering.
+ *
+ * Return: NCSYNC_REC_OK or NCSYNC_REC_CONF_PSEUDO.
+ */
+enum ncsync_rec_reason ncsync_barrier_record_conform(const __u8 *rec)
+{
+	struct ncsync_insn insn;
+	__u8 nop[NCSYNC_RECORD_SIZE];
+	unsigned int i;
+
+	for (i = 0; i < NCSYNC_RECORD_SIZE; i++)
+		nop[i] = i < 0x0C ? rec[i] : 0;
+	nop[0] = NCSYNC_OPC_NOOP;
+	for (i = 0x0C; i < NCSYNC_RECORD_SIZE; i++)
+		if (rec[i])
+			return NCSYNC_REC_CONF_PSEUDO;
+	if (rec[0] != NCSYNC_OPC_ALL_ENGINE_BARRIER ||
+	    ncsync_record_decode(nop, 1, 0, &insn))
+		return NCSYNC_REC_CONF_PSEUDO;
+	return NCSYNC_REC_OK;
+}
+
+/**
  * ncsync_rec_reason_name() - a short name for a refusal reason.
  * @reason: an enum ncsync_rec_reason.
  *
@@ -577,6 +696,18 @@ const char *ncsync_rec_reason_name(unsigned int reason)
 			"DMA peer flags invalid, or a peer without an update",
 		[NCSYNC_REC_DMA_PEER_OUTSIDE] =
 			"DMA completion update on a core outside the logical core",
+		[NCSYNC_REC_CONF_EVSEM_WAIT] =
+			"conformance: EventSemaphore wait not GE (0x05, 0x85)",
+		[NCSYNC_REC_CONF_EVSEM_EMPTY] =
+			"conformance: EventSemaphore without wait or update",
+		[NCSYNC_REC_CONF_EVSEM_UPDATES] =
+			"conformance: EventSemaphore with two updates",
+		[NCSYNC_REC_CONF_GR_EMPTY] =
+			"conformance: GroupResetSemaphores of no semaphore",
+		[NCSYNC_REC_CONF_GR_DUPLICATE] =
+			"conformance: semaphore in the groups of two engines",
+		[NCSYNC_REC_CONF_PSEUDO] =
+			"conformance: malformed AllEngineBarrier (0xD5)",
 	};
 
 	if (reason >= NCSYNC_REC_REASON_COUNT)

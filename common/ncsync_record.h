@@ -191,6 +191,26 @@ enum ncsync_rec_reason ncsync_record_check_lnc(const struct ncsync_insn *insn,
 const char *ncsync_rec_reason_name(unsigned int reason);
 
 /**
+ * struct ncsync_conform - the conformance profile over one submission
+ *	(Documentation/ncsync/records.rst, "The conformance profile").
+ * @earlier: the GroupResetSemaphores groups of the queues checked before.
+ * @queue: those of the queue being checked.
+ *
+ * Zero it (ncsync_conform_init()), check every record of a queue with
+ * ncsync_record_conform(), then call ncsync_conform_next_queue().
+ */
+struct ncsync_conform {
+	__u32 earlier[8];
+	__u32 queue[8];
+};
+
+void ncsync_conform_init(struct ncsync_conform *c);
+void ncsync_conform_next_queue(struct ncsync_conform *c);
+enum ncsync_rec_reason ncsync_record_conform(struct ncsync_conform *c,
+					     const struct ncsync_insn *insn);
+enum ncsync_rec_reason ncsync_barrier_record_conform(const __u8 *rec);
+
+/**
  * ncsync_record_encode() - write the record of a decoded instruction.
  * @insn: the instruction.  Only its wire-level fields are read: @opcode;
  *	the modes, indices and values of lane 0 and, for EventSemaphore, of

@@ -113,10 +113,31 @@ static void ncsync_prog_end_locked(struct ncsync_prog *prog)
 	prog->core->ntf_prog_ended(prog);
 }
 
+/*
+ * Validate and decode the record @rec of @uq into @insn; with @conf (the
+ * conformance profile), check it against the profile too.
+ */
+static enum ncsync_rec_reason ncsync_rec_decode(struct ncsync_core *core,
+						const u8 *rec,
+						const struct ncsync_queue *uq,
+						struct ncsync_conform *conf,
+						struct ncsync_insn *insn)
+{
+	enum ncsync_rec_reason r;
+
+	r = ncsync_record_decode(rec, uq->count, core->devmem_size, insn);
+	if (!r)
+		r = ncsync_record_check_lnc(insn, ncsync_lnc);
+	if (!r && conf)
+		r = ncsync_record_conform(conf, insn);
+	return r;
+}
+
 /* Decode one queue, chunk by chunk, into q->insns. */
 static int ncsync_queue_decode(struct ncsync_core *core,
 			       struct ncsync_equeue *q,
 			       const struct ncsync_queue *uq,
+			       struct ncsync_conform *conf,
 			       struct ncsync_submit *sub)
 {
 	const u8 __user *urec = u64_to_user_ptr(uq->records);
@@ -139,12 +160,8 @@ static int ncsync_queue_decode(struct ncsync_core *core,
 		for (i = 0; i < n; i++) {
 			enum ncsync_rec_reason r;
 
-			r = ncsync_record_decode(buf + i * NCSYNC_RECORD_SIZE,
-						 uq->count, core->devmem_size,
-						 &q->insns[base + i]);
-			if (!r)
-				r = ncsync_record_check_lnc(&q->insns[base + i],
-							    ncsync_lnc);
+			r = ncsync_rec_decode(core, buf + i * NCSYNC_RECORD_SIZE,
+					      uq, conf, &q->insns[base + i]);
 			if (r) {
 				sub->bad_engine = uq->engine;
 				sub->bad_index = base + i;
@@ -290,10 +307,12 @@ static int ncsync_prog_decode(struct ncsync_prog *prog,
 			      const struct ncsync_queue *uqs,
 			      struct ncsync_submit *sub)
 {
+	struct ncsync_conform conf;
 	size_t ring;
 	u32 i;
 	int ret;
 
+	ncsync_conform_init(&conf);
 	for (i = 0; i < prog->nq; i++) {
 		struct ncsync_equeue *q = &prog->q[i];
 
@@ -302,9 +321,12 @@ static int ncsync_prog_decode(struct ncsync_prog *prog,
 		q->count = uqs[i].count;
 		q->st.engine = q->engine;
 		q->st.state = NCSYNC_ENG_QUEUED;
-		ret = ncsync_queue_decode(prog->core, q, &uqs[i], sub);
+		ret = ncsync_queue_decode(prog->core, q, &uqs[i],
+					  sub->flags & NCSYNC_SUBMIT_F_CONFORM ?
+					  &conf : NULL, sub);
 		if (ret)
 			return ret;
+		ncsync_conform_next_queue(&conf);
 		ring = ncsync_queue_dma_mem(q);
 		if (!ring)
 			continue;

@@ -3,7 +3,8 @@
 # barrier-loop.s: all five engines meet at a barrier, 20 times in a loop.
 #
 # Shows the AllEngineBarrier pseudo-op ("barrier") in a loop, lowered by
-# libncsync: by default into one shared counter (reserved sem[240] and up),
+# libncsync: by default into +1 arrivals on a shared counter (reserved
+# sem[240] and up) and a GE release (Documentation/ncsync/barriers.rst),
 # with --lowering events into one event bit per engine, which
 # "ncsync monitor" shows while "ncsync notify on" (make run does that).
 #

@@ -19,6 +19,7 @@
 #include "../common/ncsync_encode.c"
 #include "../common/test/exec_cases.h"
 #include "../common/test/bad_records.h"
+#include "../common/test/conform_records.h"
 
 /* ---------------------------------------------------------------- CSR map */
 
@@ -660,11 +661,54 @@ static void record_bad_table(struct kunit *test)
 		if (b->reason < NCSYNC_REC_REASON_COUNT)
 			seen[b->reason] = true;
 	}
-	for (i = 1; i < NCSYNC_REC_REASON_COUNT; i++)
+	/* The conformance profile's reasons: common/test/conform_records.h */
+	for (i = 1; i < NCSYNC_REC_CONF_FIRST; i++)
 		KUNIT_EXPECT_TRUE_MSG(test, seen[i],
 				      "no entry for reason %u (%s)", i,
 				      ncsync_rec_reason_name(i));
 	KUNIT_EXPECT_FALSE(test, seen[NCSYNC_REC_OK]);
+}
+
+/*
+ * The conformance table (common/test/conform_records.h): each kernel entry
+ * is accepted by the decoder and refused by ncsync_record_conform() for
+ * its reason (a duplicate only after an earlier queue holds it); each
+ * 0xD5 entry by ncsync_barrier_record_conform().
+ */
+static void record_conform_table(struct kunit *test)
+{
+	const struct ncsync_conform_record *c;
+	enum ncsync_rec_reason why;
+	struct ncsync_conform conf;
+	struct ncsync_insn insn;
+	__u8 r[NCSYNC_RECORD_SIZE];
+	unsigned int i;
+
+	for (i = 0; i < NCSYNC_NUM_CONFORM_RECORDS; i++) {
+		c = &ncsync_conform_records[i];
+		ncsync_bad_record_build(&c->rec, NCSYNC_BAD_QLEN, r);
+		if (c->rec.opcode == NCSYNC_OPC_ALL_ENGINE_BARRIER) {
+			KUNIT_EXPECT_EQ_MSG(test,
+					    ncsync_barrier_record_conform(r),
+					    (unsigned int)c->rec.reason, "%s",
+					    c->rec.name);
+			continue;
+		}
+		why = ncsync_record_decode(r, NCSYNC_BAD_QLEN,
+					   NCSYNC_BAD_DEVMEM, &insn);
+		KUNIT_ASSERT_EQ_MSG(test, why, NCSYNC_REC_OK, "%s",
+				    c->rec.name);
+		ncsync_conform_init(&conf);
+		if (c->dup_earlier) {
+			KUNIT_EXPECT_EQ(test, ncsync_record_conform(&conf,
+								    &insn),
+					NCSYNC_REC_OK);
+			ncsync_conform_next_queue(&conf);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, ncsync_record_conform(&conf, &insn),
+				    (unsigned int)c->rec.reason, "%s",
+				    c->rec.name);
+	}
 }
 
 /*
@@ -839,6 +883,7 @@ static struct kunit_case ncsync_record_cases[] = {
 	KUNIT_CASE(record_poll_exit),
 	KUNIT_CASE(record_dma),
 	KUNIT_CASE(record_bad_table),
+	KUNIT_CASE(record_conform_table),
 	KUNIT_CASE(record_random),
 	KUNIT_CASE(record_reason_names),
 	KUNIT_CASE(branch_test_rules),

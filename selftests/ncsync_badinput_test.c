@@ -1601,7 +1601,7 @@ IOCTL_CASE(reset_rdonly_einval_first, NCSYNC_IOC_RESET, EINVAL,
 /* ---- NCSYNC_IOC_SUBMIT ---- */
 #define SUB(...)	.arg.submit = { .nqueues = 1, __VA_ARGS__ }
 
-IOCTL_CASE(submit_flags_2, NCSYNC_IOC_SUBMIT, EINVAL, SUB(.flags = 2));
+IOCTL_CASE(submit_flags_4, NCSYNC_IOC_SUBMIT, EINVAL, SUB(.flags = 4));
 IOCTL_CASE(submit_flags_80000000, NCSYNC_IOC_SUBMIT, EINVAL,
 	   SUB(.flags = 0x80000000U));
 IOCTL_CASE(submit_reserved_1, NCSYNC_IOC_SUBMIT, EINVAL,

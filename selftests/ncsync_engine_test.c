@@ -40,6 +40,7 @@
 #include "ncsync_selftest.h"
 #include "ncsync_rec.h"
 #include "bad_records.h"
+#include "conform_records.h"
 
 #define DEV0		"/dev/ncsync0"
 
@@ -1752,11 +1753,19 @@ static void __attribute__((constructor)) badrec_variants(void)
 	register_variants(&_badrec_fixture_object, m, NCSYNC_NUM_BAD_RECORDS);
 }
 
+/* core 0, opened read-write and reset */
+static int reset_core_fd(struct __test_metadata *_metadata)
+{
+	int fd = open(DEV0, O_RDWR | O_CLOEXEC);
+
+	ASSERT_LE(0, fd) TH_LOG("open %s: %s", DEV0, strerror(errno));
+	core_reset(_metadata, fd);
+	return fd;
+}
+
 FIXTURE_SETUP(badrec)
 {
-	self->fd = open(DEV0, O_RDWR | O_CLOEXEC);
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", DEV0, strerror(errno));
-	core_reset(_metadata, self->fd);
+	self->fd = reset_core_fd(_metadata);
 }
 
 FIXTURE_TEARDOWN(badrec)
@@ -1766,8 +1775,8 @@ FIXTURE_TEARDOWN(badrec)
 }
 
 static void badrec_check(struct __test_metadata *_metadata, int fd,
-			 const struct rec_prog *p, int engine, int index,
-			 int reason)
+			 const struct rec_prog *p, __u32 flags, int engine,
+			 int index, int reason)
 {
 	struct ncsync_prog_status ps;
 	__s32 before[256], after[256];
@@ -1775,7 +1784,7 @@ static void badrec_check(struct __test_metadata *_metadata, int fd,
 	int ret;
 
 	sems_get(_metadata, fd, before);
-	ret = rec_prog_submit(fd, p, 0, WD_LONG, &sub);
+	ret = rec_prog_submit(fd, p, flags, WD_LONG, &sub);
 	ASSERT_EQ(-EINVAL, ret);
 	EXPECT_EQ(engine, (int)sub.bad_engine);
 	EXPECT_EQ(index, (int)sub.bad_index);
@@ -1796,7 +1805,7 @@ TEST_F(badrec, alone_at_index_0)
 	sem_set(_metadata, self->fd, 1, 7);
 	q = rec_prog_queue(&p, NCSYNC_ENGINE_ACT);
 	ncsync_bad_record_build(variant->bad, 1, rec_emit(q, 0));
-	badrec_check(_metadata, self->fd, &p, NCSYNC_ENGINE_ACT, 0,
+	badrec_check(_metadata, self->fd, &p, 0, NCSYNC_ENGINE_ACT, 0,
 		     variant->bad->reason);
 	rec_prog_free(&p);
 }
@@ -1815,8 +1824,95 @@ TEST_F(badrec, last_of_1000_in_second_queue)
 	for (i = 0; i < n - 1; i++)
 		rec_inc(q, 2);
 	ncsync_bad_record_build(variant->bad, n, rec_emit(q, 0));
-	badrec_check(_metadata, self->fd, &p, NCSYNC_ENGINE_SP, n - 1,
+	badrec_check(_metadata, self->fd, &p, 0, NCSYNC_ENGINE_SP, n - 1,
 		     variant->bad->reason);
+	rec_prog_free(&p);
+}
+
+/*
+ * One variant per kernel rule of the conformance table (common/test/
+ * conform_records.h; the 0xD5 entries are the library's, ncsync_lib_test):
+ * with NCSYNC_SUBMIT_F_CONFORM the kernel refuses the record for its
+ * reason and nothing runs; without it the same program runs to the end.
+ */
+FIXTURE(conform) {
+	int fd;
+};
+
+FIXTURE_VARIANT(conform) {
+	const struct ncsync_conform_record *c;
+};
+
+static void __attribute__((constructor)) conform_variants(void)
+{
+	static FIXTURE_VARIANT(conform) v[NCSYNC_NUM_CONFORM_RECORDS];
+	static struct __fixture_variant_metadata m[NCSYNC_NUM_CONFORM_RECORDS];
+	unsigned int i, n = 0;
+
+	for (i = 0; i < NCSYNC_NUM_CONFORM_RECORDS; i++) {
+		const struct ncsync_conform_record *c =
+			&ncsync_conform_records[i];
+
+		if (c->rec.opcode == NCSYNC_OPC_ALL_ENGINE_BARRIER)
+			continue;
+		v[n].c = c;
+		m[n].name = c->rec.name;
+		m[n].data = &v[n];
+		n++;
+	}
+	register_variants(&_conform_fixture_object, m, n);
+}
+
+/* The same core as badrec's: reset before each test. */
+FIXTURE_SETUP(conform)
+{
+	self->fd = reset_core_fd(_metadata);
+}
+
+FIXTURE_TEARDOWN(conform)
+{
+	close(self->fd);
+}
+
+/*
+ * Pool: +1 on sem 1, the record (a duplicate's earlier copy), Exit; SP:
+ * +1 on sem 1, the record, Exit.
+ */
+static void conform_prog(const struct ncsync_conform_record *c,
+			 struct rec_prog *p)
+{
+	struct rec_queue *q;
+
+	q = rec_prog_queue(p, NCSYNC_ENGINE_POOL);
+	rec_inc(q, 1);
+	if (c->dup_earlier)
+		ncsync_bad_record_build(&c->rec, 3, rec_emit(q, 0));
+	rec_exit(q);
+	q = rec_prog_queue(p, NCSYNC_ENGINE_SP);
+	rec_inc(q, 1);
+	ncsync_bad_record_build(&c->rec, 3, rec_emit(q, 0));
+	rec_exit(q);
+}
+
+TEST_F(conform, refused_with_the_profile)
+{
+	struct rec_prog p = {};
+
+	conform_prog(variant->c, &p);
+	badrec_check(_metadata, self->fd, &p, NCSYNC_SUBMIT_F_CONFORM,
+		     NCSYNC_ENGINE_SP, 1, variant->c->rec.reason);
+	rec_prog_free(&p);
+}
+
+TEST_F(conform, runs_without_it)
+{
+	struct rec_prog p = {};
+	__u32 id;
+
+	conform_prog(variant->c, &p);
+	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
+	EXPECT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
+	EXPECT_EQ(2, sem_get(_metadata, self->fd, 1));
 	rec_prog_free(&p);
 }
 
@@ -1960,7 +2056,9 @@ TEST_F(core, submit_flags_unknown_einval)
 	struct rawsub rs;
 	unsigned int bit;
 
-	for (bit = 1; bit < 32; bit++) {
+	for (bit = 0; bit < 32; bit++) {
+		if (NCSYNC_SUBMIT_F_ALL & (1U << bit))
+			continue;
 		rawsub_init(&rs, 1);
 		rs.sub.flags = 1U << bit;
 		rawsub_fails(_metadata, self->fd, &rs, EINVAL);

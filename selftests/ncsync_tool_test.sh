@@ -251,6 +251,17 @@ t 0 "run barrier-loop.s" "$N" run "$ex/barrier-loop.s" &&
 	"grep -q 'program [0-9]* on core 0: done' '$out' && grep -q '\[0\]=100' '$out'"
 t 0 "run --lowering events barrier-loop.s" "$N" run --lowering events "$ex/barrier-loop.s" &&
 	check "barrier-loop (event form): sem[0] = 100" has '\[0\]=100'
+# The conformance profile: barrier-loop's checks wait LE on an
+# EventSemaphore, which the real encoder does not emit; a counter-form
+# barrier alone conforms.
+t 1 "run --conformance barrier-loop.s" "$N" run --conformance "$ex/barrier-loop.s" &&
+	check "barrier-loop: refused by the profile, with the reason" grep -q \
+	'record [0-9]*: conformance: EventSemaphore wait not GE' "$err"
+printf 'engine pool\n\tnop then sem[0]++\nengine sp\n\tnop then sem[0]++\nbarrier\n' \
+	> "$tmp/conform.s"
+t 0 "run --conformance of a counter-form barrier" "$N" run --conformance "$tmp/conform.s" &&
+	check "conform.s: done, the counter at 2 (two +1 arrivals)" sh -c \
+	"grep -q 'on core 0: done' '$out' && grep -q '\[240\]=2 ' '$out'"
 t 0 "run producer-consumer.s" "$N" run "$ex/producer-consumer.s" &&
 	check "producer-consumer: sem[2] = 8, sem[3] = 64" sh -c \
 	"grep -q '\[2\]=8 ' '$out' && grep -q '\[3\]=64' '$out' && ! grep -q '\[1\]=' '$out'"

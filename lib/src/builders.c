@@ -153,35 +153,19 @@ int ncsync_add_semaphore_wait_cmp(struct ncsync_stream *s, uint8_t sem,
 	return ncsync_add_lane1(s, NULL, mode, sem, (uint32_t)value, 0, 0, 0);
 }
 
-int ncsync_add_semaphore_wait_eq(struct ncsync_stream *s, uint8_t sem,
-				 int32_t value)
-{
-	return ncsync_add_semaphore_wait_cmp(s, sem, NCSYNC_WAIT_SEM_EQ, value);
+/* The five immediate compares, one line each (SYNC comparator set). */
+#define NCSYNC_WAIT_CMP_BUILDER(name, mode)				\
+int ncsync_add_semaphore_wait_##name(struct ncsync_stream *s, uint8_t sem, \
+				     int32_t value)			\
+{									\
+	return ncsync_add_semaphore_wait_cmp(s, sem, mode, value);	\
 }
 
-int ncsync_add_semaphore_wait_lt(struct ncsync_stream *s, uint8_t sem,
-				 int32_t value)
-{
-	return ncsync_add_semaphore_wait_cmp(s, sem, NCSYNC_WAIT_SEM_LT, value);
-}
-
-int ncsync_add_semaphore_wait_le(struct ncsync_stream *s, uint8_t sem,
-				 int32_t value)
-{
-	return ncsync_add_semaphore_wait_cmp(s, sem, NCSYNC_WAIT_SEM_LE, value);
-}
-
-int ncsync_add_semaphore_wait_gt(struct ncsync_stream *s, uint8_t sem,
-				 int32_t value)
-{
-	return ncsync_add_semaphore_wait_cmp(s, sem, NCSYNC_WAIT_SEM_GT, value);
-}
-
-int ncsync_add_semaphore_wait_ge(struct ncsync_stream *s, uint8_t sem,
-				 int32_t value)
-{
-	return ncsync_add_semaphore_wait_cmp(s, sem, NCSYNC_WAIT_SEM_GE, value);
-}
+NCSYNC_WAIT_CMP_BUILDER(eq, NCSYNC_WAIT_SEM_EQ)
+NCSYNC_WAIT_CMP_BUILDER(lt, NCSYNC_WAIT_SEM_LT)
+NCSYNC_WAIT_CMP_BUILDER(le, NCSYNC_WAIT_SEM_LE)
+NCSYNC_WAIT_CMP_BUILDER(gt, NCSYNC_WAIT_SEM_GT)
+NCSYNC_WAIT_CMP_BUILDER(ge, NCSYNC_WAIT_SEM_GE)
 
 /*
  * A compare with an engine register: @mode is 0x81-0x85, or 0x01-0x05

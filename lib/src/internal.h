@@ -17,14 +17,16 @@
 #define NCSYNC_MAX_ENGINE_ID		8
 
 /*
- * Registers the barrier lowerings own (see lower.c).  A program that uses
- * barriers must not write them.
+ * Registers the barrier lowerings own (Documentation/ncsync/barriers.rst).
+ * A program that uses barriers must not write them.
  */
 #define NCSYNC_REG_BARRIER_COUNT	31	/* counter form: threshold */
 #define NCSYNC_REG_BARRIER_PHASE	30	/* event form: pass phase */
 
-/* Counter form: every pass adds exactly this much to the counter. */
-#define NCSYNC_BARRIER_PASS_WEIGHT	8
+/* Counter form: two counters per program, each serving one epoch ... */
+#define NCSYNC_BARRIER_COUNTERS		2
+/* ... of this many passes: 2 * 5 * 2^27 stays below 2^31. */
+#define NCSYNC_BARRIER_EPOCH		(1U << 27)
 /* Event form: one event per engine per phase. */
 #define NCSYNC_BARRIER_PHASES		3
 
@@ -100,10 +102,16 @@ struct ncsync_bank_alloc {
  * @res_events: events of the reserved slice the lowerings took.
  * @ctr_used: a counter-form barrier was emitted or lowered.
  * @ctr_mask: the engines of the program when it was.
- * @ctr_sem: the counter semaphore, or -1.
+ * @ctr_sem: the first of the two counter semaphores, or -1.
+ * @ctr_epoch: passes per counter epoch, NCSYNC_BARRIER_EPOCH (a test may
+ *	make it shorter, at least 2, before adding barriers).
  * @ctr_prologue: the counter prologue was inserted.
  * @ev_used: an event-form barrier was lowered.
  * @ev_prologue: the event prologue and epilogues were inserted.
+ * @conf_bad: the lowering met a malformed 0xD5 record (the conformance
+ *	profile refuses the program: NCSYNC_REC_CONF_PSEUDO).
+ * @conf_engine: the engine of the first one.
+ * @conf_index: its index in that stream before the lowering.
  * @frozen: lowered or finalized: no more records may be added.
  * @finalized: ncsync_program_finalize() succeeded.
  * @bad_engine: the engine of the record the last finalization refused.
@@ -129,9 +137,13 @@ struct ncsync_program {
 	bool ctr_used;
 	unsigned int ctr_mask;
 	int ctr_sem;
+	uint32_t ctr_epoch;
 	bool ctr_prologue;
 	bool ev_used;
 	bool ev_prologue;
+	bool conf_bad;
+	uint8_t conf_engine;
+	uint32_t conf_index;
 	bool frozen;
 	bool finalized;
 	uint8_t bad_engine;

@@ -1,99 +1,35 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * libncsync: barriers, and the lowering of the AllEngineBarrier pseudo-op
- * (0xD5) into hardware records (Documentation/ncsync/records.rst,
- * "Pseudo-ops"; SYNC "The per-engine wait/update", BARRIER 4-5, 8).
+ * (0xD5) into hardware records (Documentation/ncsync/barriers.rst, which
+ * gives the records, the proofs and the limits; SYNC "The per-engine
+ * wait/update", BARRIER 4-5, 8).
  *
- * A barrier involves every stream of the program: N engines.  Every engine
- * must execute the same sequence of barriers; the k-th barrier one engine
- * executes meets the k-th of every other (loops included).  Two lowerings
- * exist; both lead with a Drain whose update is the arrival ("drain, then
- * post": a peer never proceeds while this engine's copies are in flight),
- * both are correct when a barrier runs again and again in a loop, and both
- * work across programs that follow each other on a core without any reset.
+ * A barrier involves every stream of the program: N engines.  Both
+ * lowerings lead with a Drain whose update is the arrival, stay correct
+ * when a barrier runs again and again in a loop, and work across programs
+ * that follow each other on a core without a reset.
  *
- * Counter form (NCSYNC_LOWER_COUNTER, the default)
- * ------------------------------------------------
- * One counter semaphore C, the reserved semaphore first + slot of the
- * program's lowest engine (slots: Pool 0, Act 1, PE 2, DVE 3, SP 4).  Two
- * programs that run at the same time have no engine in common, hence
- * different lowest engines and different counters; two that share the
- * lowest engine are run one after the other by the driver.
+ * Counter form (NCSYNC_LOWER_COUNTER, the default; also
+ * ncsync_add_sync_barrier()): every arrival is a +1 (0x13) on a counter,
+ * every release a wait counter >= r31 (0x85), r31 growing by N a pass.
+ * Two counters C0, C1 (reserved slice, keyed by the lowest engine) serve
+ * alternate epochs of NCSYNC_BARRIER_EPOCH passes; an engine re-arms the
+ * other counter right after passing an epoch's first pass, when nobody
+ * can be waiting on it or arriving at it, so the counters stay in
+ * [0, 2 * N * epoch] for any number of passes.  A start rendezvous sets
+ * the counter at program start: the lowest engine writes C0 = 1 - N, the
+ * others wait for C0 < 0 (a value no pass leaves) before adding 1, and all
+ * wait for C0 >= 0; what a cancelled program left cannot release a
+ * barrier early.
  *
- * Every pass adds exactly W = 8 to C: engine e of rank r (0 .. N-1, by
- * engine id) adds w_e = 8 / N, plus 1 when r < 8 % N (5 engines: 2 2 2 1 1).
- * Register r31 holds the value C reaches when pass k is complete.  Per
- * barrier, each engine runs
+ * Event form (NCSYNC_LOWER_EVENTS): one event bit per engine per pass
+ * phase (pass mod 3), set by its owner, waited on by the peers and
+ * cleared by the owner after the next pass; r30 holds the phase.
  *
- *	Mov32 ADD_IMM r31 = r31 + 8
- *	Drain, events block: C += w_e (0x13, or 0x15 with w_e)
- *	EventSemaphore, lane 1: wait C >= r31 (0x85, value 31)
- *
- * C only grows, so nothing ever resets it under a late engine.  Proof,
- * passes numbered from 1 and C counted from its base B (below): let g be
- * the first engine to arrive at pass k + 1.  Until then no engine arrived
- * more than k times, and g passed pass k, so C >= B + 8k; as the weights
- * sum to 8, every engine has then arrived exactly k times.  So all engines
- * arrive at pass k before any arrives at k + 1.  An engine passing pass k
- * sees C >= B + 8k: if nobody arrived at k + 1 yet, the same count shows
- * that all arrived at k; otherwise all did before the first arrival at
- * k + 1.  Liveness: once all arrived at k, C >= B + 8k holds for good, so
- * every waiter of pass k passes.
- *
- * Every stream starts with a prologue that finds the base B, the value C
- * had when the program started: a finished program leaves C at a multiple
- * of 8 (every pass adds 8), and before this engine's first arrival its
- * peers can have arrived at most once each, adding at most 8 - w_e < 8.
- *
- *	PollSem MIN r31 = C
- *	Mov32 AND_IMM r31 = r31 & ~7
- *
- * Limits: C is compared as a signed 32-bit value, so a core supports 2^28
- * passes of one counter between resets (NCSYNC_IOC_RESET); a program that
- * is cancelled inside a barrier leaves C off a multiple of 8 and the core
- * must be reset (or C zeroed while no program runs) before the next one.
- *
- * Event form (NCSYNC_LOWER_EVENTS)
- * --------------------------------
- * BARRIER 4-5: each engine owns event bits and sets them (0x11), its peers
- * wait for them (0x06).  One bit per engine per pass *phase*:
- * bit(e, p) = reserved event first + 3 * slot(e) + p, p = pass mod 3,
- * again keyed by engine so that concurrent programs never share a bit.
- * Register r30 holds the phase of the engine's next pass (0 at program
- * start).  Pass k, phase p, for engine e:
- *
- *	Drain, events block: set bit(e, p)
- *	EventSemaphore: wait bit(f, p) set, for every peer f (two per record)
- *	  ... the last of them also clears bit(e, p - 1)  (after the waits)
- *	Mov32 MOV_IMM r30 = p + 1 mod 3
- *
- * selected by two branches on r30.  An engine clears its bit of the
- * previous pass only after passing the current pass: then every peer has
- * arrived at the current pass, so has passed the previous one and no
- * longer waits for that bit (no engine is stranded).  Three phases, not
- * two, are what makes the clear safe: with two, a fast engine at pass
- * k + 2 can still see a slow peer's bit of pass k, which the peer clears
- * only after passing k + 1.  With three, bit(f, p) is set only from f's
- * arrival at k to f's pass of k + 1; an engine waiting at pass k + 3 has
- * passed k + 2, so every peer arrived at k + 2, so passed k + 1 and
- * cleared its bit of pass k: a set bit(f, p) seen at pass k + 3 can only be
- * f's arrival at k + 3.  Liveness: bit(f, p) of pass k stays set until f
- * passes k + 1, which needs every engine to arrive at k + 1, i.e. to pass
- * k.  No bit is ever set while set or cleared while clear.
- *
- * Every stream starts by setting bit(e, 2), as if it had arrived at a pass
- * -1, so that the first pass has a bit to clear.  Before every Exit and at
- * the end of each stream (where an Exit is added after it) an epilogue
- * clears the engine's last bit: after its last pass (phase q) the engine
- * waits until each peer's bit of phase q - 1 is clear -- a peer clears it
- * right after passing the last pass, and nobody waits for bit(e, q) any
- * more -- and then clears bit(e, q).  A program that completes thus leaves
- * all its bits clear, which is what the next program needs.  A Halt gets no
- * epilogue: a halted program leaves bits set, and the core must be reset.
- *
- * The events block of a 0xD5 record, when not zero, is kept on a NoOp
- * just before the lowered barrier.  Other pseudo-ops fail with
- * -EOPNOTSUPP.
+ * The events block of a 0xD5 record is split: its wait on a NoOp before
+ * the arrival, its update on a NoOp after the rendezvous.  Other
+ * pseudo-ops fail with -EOPNOTSUPP.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -125,20 +61,17 @@ static int ncsync_events_check(const struct ncsync_events *ev)
 	return ncsync_check_isolated(rec);
 }
 
-/* The rank of @engine among the engines of @mask, by id. */
-static unsigned int ncsync_engine_rank(unsigned int mask, uint8_t engine)
+static int ncsync_new_labels(struct ncsync_program *prog, int *labels,
+			     unsigned int n)
 {
-	return __builtin_popcount(mask & ((1U << engine) - 1));
-}
+	unsigned int i;
 
-/* What the counter form adds to C on @engine's arrival. */
-static uint32_t ncsync_ctr_weight(unsigned int mask, uint8_t engine)
-{
-	unsigned int n = __builtin_popcount(mask);
-	unsigned int r = ncsync_engine_rank(mask, engine);
-
-	return NCSYNC_BARRIER_PASS_WEIGHT / n +
-	       (r < NCSYNC_BARRIER_PASS_WEIGHT % n ? 1 : 0);
+	for (i = 0; i < n; i++) {
+		labels[i] = ncsync_label_new(prog);
+		if (labels[i] < 0)
+			return labels[i];
+	}
+	return 0;
 }
 
 static unsigned int ncsync_lowest_engine(unsigned int mask)
@@ -146,19 +79,131 @@ static unsigned int ncsync_lowest_engine(unsigned int mask)
 	return __builtin_ctz(mask);
 }
 
-/* Take the counter semaphore of the program (idempotent). */
+/* Take the two counters of the program (idempotent). */
 static int ncsync_ctr_take(struct ncsync_program *prog, unsigned int mask)
 {
+	unsigned int c0;
 	int ret;
 
 	if (prog->ctr_sem >= 0)
 		return prog->ctr_sem;
-	ret = ncsync_engine_slot(ncsync_lowest_engine(mask));
-	ret = ncsync_res_sem_take(prog, prog->res_sem_first + ret);
+	c0 = prog->res_sem_first + NCSYNC_BARRIER_COUNTERS *
+		ncsync_engine_slot(ncsync_lowest_engine(mask));
+	/* Check first: nothing is taken when the slice is too small. */
+	if (c0 + NCSYNC_BARRIER_COUNTERS >
+	    prog->res_sem_first + prog->res_sem_count ||
+	    c0 + NCSYNC_BARRIER_COUNTERS > NCSYNC_NUM_SEMS)
+		return -ENOSPC;
+	ret = ncsync_res_sem_take(prog, c0);
+	if (ret >= 0)
+		ret = ncsync_res_sem_take(prog, c0 + 1);
 	if (ret < 0)
 		return ret;
-	prog->ctr_sem = ret;
-	return ret;
+	prog->ctr_sem = (int)c0;
+	return prog->ctr_sem;
+}
+
+/*
+ * One counter's leg of a pass on @s: arrive on @sem (+1 on a Drain), wait
+ * until @sem >= r31, and at the first pass of the epoch (r31 == @first)
+ * re-arm the other counter @other to @base; then go to @out.
+ */
+static int ncsync_emit_ctr_leg(struct ncsync_stream *s, uint8_t sem,
+			       uint8_t other, uint32_t first, uint32_t base,
+			       int out)
+{
+	struct ncsync_events arrive = {
+		.upd_mode = NCSYNC_UPD_COMPLETE | NCSYNC_UPD_SEM_INC,
+		.upd_idx = sem,
+	};
+	int ret;
+
+	ret = ncsync_add_drain(s, &arrive);
+	if (ret >= 0)
+		ret = ncsync_add_semaphore_wait_reg(s, sem, NCSYNC_WAIT_SEM_GE,
+						    NCSYNC_REG_BARRIER_COUNT);
+	if (ret >= 0)
+		ret = ncsync_add_branch_imm(s, NCSYNC_BR_NE, NCSYNC_DTYPE_U32,
+					    NCSYNC_REG_BARRIER_COUNT, first,
+					    out, NULL);
+	if (ret >= 0)
+		ret = ncsync_add_semaphore_set(s, other, base);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * One counter-form pass on @s (Documentation/ncsync/barriers.rst): r31
+ * holds this pass's threshold; C0 serves the first epoch of a cycle, C1
+ * the second.  Return the index of the first record.
+ */
+static int ncsync_emit_ctr_pass(struct ncsync_stream *s,
+				const struct ncsync_program *prog)
+{
+	uint32_t n = __builtin_popcount(prog->ctr_mask);
+	uint32_t e = n * prog->ctr_epoch;
+	uint8_t c0 = (uint8_t)prog->ctr_sem, c1 = c0 + 1;
+	int first = (int)s->count, labels[3], ret;
+
+	ret = ncsync_new_labels(s->prog, labels, 3);
+	if (ret >= 0)
+		ret = ncsync_add_branch_imm(s, NCSYNC_BR_GT, NCSYNC_DTYPE_U32,
+					    NCSYNC_REG_BARRIER_COUNT, e,
+					    labels[0], NULL);
+	if (ret >= 0)
+		ret = ncsync_emit_ctr_leg(s, c0, c1, n, e, labels[2]);
+	if (ret >= 0)
+		ret = ncsync_add_branch(s, labels[2], NULL);
+	if (ret >= 0)
+		ret = ncsync_label_bind(s, labels[0]);
+	if (ret >= 0)
+		ret = ncsync_emit_ctr_leg(s, c1, c0, e + n, 0, labels[1]);
+	if (ret >= 0)
+		ret = ncsync_label_bind(s, labels[1]);
+	if (ret >= 0)
+		ret = ncsync_add_branch_imm(s, NCSYNC_BR_NE, NCSYNC_DTYPE_U32,
+					    NCSYNC_REG_BARRIER_COUNT, 2 * e,
+					    labels[2], NULL);
+	if (ret >= 0)
+		ret = ncsync_add_mov32_imm(s, NCSYNC_REG_BARRIER_COUNT, 0,
+					   NULL);
+	if (ret >= 0)
+		ret = ncsync_label_bind(s, labels[2]);
+	if (ret >= 0)
+		ret = ncsync_add_mov32(s, NCSYNC_ALU_ADD_IMM,
+				       NCSYNC_REG_BARRIER_COUNT,
+				       NCSYNC_REG_BARRIER_COUNT, n, NULL);
+	return ret < 0 ? ret : first;
+}
+
+/*
+ * The start rendezvous: the program's lowest engine writes C0 = 1 - N (its
+ * own arrival included); every other engine waits until C0 is negative
+ * and adds 1 in the same atomic step; all wait for C0 >= 0; r31 = N.
+ */
+static int ncsync_emit_ctr_prologue(struct ncsync_stream *s,
+				    const struct ncsync_program *prog)
+{
+	uint32_t n = __builtin_popcount(prog->ctr_mask);
+	uint8_t c0 = (uint8_t)prog->ctr_sem;
+	int ret;
+
+	if (s->engine == ncsync_lowest_engine(prog->ctr_mask)) {
+		ret = ncsync_add_semaphore_set(s, c0, 1 - n);
+	} else {
+		struct ncsync_events ev = {
+			.wait_mode = NCSYNC_WAIT_SEM_LT, .wait_idx = c0,
+			.upd_mode = NCSYNC_UPD_COMPLETE | NCSYNC_UPD_SEM_INC,
+			.upd_idx = c0,
+		};
+
+		ret = ncsync_add_nop(s, &ev);
+	}
+	if (ret >= 0)
+		ret = ncsync_add_semaphore_wait_ge(s, c0, 0);
+	if (ret >= 0)
+		ret = ncsync_add_mov32_imm(s, NCSYNC_REG_BARRIER_COUNT, n,
+					   NULL);
+	return ret < 0 ? ret : 0;
 }
 
 static unsigned int ncsync_ev_bit(const struct ncsync_program *prog,
@@ -192,49 +237,6 @@ static int ncsync_ev_take(struct ncsync_program *prog, unsigned int mask)
 		}
 	}
 	return 0;
-}
-
-/* The three records of one counter-form pass on @s. */
-static int ncsync_emit_ctr_pass(struct ncsync_stream *s, unsigned int mask,
-				uint8_t sem)
-{
-	uint32_t w = ncsync_ctr_weight(mask, s->engine);
-	struct ncsync_events arrive = { .upd_idx = sem };
-	int first, ret;
-
-	if (w == 1) {
-		arrive.upd_mode = NCSYNC_UPD_COMPLETE | NCSYNC_UPD_SEM_INC;
-	} else {
-		arrive.upd_mode = NCSYNC_UPD_COMPLETE | NCSYNC_UPD_SEM_ADD;
-		arrive.value = w;
-	}
-	first = ncsync_add_mov32(s, NCSYNC_ALU_ADD_IMM,
-				 NCSYNC_REG_BARRIER_COUNT,
-				 NCSYNC_REG_BARRIER_COUNT,
-				 NCSYNC_BARRIER_PASS_WEIGHT, NULL);
-	if (first < 0)
-		return first;
-	ret = ncsync_add_drain(s, &arrive);
-	if (ret < 0)
-		return ret;
-	ret = ncsync_add_semaphore_wait_reg(s, sem, NCSYNC_WAIT_SEM_GE,
-					    NCSYNC_REG_BARRIER_COUNT);
-	return ret < 0 ? ret : first;
-}
-
-static int ncsync_emit_ctr_prologue(struct ncsync_stream *s, uint8_t sem)
-{
-	int ret;
-
-	ret = ncsync_add_poll_sem(s, NCSYNC_POLL_MIN, NCSYNC_REG_BARRIER_COUNT,
-				  sem, 1, NULL);
-	if (ret < 0)
-		return ret;
-	return ncsync_add_mov32(s, NCSYNC_ALU_AND_IMM,
-				NCSYNC_REG_BARRIER_COUNT,
-				NCSYNC_REG_BARRIER_COUNT,
-				~(uint32_t)(NCSYNC_BARRIER_PASS_WEIGHT - 1),
-				NULL);
 }
 
 /*
@@ -297,21 +299,15 @@ static int ncsync_emit_phase_switch(struct ncsync_stream *s,
 	return 0;
 }
 
-static int ncsync_new_labels(struct ncsync_program *prog, int *labels,
-			     unsigned int n)
-{
-	unsigned int i;
+typedef int (*ncsync_phase_fn)(struct ncsync_stream *s, unsigned int mask,
+			       unsigned int p);
 
-	for (i = 0; i < n; i++) {
-		labels[i] = ncsync_label_new(prog);
-		if (labels[i] < 0)
-			return labels[i];
-	}
-	return 0;
-}
-
-/* One event-form pass: the phase switch and three blocks. */
-static int ncsync_emit_ev_pass(struct ncsync_stream *s, unsigned int mask)
+/*
+ * The phase switch, then one block per phase made by @fn, each but the
+ * last followed by a branch to the end.
+ */
+static int ncsync_emit_phase_blocks(struct ncsync_stream *s, unsigned int mask,
+				    ncsync_phase_fn fn)
 {
 	int labels[NCSYNC_BARRIER_PHASES + 1], ret;
 	int end = NCSYNC_BARRIER_PHASES;
@@ -321,41 +317,46 @@ static int ncsync_emit_ev_pass(struct ncsync_stream *s, unsigned int mask)
 	if (ret < 0)
 		return ret;
 	ret = ncsync_emit_phase_switch(s, labels);
-	if (ret < 0)
-		return ret;
-	for (p = 0; p < NCSYNC_BARRIER_PHASES; p++) {
-		struct ncsync_events arrive = {
-			.upd_mode = NCSYNC_UPD_COMPLETE | NCSYNC_UPD_EVT_SET,
-			.upd_idx = ncsync_ev_bit(s->prog, s->engine, p),
-		};
-		unsigned int prev = (p + NCSYNC_BARRIER_PHASES - 1) %
-				    NCSYNC_BARRIER_PHASES;
-
-		if (p) {
+	for (p = 0; ret >= 0 && p < NCSYNC_BARRIER_PHASES; p++) {
+		if (p)
 			ret = ncsync_label_bind(s, labels[p]);
-			if (ret < 0)
-				return ret;
-		}
-		ret = ncsync_add_drain(s, &arrive);
-		if (ret < 0)
-			return ret;
+		if (ret >= 0)
+			ret = fn(s, mask, p);
+		if (ret >= 0 && p + 1 < NCSYNC_BARRIER_PHASES)
+			ret = ncsync_add_branch(s, labels[end], NULL);
+	}
+	if (ret >= 0)
+		ret = ncsync_label_bind(s, labels[end]);
+	return ret < 0 ? ret : 0;
+}
+
+/* Phase @p of an event-form pass: arrive, wait for the peers, next phase. */
+static int ncsync_emit_ev_phase(struct ncsync_stream *s, unsigned int mask,
+				unsigned int p)
+{
+	struct ncsync_events arrive = {
+		.upd_mode = NCSYNC_UPD_COMPLETE | NCSYNC_UPD_EVT_SET,
+		.upd_idx = ncsync_ev_bit(s->prog, s->engine, p),
+	};
+	unsigned int prev = (p + NCSYNC_BARRIER_PHASES - 1) %
+			    NCSYNC_BARRIER_PHASES;
+	int ret;
+
+	ret = ncsync_add_drain(s, &arrive);
+	if (ret >= 0)
 		ret = ncsync_emit_ev_waits(s, mask, NCSYNC_WAIT_EVT_SET, p,
 					   prev);
-		if (ret < 0)
-			return ret;
+	if (ret >= 0)
 		ret = ncsync_add_mov32_imm(s, NCSYNC_REG_BARRIER_PHASE,
 					   (p + 1) % NCSYNC_BARRIER_PHASES,
 					   NULL);
-		if (ret < 0)
-			return ret;
-		if (p + 1 < NCSYNC_BARRIER_PHASES) {
-			ret = ncsync_add_branch(s, labels[end], NULL);
-			if (ret < 0)
-				return ret;
-		}
-	}
-	ret = ncsync_label_bind(s, labels[end]);
-	return ret < 0 ? ret : 0;
+	return ret;
+}
+
+/* One event-form pass: the phase switch and three blocks. */
+static int ncsync_emit_ev_pass(struct ncsync_stream *s, unsigned int mask)
+{
+	return ncsync_emit_phase_blocks(s, mask, ncsync_emit_ev_phase);
 }
 
 static int ncsync_emit_ev_prologue(struct ncsync_stream *s)
@@ -367,43 +368,22 @@ static int ncsync_emit_ev_prologue(struct ncsync_stream *s)
 }
 
 /*
- * The epilogue: with n the phase of the next pass, the last pass had phase
- * n - 1; wait until every peer cleared its bit of phase n - 2 (it does so
- * right after passing the last pass), then clear bit(e, n - 1).
+ * Phase @n of the epilogue: with n the phase of the next pass, the last
+ * pass had phase n - 1; wait until every peer cleared its bit of phase
+ * n - 2 (it does so right after passing the last pass), then clear
+ * bit(e, n - 1).
  */
+static int ncsync_emit_ev_final(struct ncsync_stream *s, unsigned int mask,
+				unsigned int n)
+{
+	return ncsync_emit_ev_waits(s, mask, NCSYNC_WAIT_EVT_CLEAR,
+				    (n + 1) % NCSYNC_BARRIER_PHASES,
+				    (n + 2) % NCSYNC_BARRIER_PHASES);
+}
+
 static int ncsync_emit_ev_epilogue(struct ncsync_stream *s, unsigned int mask)
 {
-	int labels[NCSYNC_BARRIER_PHASES + 1], ret;
-	int end = NCSYNC_BARRIER_PHASES;
-	unsigned int n;
-
-	ret = ncsync_new_labels(s->prog, labels, NCSYNC_BARRIER_PHASES + 1);
-	if (ret < 0)
-		return ret;
-	ret = ncsync_emit_phase_switch(s, labels);
-	if (ret < 0)
-		return ret;
-	for (n = 0; n < NCSYNC_BARRIER_PHASES; n++) {
-		unsigned int last = (n + 2) % NCSYNC_BARRIER_PHASES;
-		unsigned int before = (n + 1) % NCSYNC_BARRIER_PHASES;
-
-		if (n) {
-			ret = ncsync_label_bind(s, labels[n]);
-			if (ret < 0)
-				return ret;
-		}
-		ret = ncsync_emit_ev_waits(s, mask, NCSYNC_WAIT_EVT_CLEAR,
-					   before, last);
-		if (ret < 0)
-			return ret;
-		if (n + 1 < NCSYNC_BARRIER_PHASES) {
-			ret = ncsync_add_branch(s, labels[end], NULL);
-			if (ret < 0)
-				return ret;
-		}
-	}
-	ret = ncsync_label_bind(s, labels[end]);
-	return ret < 0 ? ret : 0;
+	return ncsync_emit_phase_blocks(s, mask, ncsync_emit_ev_final);
 }
 
 /**
@@ -426,22 +406,52 @@ struct ncsync_lowering {
 	uint32_t *map[NCSYNC_MAX_ENGINE_ID];
 };
 
+/*
+ * The two halves of a 0xD5's events block: its wait (with the threshold
+ * when the wait has one) and its update (with the operand when the update
+ * has one).
+ */
+static void ncsync_events_split(const struct ncsync_events *ev,
+				struct ncsync_events *wait,
+				struct ncsync_events *upd)
+{
+	uint8_t base = ev->upd_mode & 0x0F;
+
+	memset(wait, 0, sizeof(*wait));
+	memset(upd, 0, sizeof(*upd));
+	wait->wait_mode = ev->wait_mode;
+	wait->wait_idx = ev->wait_idx;
+	if (ncsync_wait_mode_is_sem(ev->wait_mode))
+		wait->value = ev->value;
+	upd->upd_mode = ev->upd_mode;
+	upd->upd_idx = ev->upd_idx;
+	if (ev->upd_mode && (base == NCSYNC_UPD_SEM_ADD ||
+			     base == NCSYNC_UPD_SEM_SUB ||
+			     base == NCSYNC_UPD_SEM_WRITE))
+		upd->value = ev->value;
+}
+
+/*
+ * A 0xD5 record: its wait on a NoOp before this engine's arrival, the
+ * pass, its update on a NoOp after the rendezvous.
+ */
 static int ncsync_lower_barrier(struct ncsync_lowering *lw,
 				struct ncsync_stream *t, const uint8_t *rec)
 {
-	struct ncsync_events ev;
-	int ret;
+	struct ncsync_events ev, wait, upd;
+	int ret = 0;
 
 	ncsync_events_get(rec, &ev);
-	if (!ncsync_events_zero(&ev)) {
-		ret = ncsync_add_nop(t, &ev);
-		if (ret < 0)
-			return ret;
-	}
-	if (lw->how == NCSYNC_LOWER_COUNTER)
-		return ncsync_emit_ctr_pass(t, lw->mask,
-					    t->prog->ctr_sem);
-	return ncsync_emit_ev_pass(t, lw->mask);
+	ncsync_events_split(&ev, &wait, &upd);
+	if (!ncsync_events_zero(&wait))
+		ret = ncsync_add_nop(t, &wait);
+	if (ret >= 0 && lw->how == NCSYNC_LOWER_COUNTER)
+		ret = ncsync_emit_ctr_pass(t, t->prog);
+	else if (ret >= 0)
+		ret = ncsync_emit_ev_pass(t, lw->mask);
+	if (ret >= 0 && !ncsync_events_zero(&upd))
+		ret = ncsync_add_nop(t, &upd);
+	return ret < 0 ? ret : 0;
 }
 
 /* Rewrite stream @s into lw->tmp[e], filling lw->map[e]. */
@@ -461,7 +471,7 @@ static int ncsync_lower_stream(struct ncsync_lowering *lw,
 	lw->map[s->engine] = map;
 
 	if (lw->ctr_prologue) {
-		ret = ncsync_emit_ctr_prologue(t, s->prog->ctr_sem);
+		ret = ncsync_emit_ctr_prologue(t, s->prog);
 		if (ret < 0)
 			return ret;
 	}
@@ -536,6 +546,24 @@ static void ncsync_lower_commit(struct ncsync_program *prog,
 	}
 }
 
+/*
+ * Record @i of @s is a 0xD5: remember the first malformed one for the
+ * conformance profile (BARRIER 1, 8).
+ */
+static void ncsync_lower_note_barrier(struct ncsync_program *prog,
+				      struct ncsync_lowering *lw,
+				      struct ncsync_stream *s,
+				      uint32_t i)
+{
+	lw->pseudo = true;
+	if (prog->conf_bad ||
+	    !ncsync_barrier_record_conform(ncsync_stream_record(s, i)))
+		return;
+	prog->conf_bad = true;
+	prog->conf_engine = s->engine;
+	prog->conf_index = i;
+}
+
 /* Check the program can be lowered; decide what the lowering does. */
 static int ncsync_lower_plan(struct ncsync_program *prog,
 			     struct ncsync_lowering *lw)
@@ -552,7 +580,7 @@ static int ncsync_lower_plan(struct ncsync_program *prog,
 			uint8_t op = ncsync_stream_record(s, i)[0];
 
 			if (op == NCSYNC_OPC_ALL_ENGINE_BARRIER)
-				lw->pseudo = true;
+				ncsync_lower_note_barrier(prog, lw, s, i);
 			else if (ncsync_is_pseudo(op))
 				return -EOPNOTSUPP;
 		}
@@ -595,6 +623,8 @@ static int ncsync_lower_take(struct ncsync_program *prog,
 		ret = ncsync_ctr_take(prog, lw->mask);
 		if (ret < 0)
 			return ret;
+		/* What the passes and the prologue count on. */
+		prog->ctr_mask = lw->mask;
 	}
 	if (lw->ev_prologue) {
 		ret = ncsync_ev_take(prog, lw->mask);
@@ -730,13 +760,14 @@ static int ncsync_put_sync_barrier(struct ncsync_stream *s, const void *arg)
 {
 	const struct ncsync_program *prog = arg;
 
-	return ncsync_emit_ctr_pass(s, prog->ctr_mask, prog->ctr_sem);
+	return ncsync_emit_ctr_pass(s, prog);
 }
 
 /*
  * The runtime's add_sync_barrier (SYNC "The runtime composite"): a Drain
- * leads, then the all-engine rendezvous on one barrier semaphore, emitted
- * in the counter form at once (the arrival rides the Drain).  Every stream
+ * leads, then the all-engine rendezvous on the barrier counter, emitted
+ * in the counter form at once (the arrival rides the Drain); the start
+ * rendezvous is inserted at finalization.  Every stream
  * must exist already: adding a stream afterwards makes finalization fail
  * (-EINVAL).
  */
@@ -767,32 +798,59 @@ int ncsync_add_sync_barrier(struct ncsync_program *prog)
 
 struct ncsync_fence {
 	uint32_t mask[8];
+	unsigned int engines;
 };
+
+/*
+ * The share of @engine in the fence's group: the semaphores whose place
+ * among those of the group is its rank among the program's engines,
+ * modulo their number.
+ */
+static bool ncsync_fence_share(const struct ncsync_fence *f, uint8_t engine,
+			       uint32_t share[8])
+{
+	unsigned int n = __builtin_popcount(f->engines);
+	unsigned int r = __builtin_popcount(f->engines & ((1U << engine) - 1));
+	unsigned int i, k = 0;
+	bool any = false;
+
+	memset(share, 0, 8 * sizeof(*share));
+	for (i = 0; i < NCSYNC_NUM_SEMS; i++) {
+		if (!(f->mask[i / 32] & (1U << (i % 32))))
+			continue;
+		if (k++ % n == r) {
+			share[i / 32] |= 1U << (i % 32);
+			any = true;
+		}
+	}
+	return any;
+}
 
 static int ncsync_put_fence(struct ncsync_stream *s, const void *arg)
 {
 	const struct ncsync_fence *f = arg;
+	uint32_t share[8];
 	int ret;
 
 	ret = ncsync_put_barrier(s, NULL);
-	if (ret < 0)
-		return ret;
-	ret = ncsync_add_sema_clear_mask(s, f->mask, NULL);
-	if (ret < 0)
-		return ret;
-	ret = ncsync_put_barrier(s, NULL);
-	if (ret < 0)
-		return ret;
-	return ncsync_add_drain(s, NULL);
+	if (ret >= 0 && ncsync_fence_share(f, s->engine, share))
+		ret = ncsync_add_sema_clear_mask(s, share, NULL);
+	if (ret >= 0)
+		ret = ncsync_put_barrier(s, NULL);
+	if (ret >= 0)
+		ret = ncsync_add_drain(s, NULL);
+	return ret < 0 ? ret : 0;
 }
 
 /*
  * SYNC lower_control: Barrier, GroupResetSemaphores, Barrier, Drain on
  * every engine.  The reset clears the semaphores allocated with
- * ncsync_sem_alloc() when the fence is added (ClearMode 2, a mask), on
- * every engine: the two barriers make the duplicates harmless.  The
- * reserved slice, and so the barrier counters, which must only grow, is
- * never in the mask.  The barriers are 0xD5 records, lowered later.
+ * ncsync_sem_alloc() when the fence is added (ClearMode 2, a mask), each
+ * engine its own share ("so each engine resets its own range"; ENC 6b:
+ * no group is empty or shares a semaphore with another), so that the
+ * fence passes the conformance profile; an engine with no share has no
+ * reset.  The reserved slice, and so the barrier counters, is never in
+ * the mask.  The barriers are 0xD5 records, lowered later.
  */
 int ncsync_add_lower_control_fence(struct ncsync_program *prog)
 {
@@ -801,5 +859,6 @@ int ncsync_add_lower_control_fence(struct ncsync_program *prog)
 	if (!prog)
 		return -EINVAL;
 	ncsync_alloc_sem_mask(prog, f.mask);
+	f.engines = ncsync_program_engines(prog);
 	return ncsync_append_all(prog, ncsync_put_fence, &f);
 }

@@ -44,6 +44,7 @@ int ncsync_program_new(struct ncsync_program **progp)
 	prog->res_event_first = NCSYNC_NUM_EVENTS - NCSYNC_DEFAULT_RESERVED;
 	prog->res_event_count = NCSYNC_DEFAULT_RESERVED;
 	prog->ctr_sem = -1;
+	prog->ctr_epoch = NCSYNC_BARRIER_EPOCH;
 	ncsync_alloc_init(prog);
 	*progp = prog;
 	return 0;

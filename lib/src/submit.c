@@ -22,7 +22,9 @@ static void ncsync_submit_error_set(struct ncsync_submit_error *err,
  * Finalize @prog if needed and run it on @dev: one queue per non-empty
  * stream, in engine order.  On -EINVAL for a record (refused by
  * finalization or by the kernel) @err says which and why; otherwise its
- * reason is NCSYNC_REC_OK.
+ * reason is NCSYNC_REC_OK.  With NCSYNC_SUBMIT_F_CONFORM a malformed 0xD5
+ * record the lowering met is refused here (NCSYNC_REC_CONF_PSEUDO, its
+ * index before the lowering); the kernel checks the other rules.
  */
 int ncsync_program_submit(struct ncsync_dev *dev, struct ncsync_program *prog,
 			  uint32_t flags, uint32_t watchdog_ms, uint32_t *id,
@@ -41,6 +43,13 @@ int ncsync_program_submit(struct ncsync_dev *dev, struct ncsync_program *prog,
 		if (err)
 			ncsync_program_error(prog, err);
 		return ret;
+	}
+	/* The kernel never sees a 0xD5: the profile's rule for it is here. */
+	if ((flags & NCSYNC_SUBMIT_F_CONFORM) && prog->conf_bad) {
+		ncsync_submit_error_set(err, prog->conf_engine,
+					prog->conf_index,
+					NCSYNC_REC_CONF_PSEUDO);
+		return -EINVAL;
 	}
 
 	memset(qs, 0, sizeof(qs));

@@ -5,11 +5,16 @@
  * skewed interleavings, and checks that no engine passes barrier k before
  * every engine arrived at k, that nothing deadlocks, that no event is set
  * while set or cleared while clear, and that programs run back to back on
- * the same bank (no reset in between) stay correct.  For both lowerings,
- * ncsync_add_sync_barrier() and the lower_control fence.
+ * the same bank (no reset in between) stay correct, also after a program
+ * that was stopped at a random point (as a cancel does) and with counter
+ * epochs short enough to wrap many times.  For both lowerings,
+ * ncsync_add_sync_barrier() and the lower_control fence; the counter form
+ * also for 10,000 passes on five engines.
  *
  * Each stream runs P times: r5 += 1 (arrived), barrier, r6 += 1 (passed).
- * When an engine's r6 becomes k, every engine's r5 must be >= k.
+ * When an engine's r6 becomes k, every engine's r5 must be >= k.  The
+ * 0xD5 records carry an update (+1 on a user semaphore U): when U becomes
+ * v, in pass k = ceil(v / N), every engine's r5 must be >= k too.
  *
  * The simulator follows the engine model of Documentation/ncsync/engines.rst and the driver: the
  * waits in lane order (each a step of its own, with its then-clear/then-set
@@ -21,6 +26,7 @@
 
 #include "ncsync.h"
 #include "ncsync_exec.h"
+#include "internal.h"
 #include "tap.h"
 
 #define MAX_ENG		5
@@ -47,6 +53,9 @@ struct sim {
 	unsigned int misuse;
 	unsigned int violations;
 	unsigned int n;
+	int carried;		/* U, or -1 */
+	unsigned long max_steps;	/* stop there (a cancel), or 0 */
+	bool in_start;		/* ... even before every engine started */
 	struct sim_eng eng[MAX_ENG];
 	uint64_t rng;
 };
@@ -73,6 +82,16 @@ static void sim_update(struct sim *sm, struct sim_eng *x,
 	}
 	sm->sems[u->index] = ncsync_update_sem(u, sm->sems[u->index], x->regs,
 					       &ovf);
+	if (ovf)
+		sm->misuse++;
+	if ((int)u->index == sm->carried) {
+		uint32_t k = ((uint32_t)sm->sems[u->index] + sm->n - 1) / sm->n;
+		unsigned int i;
+
+		for (i = 0; i < sm->n; i++)
+			if (sm->eng[i].regs[REG_ARRIVED] < k)
+				sm->violations++;
+	}
 }
 
 static bool sim_wait(struct sim *sm, struct sim_eng *x,
@@ -190,12 +209,26 @@ static void sim_load(struct sim *sm, struct ncsync_program *p)
 	}
 }
 
-/* Run the loaded program to the end; false on a deadlock. */
+/* Whether every engine passed the start (CANCEL_IN_START: assume so). */
+static bool all_started(const struct sim *sm)
+{
+	unsigned int i;
+
+	for (i = 0; i < sm->n && !sm->in_start; i++)
+		if (!sm->eng[i].regs[REG_ARRIVED])
+			return false;
+	return true;
+}
+
+/* Run the loaded program to the end (or max_steps); false on a deadlock. */
 static bool sim_run(struct sim *sm)
 {
 	unsigned long steps = 0;
 
 	for (;;) {
+		if (sm->max_steps && steps >= sm->max_steps &&
+		    all_started(sm))
+			return true;
 		unsigned int i, total = 0, pick;
 		struct sim_eng *x = NULL;
 
@@ -240,34 +273,41 @@ static const char * const kind_name[] = {
 	"add_sync_barrier", "lower_control fence", "no barrier",
 };
 
-static struct ncsync_program *build(unsigned int mask, enum kind k,
-				    unsigned int passes, int *user_sem)
-{
-	struct ncsync_program *p;
-	struct ncsync_stream *s;
-	int top[8];
-	unsigned int e;
+/*
+ * One test: @seeds times, @runs programs of @passes passes back to back on
+ * one bank.  @random_sets: random engine sets, each containing @must (0:
+ * sets that may share no engine).  @epoch: the counter epoch, 0 for the
+ * default.  @cancel: the first program of each seed is stopped at a random
+ * point once every engine passed the start (START: anywhere in its first
+ * steps); what it leaves is the next one's bank.
+ */
+enum cancel { NO_CANCEL, CANCEL, CANCEL_IN_START };
 
-	ncsync_program_new(&p);
-	for (e = 0; e < 8; e++)
-		if (mask & (1U << e))
-			ncsync_program_stream(p, e, &s);
-	*user_sem = ncsync_sem_alloc(p, 1);
-	for (e = 0; e < 8; e++) {
-		s = ncsync_program_find_stream(p, e);
-		if (!s)
-			continue;
-		top[e] = ncsync_label_new(p);
-		ncsync_label_bind(s, top[e]);
-		ncsync_add_mov32(s, NCSYNC_ALU_ADD_IMM, REG_ARRIVED,
-				 REG_ARRIVED, 1, NULL);
-		if (k == FENCE)
-			ncsync_add_semaphore_inc(s, *user_sem);
-	}
+struct cfg {
+	enum kind k;
+	unsigned int seeds, runs, passes;
+	bool random_sets;
+	unsigned int must;
+	uint32_t epoch;
+	enum cancel cancel;
+};
+
+static bool is_counter(enum kind k)
+{
+	return k == PSEUDO_COUNTER || k == SYNC_BARRIER || k == FENCE;
+}
+
+static void add_barrier(struct ncsync_program *p, enum kind k, int carried)
+{
+	struct ncsync_events ev = {
+		.upd_mode = NCSYNC_UPD_COMPLETE | NCSYNC_UPD_SEM_INC,
+		.upd_idx = (uint8_t)carried,
+	};
+
 	switch (k) {
 	case PSEUDO_COUNTER:
 	case PSEUDO_EVENTS:
-		ncsync_add_all_engine_barrier(p, NULL);
+		ncsync_add_all_engine_barrier(p, &ev);
 		break;
 	case SYNC_BARRIER:
 		ncsync_add_sync_barrier(p);
@@ -278,6 +318,36 @@ static struct ncsync_program *build(unsigned int mask, enum kind k,
 	case NONE:
 		break;
 	}
+}
+
+static struct ncsync_program *build(unsigned int mask, const struct cfg *c,
+				    int *user_sem, int *carried)
+{
+	struct ncsync_program *p;
+	struct ncsync_stream *s;
+	int top[8];
+	unsigned int e;
+
+	ncsync_program_new(&p);
+	if (c->epoch)
+		p->ctr_epoch = c->epoch;
+	for (e = 0; e < 8; e++)
+		if (mask & (1U << e))
+			ncsync_program_stream(p, e, &s);
+	*user_sem = ncsync_sem_alloc(p, 1);
+	*carried = ncsync_sem_alloc(p, 1);
+	for (e = 0; e < 8; e++) {
+		s = ncsync_program_find_stream(p, e);
+		if (!s)
+			continue;
+		top[e] = ncsync_label_new(p);
+		ncsync_label_bind(s, top[e]);
+		ncsync_add_mov32(s, NCSYNC_ALU_ADD_IMM, REG_ARRIVED,
+				 REG_ARRIVED, 1, NULL);
+		if (c->k == FENCE)
+			ncsync_add_semaphore_inc(s, *user_sem);
+	}
+	add_barrier(p, c->k, *carried);
 	for (e = 0; e < 8; e++) {
 		s = ncsync_program_find_stream(p, e);
 		if (!s)
@@ -287,12 +357,12 @@ static struct ncsync_program *build(unsigned int mask, enum kind k,
 		ncsync_add_mov32(s, NCSYNC_ALU_ADD_IMM, REG_LOOP, REG_LOOP, 1,
 				 NULL);
 		ncsync_add_branch_imm(s, NCSYNC_BR_LT, NCSYNC_DTYPE_U32,
-				      REG_LOOP, passes, top[e], NULL);
+				      REG_LOOP, c->passes, top[e], NULL);
 		if (e & 1)	/* half the streams exit, half fall off */
 			ncsync_add_exit(s, NULL);
 	}
-	if (ncsync_program_lower(p, k == PSEUDO_EVENTS ? NCSYNC_LOWER_EVENTS :
-				 NCSYNC_LOWER_COUNTER) ||
+	if (ncsync_program_lower(p, c->k == PSEUDO_EVENTS ?
+				 NCSYNC_LOWER_EVENTS : NCSYNC_LOWER_COUNTER) ||
 	    ncsync_program_finalize(p))
 		abort();
 	return p;
@@ -319,83 +389,152 @@ static bool events_clear(const struct sim *sm)
 	return true;
 }
 
-/*
- * @runs programs back to back on one bank (each starting with fresh
- * registers), @seeds times.  Every engine set contains @must (0: random
- * sets that may share no engine).
- */
-static void check(enum kind k, unsigned int seeds, unsigned int runs,
-		  unsigned int passes, bool random_sets, unsigned int must)
+/* Whether the program left its counters where its passes put them. */
+static bool counters_ok(const struct sim *sm, const struct cfg *c,
+			unsigned int mask)
 {
-	unsigned int seed, run, deadlocks = 0, viol = 0, misuse = 0;
-	unsigned int bad_end = 0, bad_user = 0;
-	struct sim *sm = calloc(1, sizeof(*sm));
+	uint32_t n = __builtin_popcount(mask);
+	uint32_t e = n * (c->epoch ? c->epoch : NCSYNC_BARRIER_EPOCH);
+	unsigned int c0 = 240 + 2 * (__builtin_ctz(mask) == 6 ? 4 :
+				     __builtin_ctz(mask) - 1 -
+				     (__builtin_ctz(mask) > 4));
+	uint32_t total = c->passes * (c->k == FENCE ? 2 : 1);
 
-	for (seed = 1; seed <= seeds; seed++) {
+	if (!c->epoch)
+		return (uint32_t)sm->sems[c0] == n * total;
+	return sm->sems[c0] >= 0 && (uint32_t)sm->sems[c0] <= 2 * e &&
+	       sm->sems[c0 + 1] >= 0 && (uint32_t)sm->sems[c0 + 1] <= 2 * e;
+}
+
+struct tally {
+	unsigned int viol, deadlocks, misuse, bad_end, bad_user;
+};
+
+/* Run one program on the bank; false when the seed must stop. */
+static bool run_one(struct sim *sm, const struct cfg *c, unsigned int run,
+		    struct tally *t)
+{
+	unsigned int mask = c->random_sets ? random_mask(sm, c->must) :
+					     NCSYNC_ENGINE_MASK;
+	bool stopped = run == 0 && c->cancel != NO_CANCEL;
+	struct ncsync_program *p;
+	int user_sem, carried;
+	bool ok;
+
+	p = build(mask, c, &user_sem, &carried);
+	sim_load(sm, p);
+	sm->sems[carried] = 0;
+	sm->carried = c->k == PSEUDO_COUNTER || c->k == PSEUDO_EVENTS ?
+		      carried : -1;
+	sm->max_steps = 0;
+	sm->in_start = c->cancel == CANCEL_IN_START;
+	if (stopped)
+		sm->max_steps = c->cancel == CANCEL_IN_START ?
+				1 + rnd(sm) % (8 * sm->n) :
+				50 + rnd(sm) % (400 * c->passes);
+	ok = sim_run(sm);
+	ncsync_program_free(p);
+	if (!ok) {
+		t->deadlocks++;
+		return false;
+	}
+	if (stopped)
+		return true;
+	if (c->k == FENCE && sm->sems[user_sem])
+		t->bad_user++;
+	if (is_counter(c->k) && !counters_ok(sm, c, mask))
+		t->bad_end++;
+	if (c->k == PSEUDO_EVENTS && !events_clear(sm))
+		t->bad_end++;
+	return true;
+}
+
+#define T(k, seeds, runs, passes, sets, must, epoch, cancel) \
+	{ k, seeds, runs, passes, sets, must, epoch, cancel }
+
+static void check(const struct cfg *c)
+{
+	struct sim *sm = calloc(1, sizeof(*sm));
+	struct tally t = { 0 };
+	unsigned int seed, run, i;
+
+	for (seed = 1; seed <= c->seeds; seed++) {
 		memset(sm->sems, 0, sizeof(sm->sems));
 		memset(sm->events, 0, sizeof(sm->events));
 		sm->rng = 0x9E3779B97F4A7C15ULL * seed;
-		/* what earlier programs left on the counters */
-		for (run = 240; run < 245; run++)
-			sm->sems[run] = 8 * (rnd(sm) % 1000);
+		/* what earlier programs left on the counters: anything >= 0 */
+		for (i = 240; i < 250; i++)
+			sm->sems[i] = (int32_t)(rnd(sm) % (1U << 30));
 		sm->violations = sm->misuse = 0;
-		for (run = 0; run < runs; run++) {
-			unsigned int mask = random_sets ?
-				random_mask(sm, must) : NCSYNC_ENGINE_MASK;
-			int32_t before[5];
-			struct ncsync_program *p;
-			int user_sem, i;
-
-			p = build(mask, k, passes, &user_sem);
-			memcpy(before, &sm->sems[240], sizeof(before));
-			sim_load(sm, p);
-			if (!sim_run(sm)) {
-				deadlocks++;
-				ncsync_program_free(p);
+		for (run = 0; run < c->runs; run++)
+			if (!run_one(sm, c, run, &t))
 				break;
-			}
-			if (k == FENCE && sm->sems[user_sem])
-				bad_user++;
-			for (i = 0; i < 5; i++)
-				if ((sm->sems[240 + i] - before[i]) % 8)
-					bad_end++;
-			if (k == PSEUDO_EVENTS && !events_clear(sm))
-				bad_end++;
-			ncsync_program_free(p);
-		}
-		viol += sm->violations;
-		misuse += sm->misuse;
+		t.viol += sm->violations;
+		t.misuse += sm->misuse;
 	}
-	for (run = 0; run < MAX_ENG; run++)
+	for (run = 0; run < MAX_ENG; run++) {
 		free(sm->eng[run].insns);
+		sm->eng[run].insns = NULL;
+	}
 	free(sm);
-	if (k == NONE) {
-		TAP_CHECK(viol > 0, "%s: the checker sees engines pass early "
-			  "(%u times)", kind_name[k], viol);
+	if (c->k == NONE) {
+		TAP_CHECK(t.viol > 0, "%s: the checker sees engines pass early "
+			  "(%u times)", kind_name[c->k], t.viol);
 		return;
 	}
-	TAP_CHECK(!viol && !deadlocks && !misuse && !bad_end && !bad_user,
-		  "%s: %u seeds x %u programs x %u passes%s: %u early passes, "
-		  "%u deadlocks, %u event misuses, %u bad end states, "
-		  "%u user semaphores not reset", kind_name[k], seeds, runs,
-		  passes, random_sets ? " (random engine sets)" : "", viol,
-		  deadlocks, misuse, bad_end, bad_user);
+	if (c->cancel == CANCEL_IN_START) {
+		TAP_CHECK(!t.viol && !t.misuse, "%s: cancelled in the start "
+			  "rendezvous, %u seeds: %u early passes (%u hangs "
+			  "instead)", kind_name[c->k], c->seeds, t.viol,
+			  t.deadlocks);
+		return;
+	}
+	TAP_CHECK(!t.viol && !t.deadlocks && !t.misuse && !t.bad_end &&
+		  !t.bad_user,
+		  "%s: %u seeds x %u programs x %u passes%s%s, epoch %u: %u "
+		  "early passes, %u deadlocks, %u misuses, %u bad end states, "
+		  "%u user semaphores not reset", kind_name[c->k], c->seeds,
+		  c->runs, c->passes, c->random_sets ? " (random sets)" : "",
+		  c->cancel ? ", first cancelled" : "",
+		  c->epoch ? c->epoch : NCSYNC_BARRIER_EPOCH, t.viol,
+		  t.deadlocks, t.misuse, t.bad_end, t.bad_user);
 }
 
 int main(int argc, char **argv)
 {
-	unsigned int seeds = argc > 1 ? atoi(argv[1]) : 300;
+	unsigned int n = argc > 1 ? atoi(argv[1]) : 300;
+	/* kind, seeds, programs, passes, random sets, must, epoch, cancel */
+	const struct cfg cfgs[] = {
+		T(NONE, 20, 1, 20, false, 0, 0, NO_CANCEL),
+		T(PSEUDO_COUNTER, n, 1, 40, false, 0, 0, NO_CANCEL),
+		T(PSEUDO_EVENTS, n, 1, 40, false, 0, 0, NO_CANCEL),
+		T(PSEUDO_COUNTER, n, 4, 15, false, 0, 0, NO_CANCEL),
+		T(PSEUDO_EVENTS, n, 4, 15, false, 0, 0, NO_CANCEL),
+		T(PSEUDO_COUNTER, n, 4, 15, true, 1U << 1, 0, NO_CANCEL),
+		T(PSEUDO_EVENTS, n, 4, 15, true, 0, 0, NO_CANCEL),
+		T(SYNC_BARRIER, n, 3, 20, false, 0, 0, NO_CANCEL),
+		T(FENCE, n, 2, 20, false, 0, 0, NO_CANCEL),
+		T(PSEUDO_EVENTS, n / 3 + 1, 3, 1, true, 0, 0, NO_CANCEL),
+		T(PSEUDO_COUNTER, n / 3 + 1, 3, 1, true, 1U << 1, 0, NO_CANCEL),
+		/* epochs that wrap: every pass, every few, odd lengths */
+		T(PSEUDO_COUNTER, n, 2, 40, false, 0, 2, NO_CANCEL),
+		T(SYNC_BARRIER, n, 2, 40, false, 0, 3, NO_CANCEL),
+		T(FENCE, n / 3 + 1, 2, 30, false, 0, 5, NO_CANCEL),
+		T(PSEUDO_COUNTER, n, 3, 25, true, 1U << 1, 2, NO_CANCEL),
+		/* a cancelled program, then programs on what it left */
+		T(PSEUDO_COUNTER, n, 3, 20, false, 0, 0, CANCEL),
+		T(SYNC_BARRIER, n, 3, 20, false, 0, 4, CANCEL),
+		T(FENCE, n / 3 + 1, 3, 20, false, 0, 0, CANCEL),
+		T(PSEUDO_COUNTER, n, 3, 20, false, 0, 0, CANCEL_IN_START),
+		/* the seeds' loop: 10,000 passes on five engines */
+		T(SYNC_BARRIER, 3, 1, 10000, false, 0, 0, NO_CANCEL),
+		T(PSEUDO_COUNTER, 3, 1, 10000, false, 0, 0, NO_CANCEL),
+		T(PSEUDO_COUNTER, 2, 1, 10000, false, 0, 64, NO_CANCEL),
+	};
 
-	check(NONE, 20, 1, 20, false, 0);
-	check(PSEUDO_COUNTER, seeds, 1, 40, false, 0);
-	check(PSEUDO_EVENTS, seeds, 1, 40, false, 0);
-	check(PSEUDO_COUNTER, seeds, 4, 15, false, 0);
-	check(PSEUDO_EVENTS, seeds, 4, 15, false, 0);
-	check(PSEUDO_COUNTER, seeds, 4, 15, true, 1U << 1);
-	check(PSEUDO_EVENTS, seeds, 4, 15, true, 0);
-	check(SYNC_BARRIER, seeds, 3, 20, false, 0);
-	check(FENCE, seeds, 2, 20, false, 0);
-	check(PSEUDO_EVENTS, seeds / 3 + 1, 3, 1, true, 0);
-	check(PSEUDO_COUNTER, seeds / 3 + 1, 3, 1, true, 1U << 1);
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cfgs) / sizeof(cfgs[0]); i++)
+		check(&cfgs[i]);
 	return tap_done();
 }

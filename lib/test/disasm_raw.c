@@ -28,7 +28,7 @@ int main(void)
 	unsigned int reason, i;
 	int n;
 
-	for (reason = 1; reason < NCSYNC_REC_REASON_COUNT; reason++) {
+	for (reason = 1; reason < NCSYNC_REC_CONF_FIRST; reason++) {
 		/* The logical core's rule is the kernel's: the decoder passes. */
 		if (reason == NCSYNC_REC_DMA_PEER_OUTSIDE)
 			continue;

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
- * The counter lowering of AllEngineBarrier (0xD5): the prologue, the three
- * records per pass, the counter and the weights per engine set, the kept
- * events block, and the records passing ncsync_record_decode().  Also
- * ncsync_add_sync_barrier(), which emits the same form at once.
+ * The counter lowering of AllEngineBarrier (0xD5)
+ * (Documentation/ncsync/barriers.rst): the start rendezvous, the records of
+ * a pass (+1 arrivals, a GE release on r31), the counters per engine set,
+ * the events block split around the pass, and the records passing
+ * ncsync_record_decode().  Also ncsync_add_sync_barrier(), which emits the
+ * same form at once.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "ncsync.h"
 #include "ncsync_record.h"
+#include "internal.h"
 #include "tap.h"
 
 #define R(...) ((const uint8_t [NCSYNC_RECORD_SIZE]) { __VA_ARGS__ })
@@ -72,121 +75,179 @@ static struct ncsync_program *build(unsigned int mask,
 	return p;
 }
 
-/* The drain's arrival: its update mode and value. */
-static unsigned int weight(struct ncsync_program *p, uint8_t engine,
-			   uint32_t idx, uint8_t *sem)
+/* Record @idx of @engine's stream. */
+static const uint8_t *rec(struct ncsync_program *p, uint8_t engine,
+			  uint32_t idx)
 {
-	const uint8_t *r = ncsync_stream_record(
-		ncsync_program_find_stream(p, engine), idx);
-
-	*sem = r[7];
-	if (r[6] == 0x13)
-		return 1;
-	return r[6] == 0x15 ? r[8] : 0;
+	return ncsync_stream_record(ncsync_program_find_stream(p, engine), idx);
 }
 
-int main(void)
+/*
+ * Every update of the counters @c0, @c0 + 1 in @engine's stream: count the
+ * +1 arrivals (0x13, always on a Drain) and the writes (0x19); anything
+ * else (an add, a subtract) makes it return false.
+ */
+static bool arrivals(struct ncsync_program *p, uint8_t engine, uint8_t c0,
+		     unsigned int *inc, unsigned int *set)
 {
-	struct ncsync_events ev = { .upd_mode = 0x13, .upd_idx = 7 };
+	struct ncsync_stream *s = ncsync_program_find_stream(p, engine);
+	uint32_t i;
+	int l;
+
+	*inc = *set = 0;
+	for (i = 0; i < ncsync_stream_count(s); i++) {
+		const uint8_t *r = ncsync_stream_record(s, i);
+
+		for (l = 0; l < 2; l++) {
+			uint8_t mode = r[l ? 0x22 : 0x06];
+			uint8_t idx = r[l ? 0x23 : 0x07];
+
+			if (!mode || (idx != c0 && idx != c0 + 1))
+				continue;
+			if (mode == 0x13 && (r[0] == 0xA2 || r[0] == 0xA4))
+				(*inc)++;
+			else if (mode == 0x19 && r[0] == 0xA0)
+				(*set)++;
+			else
+				return false;
+		}
+	}
+	return true;
+}
+
+/* The Mov32 that ends every pass: r31 += @n. */
+static bool pass_end(const uint8_t *r, uint32_t n)
+{
+	return r[0] == 0xA7 && r[0x0C] == 2 && r[0x0D] == 31 &&
+	       r[0x0E] == 31 && ncsync_get_u32(r + 0x10) == n;
+}
+
+static void five_engines(void)
+{
+	struct ncsync_events ev = {
+		.wait_mode = 0x05, .wait_idx = 9, .value = 3,
+		.upd_mode = 0x13, .upd_idx = 7,
+	};
+	unsigned int e, inc, set, ok = 1;
 	struct ncsync_program *p;
 	struct ncsync_stream *s;
-	unsigned int e, sum;
-	uint8_t sem;
-	int r;
 
-	/* five engines */
 	p = build(NCSYNC_ENGINE_MASK, &ev);
 	TAP_CHECK(ncsync_program_lower(p, NCSYNC_LOWER_COUNTER) == 0,
 		  "lower, counter form");
 	TAP_CHECK(all_decode(p), "every record passes ncsync_record_decode");
 	s = ncsync_program_find_stream(p, NCSYNC_ENGINE_PE);
-	TAP_CHECK(ncsync_stream_count(s) == 8, "PE: 2 + nop + 1 + 3 + exit");
-	TAP_CHECK(same(s, 0, R([0] = 0xB3, [1] = 0x10, [0x0D] = 31,
-			       [0x0E] = 240, [0x0F] = 1)),
-		  "prologue: PollSem MIN r31 = sem 240");
-	TAP_CHECK(same(s, 1, R([0] = 0xA7, [1] = 0x10, [0x0C] = 6,
-			       [0x0D] = 31, [0x0E] = 31, [0x10] = 0xF8,
-			       [0x11] = 0xFF, [0x12] = 0xFF, [0x13] = 0xFF)),
-		  "prologue: r31 &= ~7");
-	TAP_CHECK(same(s, 2, R([0] = 0xA4, [1] = 0x10)), "the user's nop");
-	TAP_CHECK(same(s, 3, R([0] = 0xA4, [1] = 0x10, [6] = 0x13,
-			       [7] = 7)),
-		  "the 0xD5's events block kept on a NoOp before");
-	TAP_CHECK(same(s, 4, R([0] = 0xA7, [1] = 0x10, [0x0C] = 2,
-			       [0x0D] = 31, [0x0E] = 31, [0x10] = 8)),
-		  "Mov32 ADD_IMM r31 = r31 + 8");
-	TAP_CHECK(same(s, 5, R([0] = 0xA2, [1] = 0x10, [6] = 0x15,
-			       [7] = 240, [8] = 2, [0x28] = 1)),
-		  "Drain, then C += 2 (PE has rank 2 of 5)");
-	TAP_CHECK(same(s, 6, R([0] = 0xA0, [1] = 0x10, [0x20] = 0x85,
+	TAP_CHECK(ncsync_stream_count(s) == 3 + 1 + 1 + 13 + 1 + 1,
+		  "PE: prologue 3, nop, wait, pass 13, update, exit");
+	TAP_CHECK(same(ncsync_program_find_stream(p, NCSYNC_ENGINE_POOL), 0,
+		       R([0] = 0xA0, [1] = 0x10, [0x22] = 0x19, [0x23] = 240,
+			 [0x28] = 0xFC, [0x29] = 0xFF, [0x2A] = 0xFF,
+			 [0x2B] = 0xFF)),
+		  "Pool (lowest) starts by writing C0 = 1 - 5");
+	TAP_CHECK(same(s, 0, R([0] = 0xA4, [1] = 0x10, [4] = 0x02,
+			       [5] = 240, [6] = 0x13, [7] = 240)),
+		  "PE starts by waiting C0 < 0 and adding 1, one atomic step");
+	TAP_CHECK(same(s, 1, R([0] = 0xA0, [1] = 0x10, [0x20] = 0x05,
+			       [0x21] = 240)) &&
+		  same(s, 2, R([0] = 0xA7, [1] = 0x10, [0x0D] = 31,
+			       [0x10] = 5)),
+		  "then waits C0 >= 0 and sets r31 = N = 5");
+	TAP_CHECK(same(s, 3, R([0] = 0xA4, [1] = 0x10)), "the user's nop");
+	TAP_CHECK(same(s, 4, R([0] = 0xA4, [1] = 0x10, [4] = 0x05, [5] = 9,
+			       [8] = 3)),
+		  "the 0xD5's wait on a NoOp before the arrival");
+	TAP_CHECK(ncsync_stream_record(s, 5)[0] == 0xA9 &&
+		  ncsync_stream_record(s, 5)[0x0C] == 6 &&
+		  ncsync_get_u32(ncsync_stream_record(s, 5) + 0x10) ==
+			  5U << 27,
+		  "the pass picks the counter: branch r31 > 5 * 2^27");
+	TAP_CHECK(same(s, 6, R([0] = 0xA2, [1] = 0x10, [6] = 0x13,
+			       [7] = 240, [0x28] = 1)),
+		  "Drain, then C0 += 1 (0x13): the arrival");
+	TAP_CHECK(same(s, 7, R([0] = 0xA0, [1] = 0x10, [0x20] = 0x85,
 			       [0x21] = 240, [0x24] = 31)),
-		  "EventSemaphore wait C >= r31 (0x85)");
-	TAP_CHECK(same(s, 7, R([0] = 0xDF, [1] = 0x10)), "exit");
-	sum = 0;
-	r = 1;
+		  "EventSemaphore wait C0 >= r31 (0x85): the release");
+	TAP_CHECK(pass_end(ncsync_stream_record(s, 17), 5),
+		  "the pass ends with r31 += 5");
+	TAP_CHECK(same(s, 18, R([0] = 0xA4, [1] = 0x10, [6] = 0x13,
+				[7] = 7)),
+		  "the 0xD5's update on a NoOp after the rendezvous");
+	TAP_CHECK(same(s, 19, R([0] = 0xDF, [1] = 0x10)), "exit");
 	for (e = 1; e <= 6; e++) {
-		unsigned int w;
-
 		if (e == NCSYNC_ENGINE_DMA)
 			continue;
-		w = weight(p, e, 5, &sem);
-		sum += w;
-		if (sem != 240 || w != (e <= 3 ? 2U : 1U))
-			r = 0;
+		if (!arrivals(p, e, 240, &inc, &set) ||
+		    inc != (e == 1 ? 2U : 3U) || set != (e == 1 ? 3U : 2U))
+			ok = 0;
 	}
-	TAP_CHECK(r && sum == 8, "weights 2 2 2 1 1 on one counter, sum 8");
-	TAP_CHECK(same(ncsync_program_find_stream(p, 6), 5,
-		       R([0] = 0xA2, [1] = 0x10, [6] = 0x13, [7] = 240,
-			 [0x28] = 1)),
-		  "a weight of 1 is a plain +1 (0x13)");
+	TAP_CHECK(ok, "every arrival is +1 (0x13): one per counter, and the "
+		  "start's for the followers; the rest are writes");
 	TAP_CHECK(ncsync_program_finalize(p) == 0, "finalize");
 	TAP_CHECK(ncsync_program_lower(p, NCSYNC_LOWER_COUNTER) == 0 &&
-		  ncsync_stream_count(s) == 8,
+		  ncsync_stream_count(s) == 20,
 		  "lowering again changes nothing");
 	ncsync_program_free(p);
+}
 
-	/* engine subsets: counter by lowest engine, weights sum to 8 */
-	p = build(1U << 3 | 1U << 6, NULL);
-	TAP_CHECK(ncsync_program_finalize(p) == 0 && all_decode(p),
-		  "finalize lowers by default (counter)");
-	TAP_CHECK(weight(p, 3, 4, &sem) == 4 && sem == 242 &&
-		  weight(p, 6, 4, &sem) == 4,
-		  "PE + SP: counter 240 + slot(PE) = 242, weights 4 4");
-	TAP_CHECK(ncsync_stream_count(ncsync_program_find_stream(p, 3)) == 7,
-		  "no NoOp for an empty events block");
-	ncsync_program_free(p);
-	p = build(1U << 2 | 1U << 5 | 1U << 6, NULL);
-	ncsync_program_finalize(p);
-	TAP_CHECK(weight(p, 2, 4, &sem) == 3 && sem == 241 &&
-		  weight(p, 5, 4, &sem) == 3 && weight(p, 6, 4, &sem) == 2,
-		  "Act + DVE + SP: counter 241, weights 3 3 2");
-	ncsync_program_free(p);
-	p = build(1U << 6, NULL);
-	ncsync_program_finalize(p);
-	TAP_CHECK(weight(p, 6, 4, &sem) == 8 && sem == 244,
-		  "SP alone: counter 244, weight 8");
-	ncsync_program_free(p);
+/* Counter by lowest engine; the threshold steps by N. */
+static void subsets(void)
+{
+	static const struct {
+		unsigned int mask;
+		uint8_t lowest, other, c0;
+	} t[] = {
+		{ 1U << 3 | 1U << 6, 3, 6, 244 },
+		{ 1U << 2 | 1U << 5 | 1U << 6, 2, 5, 242 },
+		{ 1U << 6, 6, 6, 248 },
+	};
+	unsigned int i;
 
-	/* resources and refusals */
+	for (i = 0; i < 3; i++) {
+		struct ncsync_program *p = build(t[i].mask, NULL);
+		uint32_t n = __builtin_popcount(t[i].mask);
+		unsigned int inc, set;
+
+		TAP_CHECK(ncsync_program_finalize(p) == 0 && all_decode(p),
+			  "%#x: finalize lowers by default (counter)",
+			  t[i].mask);
+		TAP_CHECK(rec(p, t[i].lowest, 0)[0x23] == t[i].c0 &&
+			  ncsync_get_u32(rec(p, t[i].lowest, 0) + 0x28) ==
+				  1 - n &&
+			  rec(p, t[i].other, 5)[7] == t[i].c0 &&
+			  rec(p, t[i].other, 5)[6] == 0x13 &&
+			  pass_end(rec(p, t[i].other, 16), n),
+			  "%#x: C0 = 240 + 2 * slot(lowest) = %u, +1 "
+			  "arrivals, r31 steps by %u", t[i].mask, t[i].c0, n);
+		TAP_CHECK(arrivals(p, t[i].other, t[i].c0, &inc, &set) &&
+			  ncsync_stream_count(ncsync_program_find_stream(
+				  p, t[i].other)) == 18,
+			  "%#x: no NoOp for an empty events block",
+			  t[i].mask);
+		ncsync_program_free(p);
+	}
+}
+
+static void refusals(void)
+{
+	struct ncsync_program *p;
+	struct ncsync_stream *s;
+
 	p = build(NCSYNC_ENGINE_MASK, NULL);
 	ncsync_program_set_reserved(p, 256, 0, 240, 16);
 	TAP_CHECK(ncsync_program_lower(p, NCSYNC_LOWER_COUNTER) == -ENOSPC,
 		  "no reserved semaphores: -ENOSPC");
-	TAP_CHECK(ncsync_stream_record(ncsync_program_find_stream(p, 1),
-				       1)[0] == 0xD5,
-		  "... and the program is unchanged");
+	TAP_CHECK(rec(p, 1, 1)[0] == 0xD5, "... and the program is unchanged");
 	ncsync_program_free(p);
 	p = build(1U << 6, NULL);
-	ncsync_program_set_reserved(p, 200, 4, 240, 16);
+	ncsync_program_set_reserved(p, 200, 9, 240, 16);
 	TAP_CHECK(ncsync_program_finalize(p) == -ENOSPC,
-		  "SP's counter slot outside a 4-id slice: -ENOSPC");
+		  "SP's counters (slot 4: ids 8, 9) outside a 9-id slice: "
+		  "-ENOSPC");
 	ncsync_program_free(p);
 	p = build(1U << 6, NULL);
-	ncsync_program_set_reserved(p, 200, 5, 240, 16);
-	TAP_CHECK(ncsync_program_finalize(p) == 0 &&
-		  ncsync_stream_record(ncsync_program_find_stream(p, 6),
-				       0)[0x0E] == 204,
-		  "a moved slice: counter 200 + 4");
+	ncsync_program_set_reserved(p, 200, 10, 240, 16);
+	TAP_CHECK(ncsync_program_finalize(p) == 0 && rec(p, 6, 0)[0x23] == 208,
+		  "a moved slice: C0 = 200 + 8");
 	ncsync_program_free(p);
 	p = build(1U << 1, NULL);
 	s = ncsync_program_find_stream(p, 1);
@@ -200,26 +261,34 @@ int main(void)
 	p = build(1U << 1, NULL);
 	TAP_CHECK(ncsync_program_lower(p, 7) == -EINVAL, "unknown lowering");
 	ncsync_program_free(p);
+}
 
-	/* ncsync_add_sync_barrier: the same form, emitted at once */
+/* ncsync_add_sync_barrier: the same form, emitted at once. */
+static void sync_barrier(void)
+{
+	struct ncsync_program *p;
+	struct ncsync_stream *s;
+	unsigned int inc, set;
+
 	ncsync_program_new(&p);
 	ncsync_program_stream(p, NCSYNC_ENGINE_POOL, &s);
 	ncsync_program_stream(p, NCSYNC_ENGINE_DVE, &s);
 	TAP_CHECK(ncsync_add_sync_barrier(p) == 0, "sync_barrier");
-	TAP_CHECK(ncsync_stream_count(s) == 3 &&
-		  same(s, 0, R([0] = 0xA7, [1] = 0x10, [0x0C] = 2,
-			       [0x0D] = 31, [0x0E] = 31, [0x10] = 8)) &&
-		  same(s, 1, R([0] = 0xA2, [1] = 0x10, [6] = 0x15,
-			       [7] = 240, [8] = 4, [0x28] = 1)) &&
+	TAP_CHECK(ncsync_stream_count(s) == 13 &&
+		  same(s, 1, R([0] = 0xA2, [1] = 0x10, [6] = 0x13,
+			       [7] = 240, [0x28] = 1)) &&
 		  same(s, 2, R([0] = 0xA0, [1] = 0x10, [0x20] = 0x85,
-			       [0x21] = 240, [0x24] = 31)),
-		  "sync_barrier: Mov32, Drain + arrival, wait, lowered");
+			       [0x21] = 240, [0x24] = 31)) &&
+		  pass_end(ncsync_stream_record(s, 12), 2),
+		  "sync_barrier: the pass at once, +1 arrivals, GE r31");
 	ncsync_add_all_engine_barrier(p, NULL);
 	TAP_CHECK(ncsync_program_finalize(p) == 0 && all_decode(p) &&
-		  ncsync_stream_count(s) == 8 &&
-		  ncsync_stream_record(s, 0)[0] == NCSYNC_OPC_POLL_SEM &&
-		  ncsync_stream_record(s, 7)[0x21] == 240,
-		  "finalize adds the prologue; a 0xD5 shares the counter");
+		  ncsync_stream_count(s) == 3 + 13 + 13 &&
+		  ncsync_stream_record(s, 0)[0x05] == 240 &&
+		  ncsync_stream_record(s, 18)[0x21] == 240 &&
+		  arrivals(p, NCSYNC_ENGINE_DVE, 240, &inc, &set) &&
+		  inc == 5 && set == 4,
+		  "finalize adds the prologue; a 0xD5 shares the counters");
 	ncsync_program_free(p);
 	ncsync_program_new(&p);
 	ncsync_program_stream(p, NCSYNC_ENGINE_POOL, &s);
@@ -228,7 +297,15 @@ int main(void)
 	TAP_CHECK(ncsync_add_sync_barrier(p) == -EINVAL,
 		  "sync_barrier after a new stream: -EINVAL");
 	TAP_CHECK(ncsync_program_finalize(p) == -EINVAL,
-		  "... and finalize: the weights no longer sum to 8");
+		  "... and finalize: the threshold no longer steps by N");
 	ncsync_program_free(p);
+}
+
+int main(void)
+{
+	five_engines();
+	subsets();
+	refusals();
+	sync_barrier();
 	return tap_done();
 }

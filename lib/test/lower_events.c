@@ -160,6 +160,46 @@ int main(void)
 		  "SP's bits past a 14-event slice: -ENOSPC");
 	ncsync_program_free(p);
 
+	/*
+	 * The 0xD5's events block: its wait on a NoOp before the arrival (the
+	 * first Drain), its update on a NoOp after the rendezvous (the last
+	 * phase update of the pass), before the epilogue.
+	 */
+	ncsync_program_new(&p);
+	ncsync_program_stream(p, NCSYNC_ENGINE_POOL, &t);
+	ncsync_program_stream(p, NCSYNC_ENGINE_PE, &s);
+	ncsync_add_all_engine_barrier(p, &(struct ncsync_events) {
+		.wait_mode = 0x05, .wait_idx = 9, .value = 3,
+		.upd_mode = 0x13, .upd_idx = 7 });
+	TAP_CHECK(ncsync_program_lower(p, NCSYNC_LOWER_EVENTS) == 0 &&
+		  ncsync_program_finalize(p) == 0 && all_decode(p),
+		  "a 0xD5 with a wait and an update, event form");
+	{
+		int wait_at = -1, upd_at = -1, drain_at = -1, phase_at = -1;
+		uint32_t i;
+
+		for (i = 0; i < ncsync_stream_count(s); i++) {
+			const uint8_t *r = ncsync_stream_record(s, i);
+
+			if (r[0] == 0xA4 && r[4] == 0x05 && r[5] == 9 &&
+			    r[8] == 3 && !r[6])
+				wait_at = i;
+			if (r[0] == 0xA4 && r[6] == 0x13 && r[7] == 7 &&
+			    !r[4] && !r[8])
+				upd_at = i;
+			if (r[0] == 0xA2 && drain_at < 0)
+				drain_at = i;
+			if (r[0] == 0xA7 && r[0x0D] == 30 && upd_at < 0)
+				phase_at = i;
+		}
+		TAP_CHECK(wait_at >= 0 && wait_at < drain_at &&
+			  upd_at > phase_at && phase_at > drain_at,
+			  "wait at %d before the arrival at %d, update at %d "
+			  "after the last phase record %d", wait_at, drain_at,
+			  upd_at, phase_at);
+	}
+	ncsync_program_free(p);
+
 	/* both forms in one program */
 	ncsync_program_new(&p);
 	ncsync_program_stream(p, NCSYNC_ENGINE_POOL, &t);
@@ -169,9 +209,10 @@ int main(void)
 	TAP_CHECK(ncsync_program_lower(p, NCSYNC_LOWER_EVENTS) == 0 &&
 		  ncsync_program_finalize(p) == 0 && all_decode(p),
 		  "sync_barrier (counter) and a 0xD5 lowered as events");
-	TAP_CHECK(ncsync_stream_record(s, 0)[0] == NCSYNC_OPC_POLL_SEM &&
-		  ncsync_stream_record(s, 2)[0x22] == 0x11,
-		  "both prologues");
+	TAP_CHECK(ncsync_stream_record(s, 0)[0] == NCSYNC_OPC_NOOP &&
+		  ncsync_stream_record(s, 0)[4] == NCSYNC_WAIT_SEM_LT &&
+		  ncsync_stream_record(s, 3)[0x22] == 0x11,
+		  "both prologues: the counters' start, then the bits'");
 	ncsync_program_free(p);
 	return tap_done();
 }

@@ -134,7 +134,7 @@ static void bad_table(void)
 				  ncsync_engine_name(engine), idx);
 		ncsync_program_free(p);
 	}
-	TAP_CHECK(reasons == (1U << NCSYNC_REC_REASON_COUNT) - 2,
+	TAP_CHECK(reasons == (1U << NCSYNC_REC_CONF_FIRST) - 2,
 		  "the table has every reason but NCSYNC_REC_OK: %#x", reasons);
 }
 

@@ -103,6 +103,57 @@ int ioctl(int fd, unsigned long req, ...)
 	}
 }
 
+/* A PE + Act program with a raw 0xD5 (byte 0x3F set when @bad) on each. */
+static struct ncsync_program *raw_barrier(bool bad)
+{
+	uint8_t d5[NCSYNC_RECORD_SIZE] = { 0xD5, 0x10 };
+	struct ncsync_program *p;
+	struct ncsync_stream *s;
+
+	d5[0x3F] = bad;
+	ncsync_program_new(&p);
+	ncsync_program_stream(p, NCSYNC_ENGINE_ACT, &s);
+	ncsync_add_nop(s, NULL);
+	ncsync_add_raw(s, d5);
+	ncsync_program_stream(p, NCSYNC_ENGINE_PE, &s);
+	ncsync_add_raw(s, d5);
+	return p;
+}
+
+/*
+ * NCSYNC_SUBMIT_F_CONFORM goes to the kernel; the library refuses a
+ * malformed 0xD5 itself (records.rst, "The conformance profile", 28).
+ */
+static void conformance(struct ncsync_dev *dev)
+{
+	struct ncsync_submit_error err;
+	struct ncsync_program *p;
+	int n = submits;
+	uint32_t id;
+
+	p = raw_barrier(false);
+	TAP_CHECK(ncsync_program_submit(dev, p, NCSYNC_SUBMIT_F_CONFORM, 0,
+					&id, &err) == 0 &&
+		  last.flags == NCSYNC_SUBMIT_F_CONFORM && submits == n + 1,
+		  "a well-formed 0xD5 with the profile: the flag is passed");
+	ncsync_program_free(p);
+	p = raw_barrier(true);
+	TAP_CHECK(ncsync_program_submit(dev, p, 0, 0, &id, &err) == 0 &&
+		  submits == n + 2,
+		  "a 0xD5 with a reserved byte set: lowered without the profile");
+	ncsync_program_free(p);
+	p = raw_barrier(true);
+	TAP_CHECK(ncsync_program_submit(dev, p, NCSYNC_SUBMIT_F_CONFORM |
+					NCSYNC_SUBMIT_F_STRICT, 0, &id,
+					&err) == -EINVAL &&
+		  err.engine == NCSYNC_ENGINE_ACT && err.index == 1 &&
+		  err.reason == NCSYNC_REC_CONF_PSEUDO && submits == n + 2,
+		  "... refused with the profile, not submitted: %s, engine %u "
+		  "record %u", ncsync_reason_name(err.reason), err.engine,
+		  err.index);
+	ncsync_program_free(p);
+}
+
 int main(void)
 {
 	struct ncsync_submit_error err;
@@ -177,10 +228,11 @@ int main(void)
 	ncsync_program_stream(p, NCSYNC_ENGINE_ACT, &t);
 	ncsync_add_all_engine_barrier(p, NULL);
 	TAP_CHECK(ncsync_program_submit(dev, p, 0, 0, &id, NULL) == 0 &&
-		  last_q[0].count == 5 &&
-		  last_rec0[0][0] == NCSYNC_OPC_POLL_SEM,
+		  last_q[0].count == 3 + 13 &&
+		  last_rec0[0][0] == NCSYNC_OPC_EVENT_SEMAPHORE,
 		  "pseudo-ops lowered (counter form) before submission");
 	ncsync_program_free(p);
+	conformance(dev);
 	ncsync_close(dev);
 	return tap_done();
 }

@@ -53,7 +53,8 @@ static const struct cmd cmds[] = {
 	  "\t64-byte records is one queue (of engine NAME)",
 	  cmd_disasm },
 	{ "run", "FILE [--timeout MS] [--watchdog MS] [--strict]\n"
-	  "\t    [--timeline OUT.svg] [--lowering counter|events]",
+	  "\t    [--conformance] [--timeline OUT.svg]\n"
+	  "\t    [--lowering counter|events]",
 	  "assemble, lower and submit FILE (text or image), wait for the end\n"
 	  "\tand print the status; for a fault or a timeout the snapshot: each\n"
 	  "\tengine's wait and the non-zero semaphores, and the deadlock cycle\n"

@@ -5,7 +5,8 @@
  *   ncsync asm FILE [-o OUT] [--lowering counter|events]
  *   ncsync disasm FILE [--engine NAME]
  *   ncsync run FILE [--timeout MS] [--watchdog MS] [--strict]
- *                   [--timeline OUT.svg] [--lowering counter|events]
+ *                   [--conformance] [--timeline OUT.svg]
+ *                   [--lowering counter|events]
  *
  * FILE is the text form (Documentation/ncsync/asm.rst), or a program image
  * that "ncsync asm -o" wrote: the header below, then per queue its engine
@@ -556,11 +557,15 @@ struct run_opts {
 	uint32_t timeout;	/* UINT32_MAX: none */
 	uint32_t watchdog;	/* 0: the module's */
 	bool strict;
+	bool conformance;
 	const char *timeline;
 	enum ncsync_barrier_lowering lowering;
 };
 
-enum { RO_TIMEOUT, RO_WATCHDOG, RO_STRICT, RO_TIMELINE, RO_LOWERING };
+enum {
+	RO_TIMEOUT, RO_WATCHDOG, RO_STRICT, RO_CONFORMANCE, RO_TIMELINE,
+	RO_LOWERING,
+};
 
 static const struct opt run_opt_table[] = {
 	[RO_TIMEOUT] = OPT_TIMEOUT(struct run_opts, timeout),
@@ -569,6 +574,8 @@ static const struct opt run_opt_table[] = {
 			  .min = 1, .max = MS_MAX },
 	[RO_STRICT] = { "strict", 's', OPT_FLAG,
 			OPT_FIELD(struct run_opts, strict) },
+	[RO_CONFORMANCE] = { "conformance", 'C', OPT_FLAG,
+			     OPT_FIELD(struct run_opts, conformance) },
 	[RO_TIMELINE] = { "timeline", 'T', OPT_PATH,
 			  OPT_FIELD(struct run_opts, timeline) },
 	[RO_LOWERING] = OPT_LOWERING(struct run_opts, lowering),
@@ -705,7 +712,9 @@ static int run_submit(struct run *run)
 	int ret;
 
 	ret = ncsync_program_submit(run->dev, run->prog,
-				    run->o.strict ? NCSYNC_SUBMIT_F_STRICT : 0,
+				    (run->o.strict ? NCSYNC_SUBMIT_F_STRICT : 0) |
+				    (run->o.conformance ?
+				     NCSYNC_SUBMIT_F_CONFORM : 0),
 				    run->o.watchdog, &run->id, &serr);
 	if (!ret)
 		return 0;

@@ -661,8 +661,21 @@ enum ncsync_rec_reason {
 	NCSYNC_REC_BAD_DMA_UPDATE,	/* completion update not +1 or set */
 	NCSYNC_REC_BAD_DMA_PEER,	/* flags, or a peer without an update */
 	NCSYNC_REC_DMA_PEER_OUTSIDE,	/* peer beyond the logical core */
+	/*
+	 * Refused only with NCSYNC_SUBMIT_F_CONFORM: what the seeds' encoder
+	 * or ISA checkers refuse (records.rst, "The conformance profile").
+	 */
+	NCSYNC_REC_CONF_EVSEM_WAIT,	/* EventSemaphore wait not GE (5, 85) */
+	NCSYNC_REC_CONF_EVSEM_EMPTY,	/* EventSemaphore: no wait, no update */
+	NCSYNC_REC_CONF_EVSEM_UPDATES,	/* EventSemaphore with two updates */
+	NCSYNC_REC_CONF_GR_EMPTY,	/* GroupReset of no semaphore */
+	NCSYNC_REC_CONF_GR_DUPLICATE,	/* a semaphore in two queues' groups */
+	NCSYNC_REC_CONF_PSEUDO,		/* a malformed 0xD5 (the library) */
 	NCSYNC_REC_REASON_COUNT,
 };
+
+/* The first reason only the conformance profile gives. */
+#define NCSYNC_REC_CONF_FIRST		NCSYNC_REC_CONF_EVSEM_WAIT
 
 /**
  * struct ncsync_queue - the records of one engine in a submission.
@@ -682,7 +695,9 @@ struct ncsync_queue {
 
 /* struct ncsync_submit flags */
 #define NCSYNC_SUBMIT_F_STRICT		0x1U	/* fault on event misuse, overflow */
-#define NCSYNC_SUBMIT_F_ALL		NCSYNC_SUBMIT_F_STRICT
+#define NCSYNC_SUBMIT_F_CONFORM		0x2U	/* the conformance profile */
+#define NCSYNC_SUBMIT_F_ALL		(NCSYNC_SUBMIT_F_STRICT | \
+					 NCSYNC_SUBMIT_F_CONFORM)
 
 /**
  * struct ncsync_submit - NCSYNC_IOC_SUBMIT argument: one program.
