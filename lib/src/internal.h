@@ -172,6 +172,10 @@ int ncsync_res_event_take(struct ncsync_program *prog, unsigned int idx);
 void ncsync_alloc_sem_mask(const struct ncsync_program *prog,
 			   uint32_t mask[8]);
 
+/* analysis.c */
+bool ncsync_dl_can_post(const struct ncsync_stream *s,
+			const struct ncsync_wait_op *w, bool land_only);
+
 /* lower.c */
 int ncsync_lower_pending(const struct ncsync_program *prog);
 

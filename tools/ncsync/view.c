@@ -122,6 +122,22 @@ static void print_progs(const struct nl_core *nc, const char *indent)
 		printf("%s... (more programs not shown)\n", indent);
 }
 
+void json_nonzero_sems(const int32_t *sems)
+{
+	unsigned int i;
+
+	j_arr("sems");
+	for (i = 0; i < NCSYNC_NUM_SEMS; i++) {
+		if (!sems[i])
+			continue;
+		j_obj(NULL);
+		j_uint("index", i);
+		j_int("value", sems[i]);
+		j_end();
+	}
+	j_end();
+}
+
 static void json_banks(const struct banks *b, bool all)
 {
 	unsigned int i;
@@ -137,16 +153,7 @@ static void json_banks(const struct banks *b, bool all)
 		j_end();
 		return;
 	}
-	j_arr("sems");
-	for (i = 0; i < NCSYNC_NUM_SEMS; i++) {
-		if (!b->sems[i])
-			continue;
-		j_obj(NULL);
-		j_uint("index", i);
-		j_int("value", b->sems[i]);
-		j_end();
-	}
-	j_end();
+	json_nonzero_sems(b->sems);
 	j_arr("events");
 	for (i = 0; i < NCSYNC_NUM_EVENTS; i++)
 		if (b->events[i])
