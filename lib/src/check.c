@@ -25,6 +25,9 @@ struct ncsync_check_result {
 	struct ncsync_check_defect *defects[NCSYNC_DEFECT_KINDS];
 };
 
+/* The deepest schedule explored: the frames take up to 180 MiB. */
+#define CK_MAX_DEPTH	65536
+
 /* A frame of the search: a state, its steps to explore, the step to it. */
 struct ck_frame {
 	struct ck_state st;
@@ -47,6 +50,7 @@ struct ck_run {
 	const struct ncsync_check_opts *opts;
 	bool full;
 	bool limited;
+	struct ck_finals *finals;
 	struct ck_visited seen;
 	struct ck_frame *frames;
 	size_t depth;
@@ -145,6 +149,10 @@ static struct ck_frame *ck_frame_new(struct ck_run *r)
 {
 	struct ck_frame *f;
 
+	if (r->depth == CK_MAX_DEPTH) {
+		r->limited = true;
+		return NULL;
+	}
 	if (r->depth == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 256;
 
@@ -343,6 +351,22 @@ static void ck_terminal(struct ck_run *r)
 	}
 }
 
+/* Note a state without a step in r->finals. */
+static void ck_final(struct ck_run *r, const struct ck_state *st)
+{
+	uint64_t *h;
+
+	if (!r->finals)
+		return;
+	h = realloc(r->finals->h, 2 * (r->finals->n + 1) * sizeof(*h));
+	if (!h) {
+		r->limited = true;
+		return;
+	}
+	r->finals->h = h;
+	ck_hash(&r->cp, st, h + 2 * r->finals->n++);
+}
+
 /* Analyse the new top frame and give it its steps. */
 static void ck_enter(struct ck_run *r)
 {
@@ -350,8 +374,10 @@ static void ck_enter(struct ck_run *r)
 
 	f->next = 0;
 	ck_state_defects(r);
-	if (!ck_frame_steps(r, f))
+	if (!ck_frame_steps(r, f)) {
+		ck_final(r, &f->st);
 		ck_terminal(r);
+	}
 }
 
 static bool ck_out_of_bounds(struct ck_run *r)
@@ -375,7 +401,7 @@ static int ck_advance(struct ck_run *r)
 	s = f->steps[f->next++];
 	t = ck_frame_new(r);
 	if (!t)
-		return -ENOMEM;
+		return r->limited ? 0 : -ENOMEM;
 	f = &r->frames[r->depth - 1];
 	t->st = f->st;
 	ck_step_out(&r->cp, &f->st, s, &t->via);
@@ -457,9 +483,10 @@ static enum ncsync_check_verdict ck_verdict(const struct ck_run *r)
 
 int ncsync_check_run(const struct ncsync_program *prog,
 		     const struct ncsync_check_opts *opts, bool full,
+		     struct ck_finals *finals,
 		     struct ncsync_check_result **resp)
 {
-	struct ck_run r = { .opts = opts, .full = full };
+	struct ck_run r = { .opts = opts, .full = full, .finals = finals };
 	int ret;
 
 	if (!prog || !opts || !resp || (opts->flags & ~NCSYNC_CHECK_F_DMA_FIFO))
@@ -485,7 +512,7 @@ int ncsync_check(const struct ncsync_program *prog,
 		 const struct ncsync_check_opts *opts,
 		 struct ncsync_check_result **resp)
 {
-	return ncsync_check_run(prog, opts, false, resp);
+	return ncsync_check_run(prog, opts, false, NULL, resp);
 }
 
 enum ncsync_check_verdict

@@ -156,9 +156,24 @@ void ck_step_out(const struct ck_prog *cp, const struct ck_state *st,
 void ck_deadlock_of(const struct ck_prog *cp, const struct ck_state *st,
 		    unsigned int e, struct ncsync_check_defect *d);
 
-/* check.c: ncsync_check(), or with @full every enabled step (no reduction). */
+/**
+ * struct ck_finals - the hashes (two words each) of the states without a
+ * step that a search reached, for the tests of the reduction.
+ * @h: 2 * @n words, malloc'd.
+ * @n: states.
+ */
+struct ck_finals {
+	uint64_t *h;
+	size_t n;
+};
+
+/*
+ * check.c: ncsync_check(); with @full, every enabled step of every state
+ * (no reduction); with @finals, the states without a step too.
+ */
 int ncsync_check_run(const struct ncsync_program *prog,
 		     const struct ncsync_check_opts *opts, bool full,
+		     struct ck_finals *finals,
 		     struct ncsync_check_result **resp);
 
 #endif /* NCSYNC_CHECK_H */

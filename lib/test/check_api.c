@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
+/*
+ * ncsync_check() and its accessors: every error path, the defaults, the
+ * limits, the names of the defect kinds, and ncsync_check_replay()'s
+ * refusals.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "check_test.h"
+
+static const char *const names[] = {
+	"deadlock", "dma-race", "event", "overflow", "barrier-imbalance",
+	"unposted-wait",
+};
+
+static void names_and_defaults(void)
+{
+	struct ncsync_check_opts o;
+	unsigned int k, ok = 0;
+
+	for (k = 0; k < NCSYNC_DEFECT_KINDS; k++)
+		ok += ncsync_defect_name(k) &&
+		      !strcmp(ncsync_defect_name(k), names[k]);
+	TAP_CHECK(ok == NCSYNC_DEFECT_KINDS &&
+		  !ncsync_defect_name(NCSYNC_DEFECT_KINDS),
+		  "ncsync_defect_name(): the interface names, NULL past them");
+	memset(&o, 0xff, sizeof(o));
+	ncsync_check_opts_init(&o);
+	ncsync_check_opts_init(NULL);
+	TAP_CHECK(o.max_states == NCSYNC_CHECK_MAX_STATES && !o.timeout_ms &&
+		  !o.flags && !o.sems[0] && !o.events[255],
+		  "ncsync_check_opts_init(): the defaults, banks zero");
+	TAP_CHECK(ncsync_check_verdict(NULL) == NCSYNC_CHECK_INCONCLUSIVE &&
+		  !ncsync_check_states(NULL) && !ncsync_check_ndefects(NULL) &&
+		  !ncsync_check_defect(NULL, 0),
+		  "the accessors of a NULL result");
+	ncsync_check_free(NULL);
+}
+
+static void errors(struct ncsync_program *p)
+{
+	struct ncsync_check_result *res = (void *)1;
+	struct ncsync_program *raw = NULL;
+	struct ncsync_check_opts o;
+	struct ncsync_asm_error err;
+
+	ncsync_check_opts_init(&o);
+	TAP_CHECK(ncsync_check(NULL, &o, &res) == -EINVAL &&
+		  ncsync_check(p, NULL, &res) == -EINVAL &&
+		  ncsync_check(p, &o, NULL) == -EINVAL,
+		  "ncsync_check(): NULL arguments are -EINVAL");
+	o.flags = 0x80;
+	TAP_CHECK(ncsync_check(p, &o, &res) == -EINVAL &&
+		  res == (void *)1, "an unknown flag is -EINVAL, no result");
+	o.flags = 0;
+	ncsync_asm("engine pool\n\tnop\n", &raw, &err);
+	TAP_CHECK(raw && ncsync_check(raw, &o, &res) == -EINVAL,
+		  "a program never finalized is -EINVAL");
+	TAP_CHECK(ncsync_check_replay(NULL, &o, NULL, 0, NULL, NULL,
+				      NULL) == -EINVAL &&
+		  ncsync_check_replay(p, NULL, NULL, 0, NULL, NULL,
+				      NULL) == -EINVAL &&
+		  ncsync_check_replay(p, &o, NULL, 1, NULL, NULL,
+				      NULL) == -EINVAL &&
+		  ncsync_check_replay(raw, &o, NULL, 0, NULL, NULL,
+				      NULL) == -EINVAL,
+		  "ncsync_check_replay(): NULL arguments, no steps, a program "
+		  "never finalized are -EINVAL");
+	ncsync_program_free(raw);
+}
+
+static void replay_refusals(struct ncsync_program *p)
+{
+	struct ncsync_check_step bad[] = {
+		{ .engine = NCSYNC_ENGINE_POOL, .part = NCSYNC_PART_WAIT0 },
+		{ .engine = NCSYNC_ENGINE_SP, .part = NCSYNC_PART_EFFECT },
+		{ .engine = NCSYNC_ENGINE_POOL, .part = NCSYNC_PART_LAND },
+		{ .engine = NCSYNC_ENGINE_POOL, .part = NCSYNC_PART_UPDATE0,
+		  .record = 7 },
+	};
+	struct ncsync_check_opts o;
+	unsigned int i, refused = 0;
+	size_t done = 99;
+
+	ncsync_check_opts_init(&o);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		refused += ncsync_check_replay(p, &o, &bad[i], 1, NULL, NULL,
+					       &done) == -EPERM && !done;
+	TAP_CHECK(refused == 4,
+		  "ncsync_check_replay(): a step of the wrong part, of an "
+		  "engine without a stream, of a copy not in flight, at the "
+		  "wrong record: -EPERM, none done");
+	TAP_CHECK(!ncsync_check_replay(p, &o, bad, 0, NULL, NULL, &done) &&
+		  !done, "an empty schedule replays");
+}
+
+/* A counter that grows for ever: the state limit ends the search. */
+static void limits(void)
+{
+	struct ncsync_program *p =
+		ck_build("engine pool\nl:\tnop then sem[1]++\n\tbr l\n",
+			 NCSYNC_LOWER_COUNTER);
+	struct ncsync_check_result *res;
+	struct ncsync_check_opts o;
+
+	if (!p)
+		return;
+	ncsync_check_opts_init(&o);
+	o.max_states = 100;
+	TAP_CHECK(!ncsync_check(p, &o, &res) &&
+		  ncsync_check_verdict(res) == NCSYNC_CHECK_INCONCLUSIVE &&
+		  ncsync_check_states(res) == 100 && !ncsync_check_ndefects(res),
+		  "max_states 100: inconclusive after 100 states");
+	ncsync_check_free(res);
+	ncsync_program_free(p);
+}
+
+int main(void)
+{
+	struct ncsync_program *p =
+		ck_build("engine pool\n\tnop then sem[1]++\n",
+			 NCSYNC_LOWER_COUNTER);
+
+	names_and_defaults();
+	if (p) {
+		errors(p);
+		replay_refusals(p);
+	}
+	limits();
+	ncsync_program_free(p);
+	return tap_done();
+}
