@@ -383,6 +383,9 @@ struct ncsync_check_opts {
  * @pad: zero.
  * @record: the record the engine executes, or the copy's DMA record.
  * @copy: a landing: the issuer's copy number (0: the first it issued).
+ * @line: the text line @record was assembled from (ncsync_asm(); a
+ *	lowered barrier's records have the line of the barrier), 0 for none.
+ *	Not read by ncsync_check_replay().
  */
 struct ncsync_check_step {
 	uint8_t engine;
@@ -390,6 +393,7 @@ struct ncsync_check_step {
 	uint8_t pad[2];
 	uint32_t record;
 	uint32_t copy;
+	uint32_t line;
 };
 
 /**

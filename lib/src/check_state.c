@@ -59,19 +59,20 @@ void ck_snapshot(const struct ck_prog *cp, const struct ck_state *st,
 void ck_step_out(const struct ck_prog *cp, const struct ck_state *st,
 		 struct ck_step s, struct ncsync_check_step *out)
 {
-	memset(out, 0, sizeof(*out));
-	if (s.land) {
-		const struct ck_copy *c = &st->copies[s.idx];
+	unsigned int e = s.land ? st->copies[s.idx].eng : s.idx;
+	const struct ncsync_stream *ps = cp->prog->streams[cp->engine[e]];
 
-		out->engine = cp->engine[c->eng];
+	memset(out, 0, sizeof(*out));
+	out->engine = cp->engine[e];
+	if (s.land) {
 		out->part = NCSYNC_PART_LAND;
-		out->record = c->rec;
-		out->copy = c->seq;
-		return;
+		out->record = st->copies[s.idx].rec;
+		out->copy = st->copies[s.idx].seq;
+	} else {
+		out->part = st->eng[s.idx].sub;
+		out->record = st->eng[s.idx].pc;
 	}
-	out->engine = cp->engine[s.idx];
-	out->part = st->eng[s.idx].sub;
-	out->record = st->eng[s.idx].pc;
+	out->line = out->record < ps->count ? ps->lines[out->record] : 0;
 }
 
 /* The status report of a state, as the driver would give it. */

@@ -38,6 +38,8 @@
  * @count: records in @recs.
  * @cap: records @recs has room for.
  * @recs: @count records of NCSYNC_RECORD_SIZE bytes.
+ * @lines: the text line each record was assembled from (ncsync_asm();
+ *	lowered barriers keep the line of their 0xD5), 0 for none.
  */
 struct ncsync_stream {
 	struct ncsync_program *prog;
@@ -45,6 +47,7 @@ struct ncsync_stream {
 	uint32_t count;
 	uint32_t cap;
 	uint8_t *recs;
+	uint32_t *lines;
 };
 
 /**
@@ -109,6 +112,7 @@ struct ncsync_bank_alloc {
  * @bad_engine: the engine of the record the last finalization refused.
  * @bad_index: its index.
  * @bad_reason: its enum ncsync_rec_reason, or 0 (ncsync_program_error()).
+ * @cur_line: the text line of the records appended now, 0 for none.
  */
 struct ncsync_program {
 	struct ncsync_stream *streams[NCSYNC_MAX_ENGINE_ID];
@@ -137,6 +141,7 @@ struct ncsync_program {
 	uint8_t bad_engine;
 	uint32_t bad_index;
 	uint32_t bad_reason;
+	uint32_t cur_line;
 };
 
 /* device.c */

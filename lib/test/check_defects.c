@@ -168,6 +168,7 @@ static void abba_details(void)
 	const struct ncsync_check_defect *d;
 	struct ncsync_check_result *res;
 	struct ncsync_check_opts o;
+	uint32_t i, lines;
 
 	if (!p)
 		return;
@@ -175,6 +176,12 @@ static void abba_details(void)
 	o.sems[1] = o.sems[2] = 1;
 	ncsync_check(p, &o, &res);
 	d = ck_find(res, NCSYNC_DEFECT_DEADLOCK);
+	for (i = 0, lines = 0; d && i < d->nsteps; i++)
+		lines += d->steps[i].line >= 2 && d->steps[i].line <= 11 &&
+			 (d->steps[i].line <= 5) ==
+			 (d->steps[i].engine == NCSYNC_ENGINE_POOL);
+	TAP_CHECK(d && lines == d->nsteps,
+		  "ABBA: every step names the line of its record");
 	TAP_CHECK(d && d->deadlock.ncycle == 2 &&
 		  d->state.engines[0].state == NCSYNC_ENG_BLOCKED &&
 		  d->state.engines[1].state == NCSYNC_ENG_BLOCKED &&

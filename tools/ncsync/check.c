@@ -367,7 +367,10 @@ static void print_defect(struct ncsync_program *prog,
 	for (i = 0; i < d->nsteps; i++) {
 		step_word(&d->steps[i], word, sizeof(word));
 		step_text(prog, &d->steps[i], line, sizeof(line));
-		printf("  %4u  %-18s %s\n", i + 1, word, line);
+		printf("  %4u  %-18s %s", i + 1, word, line);
+		if (d->steps[i].line)
+			printf("  (line %u)", d->steps[i].line);
+		putchar('\n');
 	}
 	print_state(&d->state, "  ");
 	print_cycle(&d->deadlock);
@@ -411,6 +414,10 @@ static void json_defect(const struct ncsync_check_defect *d)
 		step_word(&d->steps[i], word, sizeof(word));
 		j_str(NULL, word);
 	}
+	j_end();
+	j_arr("lines");
+	for (i = 0; i < d->nsteps; i++)
+		j_uint(NULL, d->steps[i].line);
 	j_end();
 	if (d->deadlock.ncycle) {
 		j_arr("cycle");
