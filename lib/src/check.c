@@ -354,17 +354,32 @@ static void ck_terminal(struct ck_run *r)
 /* Note a state without a step in r->finals. */
 static void ck_final(struct ck_run *r, const struct ck_state *st)
 {
+	struct ck_finals *f = r->finals;
+	size_t n = f ? f->n + 1 : 0;
+	unsigned int e, ended = 0;
 	uint64_t *h;
+	int32_t *s;
+	bool *d;
 
-	if (!r->finals)
+	if (!f)
 		return;
-	h = realloc(r->finals->h, 2 * (r->finals->n + 1) * sizeof(*h));
-	if (!h) {
+	h = realloc(f->h, 2 * n * sizeof(*h));
+	f->h = h ? h : f->h;
+	d = realloc(f->ended, n * sizeof(*d));
+	f->ended = d ? d : f->ended;
+	s = f->nsems ? realloc(f->sems, n * f->nsems * sizeof(*s)) : NULL;
+	f->sems = s ? s : f->sems;
+	if (!h || !d || (f->nsems && !s)) {
 		r->limited = true;
 		return;
 	}
-	r->finals->h = h;
-	ck_hash(&r->cp, st, h + 2 * r->finals->n++);
+	ck_hash(&r->cp, st, h + 2 * f->n);
+	for (e = 0; e < r->cp.n; e++)
+		ended += ck_ended(st, e);
+	d[f->n] = ended == r->cp.n;
+	if (f->nsems)
+		memcpy(s + f->n * f->nsems, st->sems, f->nsems * sizeof(*s));
+	f->n = n;
 }
 
 /* Analyse the new top frame and give it its steps. */

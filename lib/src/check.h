@@ -157,14 +157,20 @@ void ck_deadlock_of(const struct ck_prog *cp, const struct ck_state *st,
 		    unsigned int e, struct ncsync_check_defect *d);
 
 /**
- * struct ck_finals - the hashes (two words each) of the states without a
- * step that a search reached, for the tests of the reduction.
- * @h: 2 * @n words, malloc'd.
+ * struct ck_finals - the states without a step that a search reached, for
+ * the tests of the reduction and the differential fuzzer.
+ * @h: their hashes, 2 * @n words, malloc'd.
  * @n: states.
+ * @nsems: set by the caller: keep semaphores 0 .. @nsems - 1 of each.
+ * @sems: @nsems values per state, malloc'd; NULL if @nsems is 0.
+ * @ended: per state, whether every engine ended there, malloc'd.
  */
 struct ck_finals {
 	uint64_t *h;
 	size_t n;
+	unsigned int nsems;
+	int32_t *sems;
+	bool *ended;
 };
 
 /*

@@ -132,6 +132,8 @@ static int compare(struct ncsync_program *p, uint32_t flags,
 out:
 	free(fr.h);
 	free(ff.h);
+	free(fr.ended);
+	free(ff.ended);
 	ncsync_check_free(rr);
 	ncsync_check_free(rf);
 	return same;
