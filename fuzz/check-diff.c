@@ -7,9 +7,10 @@
  * explored in full by the checker and run on /dev/ncsync0.  What the
  * kernel does must be among what the checker says can happen:
  *
- *   - a program the kernel ends done or halted ends, in some state
- *     without a step of the checker where every engine ended, with the
- *     same semaphores 0 .. 15;
+ *   - a program the kernel ends done or halted ends, in some state of the
+ *     checker where every engine ended (copies may still be in flight:
+ *     the kernel takes the snapshot then), with the same semaphores
+ *     0 .. 15;
  *   - a program the kernel's watchdog stops must have a reachable deadlock;
  *   - a program the checker calls safe must end done or halted.
  *
@@ -157,7 +158,7 @@ static bool has_deadlock(const struct ncsync_check_result *res)
 /* 1 agree, 0 disagree, -1 not compared (a search cut short). */
 static int compare(struct ncsync_dev *dev, struct ncsync_program *p)
 {
-	struct ck_finals f = { .nsems = NSEMS };
+	struct ck_finals f = { .nsems = NSEMS, .all_ended = true };
 	struct ncsync_check_result *res = NULL;
 	struct ncsync_check_opts o;
 	int32_t sems[NSEMS];

@@ -351,18 +351,29 @@ static void ck_terminal(struct ck_run *r)
 	}
 }
 
-/* Note a state without a step in r->finals. */
+static bool ck_all_ended(const struct ck_run *r, const struct ck_state *st)
+{
+	unsigned int e;
+
+	for (e = 0; e < r->cp.n; e++)
+		if (!ck_ended(st, e))
+			return false;
+	return true;
+}
+
+/* Note a state without a step, or where every engine ended, in r->finals. */
 static void ck_final(struct ck_run *r, const struct ck_state *st)
 {
 	struct ck_finals *f = r->finals;
 	size_t n = f ? f->n + 1 : 0;
-	unsigned int e, ended = 0;
+	bool ended;
 	uint64_t *h;
 	int32_t *s;
 	bool *d;
 
 	if (!f)
 		return;
+	ended = ck_all_ended(r, st);
 	h = realloc(f->h, 2 * n * sizeof(*h));
 	f->h = h ? h : f->h;
 	d = realloc(f->ended, n * sizeof(*d));
@@ -374,9 +385,7 @@ static void ck_final(struct ck_run *r, const struct ck_state *st)
 		return;
 	}
 	ck_hash(&r->cp, st, h + 2 * f->n);
-	for (e = 0; e < r->cp.n; e++)
-		ended += ck_ended(st, e);
-	d[f->n] = ended == r->cp.n;
+	d[f->n] = ended;
 	if (f->nsems)
 		memcpy(s + f->n * f->nsems, st->sems, f->nsems * sizeof(*s));
 	f->n = n;
@@ -392,6 +401,9 @@ static void ck_enter(struct ck_run *r)
 	if (!ck_frame_steps(r, f)) {
 		ck_final(r, &f->st);
 		ck_terminal(r);
+	} else if (r->finals && r->finals->all_ended &&
+		   ck_all_ended(r, &f->st)) {
+		ck_final(r, &f->st);
 	}
 }
 

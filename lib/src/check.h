@@ -87,7 +87,6 @@ struct ck_state {
  * @count: the records of each slot.
  * @insns: the decoded records of each slot.
  * @fifo: copies land in issue order only (--dma-fifo).
- * @has_dma: the slot has DMA records (else its Drains wait for nothing).
  * @sem_users: per semaphore, the actors that touch it (CK_ACTOR_*).
  * @ev_users: per event, the same.
  * @nsem_used: entries of @sem_used.
@@ -102,7 +101,6 @@ struct ck_prog {
 	uint32_t count[NCSYNC_NUM_ENGINES];
 	struct ncsync_insn *insns[NCSYNC_NUM_ENGINES];
 	bool fifo;
-	bool has_dma[NCSYNC_NUM_ENGINES];
 	uint16_t sem_users[NCSYNC_NUM_SEMS];
 	uint16_t ev_users[NCSYNC_NUM_EVENTS];
 	unsigned int nsem_used;
@@ -162,6 +160,9 @@ void ck_deadlock_of(const struct ck_prog *cp, const struct ck_state *st,
  * @h: their hashes, 2 * @n words, malloc'd.
  * @n: states.
  * @nsems: set by the caller: keep semaphores 0 .. @nsems - 1 of each.
+ * @all_ended: set by the caller: keep too the states where every engine
+ *	ended and copies are still in flight, where the kernel ends a program
+ *	and takes its snapshot.
  * @sems: @nsems values per state, malloc'd; NULL if @nsems is 0.
  * @ended: per state, whether every engine ended there, malloc'd.
  */
@@ -169,6 +170,7 @@ struct ck_finals {
 	uint64_t *h;
 	size_t n;
 	unsigned int nsems;
+	bool all_ended;
 	int32_t *sems;
 	bool *ended;
 };

@@ -99,8 +99,6 @@ static int ck_decode(struct ck_prog *cp, const struct ncsync_stream *s,
 					 UINT64_MAX, &cp->insns[e][i]))
 			return -EINVAL;
 		ck_use_insn(cp, &cp->insns[e][i], e);
-		if (cp->insns[e][i].opcode == NCSYNC_OPC_DMA)
-			cp->has_dma[e] = true;
 	}
 	return 0;
 }
@@ -424,17 +422,36 @@ void ck_apply(const struct ck_prog *cp, struct ck_state *st, struct ck_step s,
 	ck_normalize(cp, st, s.idx);
 }
 
-/* Whether only engine @e ever touches (@bank, @index). */
-static bool ck_mine(const struct ck_prog *cp, uint8_t bank,
+/*
+ * The actors that can still take a step: the engines that have not ended,
+ * and the landings of each engine that may still issue a copy or has one
+ * in flight.
+ */
+static uint16_t ck_live(const struct ck_prog *cp, const struct ck_state *st)
+{
+	uint16_t live = 0;
+	unsigned int e;
+
+	for (e = 0; e < cp->n; e++) {
+		if (!ck_ended(st, e))
+			live |= 1U << e | CK_ACTOR_DMA(e);
+		else if (st->eng[e].inflight)
+			live |= CK_ACTOR_DMA(e);
+	}
+	return live;
+}
+
+/* Whether no actor of @live but engine @e touches (@bank, @index). */
+static bool ck_mine(const struct ck_prog *cp, uint16_t live, uint8_t bank,
 		    unsigned int index, unsigned int e)
 {
 	uint16_t u = bank == NCSYNC_BANK_SEM ? cp->sem_users[index] :
 					       cp->ev_users[index];
 
-	return u == 1U << e;
+	return !(u & live & ~(1U << e));
 }
 
-static bool ck_effect_private(const struct ck_prog *cp,
+static bool ck_effect_private(const struct ck_prog *cp, uint16_t live,
 			      const struct ncsync_insn *in, unsigned int e)
 {
 	unsigned int i;
@@ -443,16 +460,18 @@ static bool ck_effect_private(const struct ck_prog *cp,
 	case NCSYNC_OPC_GROUP_RESET:
 		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
 			if (ncsync_group_reset_clears(in, i) &&
-			    !ck_mine(cp, NCSYNC_BANK_SEM, i, e))
+			    !ck_mine(cp, live, NCSYNC_BANK_SEM, i, e))
 				return false;
 		return true;
 	case NCSYNC_OPC_POLL_SEM:
 		for (i = 0; i < in->poll.count; i++)
-			if (!ck_mine(cp, NCSYNC_BANK_SEM, in->poll.first + i, e))
+			if (!ck_mine(cp, live, NCSYNC_BANK_SEM,
+				     in->poll.first + i, e))
 				return false;
 		return true;
 	case NCSYNC_OPC_DRAIN:
-		return !cp->has_dma[e];
+		/* Enabled: none of its copies is in flight, none can be. */
+		return true;
 	case NCSYNC_OPC_DMA:
 		return false;
 	default:	/* Halt, Exit, Mov32, Branch: the engine's own */
@@ -461,14 +480,17 @@ static bool ck_effect_private(const struct ck_prog *cp,
 }
 
 /*
- * Whether step @s commutes with every step any other engine or any landing
- * can ever take: it touches nothing but its engine's registers, and
- * semaphores and events no other actor names.  Landings never do.
+ * Whether enabled step @s commutes with every step any other engine or any
+ * landing can still take: it touches nothing but its engine's registers, and
+ * semaphores and events no other actor that can still step names (an
+ * engine that ended takes no step again; an ended engine's landings, none
+ * once its copies have landed).  Landings never do.
  */
 bool ck_step_private(const struct ck_prog *cp, const struct ck_state *st,
 		     struct ck_step s)
 {
 	const struct ck_eng *x = &st->eng[s.idx];
+	uint16_t live = ck_live(cp, st);
 	const struct ncsync_insn *in;
 	const struct ncsync_lane *l;
 
@@ -476,15 +498,15 @@ bool ck_step_private(const struct ck_prog *cp, const struct ck_state *st,
 		return false;
 	in = ck_insn(cp, st, s.idx);
 	if (x->sub == CK_SUB_EFFECT)
-		return ck_effect_private(cp, in, s.idx);
+		return ck_effect_private(cp, live, in, s.idx);
 	if (x->sub < CK_SUB_EFFECT) {
 		l = &in->lane[x->sub];
-		return ck_mine(cp, l->wait.bank, l->wait.index, s.idx) &&
-		       (!l->paired || ck_mine(cp, l->upd.bank, l->upd.index,
-					     s.idx));
+		return ck_mine(cp, live, l->wait.bank, l->wait.index, s.idx) &&
+		       (!l->paired || ck_mine(cp, live, l->upd.bank,
+					     l->upd.index, s.idx));
 	}
 	l = &in->lane[x->sub - CK_SUB_UPD];
-	return ck_mine(cp, l->upd.bank, l->upd.index, s.idx);
+	return ck_mine(cp, live, l->upd.bank, l->upd.index, s.idx);
 }
 
 const struct ncsync_lane *ck_wait_at(const struct ck_prog *cp,
