@@ -151,6 +151,62 @@ static void replay(void)
 		  "check -j: verdict, defects with kind and schedule");
 }
 
+/* Write @text to @dir/@name, into @path. */
+static void put_file(const char *dir, const char *name, const char *text,
+		     char *path, size_t len)
+{
+	FILE *f;
+
+	snprintf(path, len, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* More bad values and lines: each exits 2 with its message. */
+static void bad_values(const char *dir)
+{
+	static char opts[4096];
+	const char *fence = example("fence.s");
+	const char *const cases[][5] = {
+		{ "check", "--max-states", "0", fence, "invalid --max-states '0'" },
+		{ "check", "--lowering", "bogus", fence, "invalid --lowering 'bogus'" },
+		{ "check", "--event", "300", fence, "invalid --event '300'" },
+		{ "check", "--sem", "3", fence, "invalid --sem '3'" },
+		{ "check", "--timeout", "x", fence, "invalid --timeout 'x'" },
+		{ "check", opts, NULL, NULL, "in its '# options:' line" },
+	};
+	size_t i;
+
+	put_file(dir, "opts.s", "# options: --bogus\nengine pool\n\texit\n",
+		 opts, sizeof(opts));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *args[] = { cases[i][0], cases[i][1], cases[i][2],
+				       cases[i][3], NULL };
+
+		TAP_CHECK(run(args) == 2 && strstr(err, cases[i][4]),
+			  "check %s %s: exit 2, \"%s\"", cases[i][1],
+			  cases[i][2] ? cases[i][2] : "", cases[i][4]);
+	}
+	unlink(opts);
+}
+
+/* An image from ncsync asm -o is checked as its text is. */
+static void image(const char *dir)
+{
+	static char img[4096];
+	const char *a[] = { "asm", example("deadlock.s"), "-o", img, NULL };
+	const char *c[] = { "check", img, NULL };
+
+	snprintf(img, sizeof(img), "%s/deadlock.img", dir);
+	TAP_CHECK(run(a) == 0 && run(c) == 1 &&
+		  strstr(out, "cycle: pool -> pe -> pool"),
+		  "check of an image: the deadlock of its text");
+	unlink(img);
+}
+
 static void bad_inputs(const char *dir)
 {
 	static char bad[4096], none[4096];
@@ -160,15 +216,10 @@ static void bad_inputs(const char *dir)
 	const char *a4[] = { "check", NULL };
 	const char *a5[] = { "check", "--sem", "300=1", bad, NULL };
 	const char *a6[] = { "replay", example("abba.s"), NULL };
-	FILE *f;
 
-	snprintf(bad, sizeof(bad), "%s/bad.s", dir);
 	snprintf(none, sizeof(none), "%s/missing.s", dir);
-	f = fopen(bad, "w");
-	if (f) {
-		fputs("engine pool\n\tnop wait sem[1] >> 0\n", f);
-		fclose(f);
-	}
+	put_file(dir, "bad.s", "engine pool\n\tnop wait sem[1] >> 0\n", bad,
+		 sizeof(bad));
 	TAP_CHECK(run(a1) == 2 && strstr(err, "unknown option '--bogus'"),
 		  "check --bogus: exit 2, unknown option");
 	TAP_CHECK(run(a2) == 2 && strstr(err, "No such file or directory"),
@@ -200,6 +251,8 @@ int main(void)
 	examples();
 	replay();
 	bad_inputs(dir);
+	bad_values(dir);
+	image(dir);
 	unlink(out_path);
 	unlink(err_path);
 	rmdir(dir);
