@@ -116,6 +116,39 @@ static void limits(void)
 	ncsync_program_free(p);
 }
 
+#ifndef NCSYNC_TEST_TOP
+#define NCSYNC_TEST_TOP "."
+#endif
+
+/*
+ * A timeout of 1 ms ends a search of millions of states (barrier-loop.s,
+ * some 4.4 million, seconds of work) inconclusive, short of the end.
+ */
+static void timeout(void)
+{
+	struct ncsync_check_result *res = NULL;
+	struct ncsync_program *p = NULL;
+	struct ncsync_check_opts o;
+	static char text[1 << 16];
+	FILE *f = fopen(NCSYNC_TEST_TOP "/examples/barrier-loop.s", "r");
+	size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	text[n] = '\0';
+	p = n ? ck_build(text, NCSYNC_LOWER_COUNTER) : NULL;
+	ncsync_check_opts_init(&o);
+	o.max_states = 0;
+	o.timeout_ms = 1;
+	TAP_CHECK(p && !ncsync_check(p, &o, &res) &&
+		  ncsync_check_verdict(res) == NCSYNC_CHECK_INCONCLUSIVE &&
+		  ncsync_check_states(res) < 4000000,
+		  "timeout_ms 1 on barrier-loop.s: inconclusive after %llu "
+		  "states", (unsigned long long)ncsync_check_states(res));
+	ncsync_check_free(res);
+	ncsync_program_free(p);
+}
+
 int main(void)
 {
 	struct ncsync_program *p =
@@ -128,6 +161,7 @@ int main(void)
 		replay_refusals(p);
 	}
 	limits();
+	timeout();
 	ncsync_program_free(p);
 	return tap_done();
 }
