@@ -489,13 +489,15 @@ static bool ck_effect_private(const struct ck_prog *cp, uint16_t live,
 bool ck_step_private(const struct ck_prog *cp, const struct ck_state *st,
 		     struct ck_step s)
 {
-	const struct ck_eng *x = &st->eng[s.idx];
-	uint16_t live = ck_live(cp, st);
 	const struct ncsync_insn *in;
 	const struct ncsync_lane *l;
+	const struct ck_eng *x;
+	uint16_t live;
 
 	if (s.land)
 		return false;
+	x = &st->eng[s.idx];
+	live = ck_live(cp, st);
 	in = ck_insn(cp, st, s.idx);
 	if (x->sub == CK_SUB_EFFECT)
 		return ck_effect_private(cp, live, in, s.idx);

@@ -76,6 +76,8 @@ static size_t uniq(struct ck_finals *f)
 {
 	size_t i, n = 0;
 
+	if (!f->n)
+		return 0;
 	qsort(f->h, f->n, 2 * sizeof(uint64_t), cmp_hash);
 	for (i = 0; i < f->n; i++)
 		if (!n || cmp_hash(f->h + 2 * i, f->h + 2 * (n - 1))) {
@@ -126,7 +128,7 @@ static int compare(struct ncsync_program *p, uint32_t flags,
 	same = same &&
 	       ncsync_check_verdict(rr) == ncsync_check_verdict(rf) &&
 	       kinds_of(rr) == kinds_of(rf) && uniq(&fr) == uniq(&ff) &&
-	       !memcmp(fr.h, ff.h, 2 * fr.n * sizeof(uint64_t));
+	       (!fr.n || !memcmp(fr.h, ff.h, 2 * fr.n * sizeof(uint64_t)));
 	t->reduced += ncsync_check_states(rr);
 	t->full += ncsync_check_states(rf);
 out:
