@@ -434,6 +434,8 @@ static int ck_advance(struct ck_run *r)
 	ck_step_out(&r->cp, &f->st, s, &t->via);
 	ck_apply(&r->cp, &t->st, s, &fx);
 	ck_step_defects(r, &fx);
+	if (fx.full)	/* a copy the executor could not follow */
+		return 0;
 	seen = ck_seen(r, &t->st, true);
 	if (seen)
 		return seen < 0 ? seen : 0;

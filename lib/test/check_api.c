@@ -116,6 +116,35 @@ static void limits(void)
 	ncsync_program_free(p);
 }
 
+/* More copies in flight than the checker follows: inconclusive. */
+static void too_many_copies(void)
+{
+	static char text[8192];
+	struct ncsync_check_result *res = NULL;
+	struct ncsync_program *p;
+	struct ncsync_check_opts o;
+	size_t off = 0;
+	unsigned int e, i;
+
+	for (e = 0; e < 2; e++) {
+		off += snprintf(text + off, sizeof(text) - off, "engine %s\n",
+				e ? "act" : "pool");
+		for (i = 0; i < 40; i++)
+			off += snprintf(text + off, sizeof(text) - off,
+					"\tdma 0x0, 0x%x, 64, latency=1\n",
+					0x1000 + 0x40 * (40 * e + i));
+	}
+	p = ck_build(text, NCSYNC_LOWER_COUNTER);
+	ncsync_check_opts_init(&o);
+	TAP_CHECK(p && !ncsync_check(p, &o, &res) &&
+		  ncsync_check_verdict(res) == NCSYNC_CHECK_INCONCLUSIVE &&
+		  !ncsync_check_ndefects(res),
+		  "80 copies that may all be in flight: inconclusive, no "
+		  "defect");
+	ncsync_check_free(res);
+	ncsync_program_free(p);
+}
+
 #ifndef NCSYNC_TEST_TOP
 #define NCSYNC_TEST_TOP "."
 #endif
@@ -162,6 +191,7 @@ int main(void)
 	}
 	limits();
 	timeout();
+	too_many_copies();
 	ncsync_program_free(p);
 	return tap_done();
 }
