@@ -21,6 +21,7 @@
 
 struct ncsync_check_result {
 	enum ncsync_check_verdict verdict;
+	bool limited;
 	uint64_t states;
 	struct ncsync_check_defect *defects[NCSYNC_DEFECT_KINDS];
 };
@@ -533,6 +534,7 @@ int ncsync_check_run(const struct ncsync_program *prog,
 		return ret;
 	}
 	r.res->verdict = ck_verdict(&r);
+	r.res->limited = r.limited;
 	*resp = r.res;
 	return 0;
 }
@@ -542,6 +544,11 @@ int ncsync_check(const struct ncsync_program *prog,
 		 struct ncsync_check_result **resp)
 {
 	return ncsync_check_run(prog, opts, false, NULL, resp);
+}
+
+bool ncsync_check_cut_short(const struct ncsync_check_result *res)
+{
+	return res && res->limited;
 }
 
 enum ncsync_check_verdict
