@@ -169,7 +169,7 @@ static int compare(struct ncsync_dev *dev, struct ncsync_program *p)
 	ncsync_check_opts_init(&o);
 	o.max_states = 200000;
 	if (ncsync_check_run(p, &o, true, &f, &res) ||
-	    ncsync_check_cut_short(res) ||
+	    !ncsync_check_complete(res) ||
 	    run_kernel(dev, p, &state, sems))
 		goto out;
 	ended = state == NCSYNC_PROG_DONE || state == NCSYNC_PROG_HALTED;

@@ -482,6 +482,7 @@ int ncsync_check(const struct ncsync_program *prog,
 enum ncsync_check_verdict
 ncsync_check_verdict(const struct ncsync_check_result *res);
 uint64_t ncsync_check_states(const struct ncsync_check_result *res);
+bool ncsync_check_complete(const struct ncsync_check_result *res);
 unsigned int ncsync_check_ndefects(const struct ncsync_check_result *res);
 const struct ncsync_check_defect *
 ncsync_check_defect(const struct ncsync_check_result *res, unsigned int i);

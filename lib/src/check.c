@@ -546,9 +546,9 @@ int ncsync_check(const struct ncsync_program *prog,
 	return ncsync_check_run(prog, opts, false, NULL, resp);
 }
 
-bool ncsync_check_cut_short(const struct ncsync_check_result *res)
+bool ncsync_check_complete(const struct ncsync_check_result *res)
 {
-	return res && res->limited;
+	return res && !res->limited;
 }
 
 enum ncsync_check_verdict

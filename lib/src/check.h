@@ -184,7 +184,4 @@ int ncsync_check_run(const struct ncsync_program *prog,
 		     struct ck_finals *finals,
 		     struct ncsync_check_result **resp);
 
-/* Whether a limit ended the search, defects found or not. */
-bool ncsync_check_cut_short(const struct ncsync_check_result *res);
-
 #endif /* NCSYNC_CHECK_H */

@@ -144,7 +144,7 @@ static void run_case(const struct ck_case *c)
 		o.sems[1] = o.sems[2] = 1;
 	ret = ncsync_check(p, &o, &res);
 	TAP_CHECK(!ret && ncsync_check_verdict(res) == c->verdict &&
-		  kinds_of(res) == c->kinds,
+		  kinds_of(res) == c->kinds && ncsync_check_complete(res),
 		  "%s: verdict %d (want %d), kinds %#x (want %#x), %llu states",
 		  c->name, ncsync_check_verdict(res), c->verdict,
 		  kinds_of(res), c->kinds,

@@ -123,8 +123,8 @@ static int compare(struct ncsync_program *p, uint32_t flags,
 	 * A counter that grows for ever, or copies piling up: a search cut
 	 * short; not compared.
 	 */
-	if (same && (ncsync_check_cut_short(rr) ||
-		     ncsync_check_cut_short(rf))) {
+	if (same && (!ncsync_check_complete(rr) ||
+		     !ncsync_check_complete(rf))) {
 		same = -1;
 		goto out;
 	}

@@ -86,6 +86,9 @@ static const struct verdict verdicts[] = {
 	{ "token-ring.s", NULL, 0, "safe: 0 defects" },
 	{ "barrier-loop.s", "--max-states=100000", 3,
 	  "inconclusive: 0 defects in 100000 states" },
+	{ "publish-race.s", "--max-states=10", 1,
+	  "defect: 1 defect in 10 states (a limit ended the search: there "
+	  "may be more)" },
 };
 
 static void examples(void)
@@ -146,6 +149,7 @@ static void replay(void)
 		  "replay of a malformed step: exit 2");
 	st = run(j1);
 	TAP_CHECK(st == 1 && strstr(out, "\"verdict\":\"defect\"") &&
+		  strstr(out, "\"complete\":true") &&
 		  strstr(out, "\"kind\":\"dma-race\"") &&
 		  strstr(out, "\"schedule\":[\"pool@0.fx\""),
 		  "check -j: verdict, defects with kind and schedule");

@@ -440,6 +440,7 @@ static void report(const char *path, struct ncsync_program *prog,
 		j_str("file", path);
 		j_str("verdict", verdict_names[v]);
 		j_uint("states", ncsync_check_states(res));
+		j_bool("complete", ncsync_check_complete(res));
 		j_arr("defects");
 		for (i = 0; i < n; i++)
 			json_defect(ncsync_check_defect(res, i));
@@ -448,9 +449,11 @@ static void report(const char *path, struct ncsync_program *prog,
 		j_done();
 		return;
 	}
-	printf("%s: %s: %u defect%s in %llu states\n", path, verdict_names[v],
-	       n, n == 1 ? "" : "s",
-	       (unsigned long long)ncsync_check_states(res));
+	printf("%s: %s: %u defect%s in %llu states%s\n", path,
+	       verdict_names[v], n, n == 1 ? "" : "s",
+	       (unsigned long long)ncsync_check_states(res),
+	       v == NCSYNC_CHECK_DEFECT && !ncsync_check_complete(res) ?
+	       " (a limit ended the search: there may be more)" : "");
 	for (i = 0; i < n; i++)
 		print_defect(prog, ncsync_check_defect(res, i));
 }
