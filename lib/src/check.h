@@ -93,6 +93,14 @@ struct ck_state {
  * @sem_used: the semaphores any record names, or an initial value sets.
  * @nev_used: entries of @ev_used.
  * @ev_used: the same for events.
+ * @sem_dense: the index in @sem_used of each semaphore, or 0xFFFF.
+ * @reach: per slot and record, the first record an engine there may still
+ *	run (a branch back lowers it).
+ * @fut_rows: per slot, the rows of @fut: its records + 1, or 1 (one row
+ *	for the whole stream, when the table would be too large).
+ * @fut: per slot, per row r, 2 * @nsem_used classes (CK_C_*): how the
+ *	records from r on (from 0 with one row) touch each semaphore of
+ *	@sem_used, then how the completion updates of their DMA records do.
  */
 struct ck_prog {
 	const struct ncsync_program *prog;
@@ -107,6 +115,10 @@ struct ck_prog {
 	uint8_t sem_used[NCSYNC_NUM_SEMS];
 	unsigned int nev_used;
 	uint8_t ev_used[NCSYNC_NUM_EVENTS];
+	uint16_t sem_dense[NCSYNC_NUM_SEMS];
+	uint32_t *reach[NCSYNC_NUM_ENGINES];
+	uint32_t fut_rows[NCSYNC_NUM_ENGINES];
+	uint8_t *fut[NCSYNC_NUM_ENGINES];
 };
 
 /* A step: engine slot @idx, or (@land) the landing of copy @idx. */
@@ -124,6 +136,11 @@ struct ck_effects {
 	struct ck_copy race_with;
 };
 
+const struct ncsync_insn *ck_insn(const struct ck_prog *cp,
+				  const struct ck_state *st, unsigned int e);
+/* check_indep.c: which steps commute with what other actors may do. */
+int ck_fut_init(struct ck_prog *cp);
+void ck_fut_fini(struct ck_prog *cp);
 int ck_prog_init(struct ck_prog *cp, const struct ncsync_program *prog,
 		 bool fifo, const int32_t *sems, const uint8_t *events);
 void ck_prog_fini(struct ck_prog *cp);

@@ -22,7 +22,7 @@
 #include "check.h"
 #include "ncsync_exec.h"
 
-static const struct ncsync_insn *ck_insn(const struct ck_prog *cp,
+const struct ncsync_insn *ck_insn(const struct ck_prog *cp,
 					 const struct ck_state *st,
 					 unsigned int e)
 {
@@ -125,7 +125,10 @@ int ck_prog_init(struct ck_prog *cp, const struct ncsync_program *prog,
 		}
 	}
 	ck_used(cp, sems, events);
-	return cp->n ? 0 : -EINVAL;
+	ret = cp->n ? ck_fut_init(cp) : -EINVAL;
+	if (ret)
+		ck_prog_fini(cp);
+	return ret;
 }
 
 void ck_prog_fini(struct ck_prog *cp)
@@ -135,6 +138,7 @@ void ck_prog_fini(struct ck_prog *cp)
 	for (e = 0; e < NCSYNC_NUM_ENGINES; e++)
 		free(cp->insns[e]);
 	memset(cp->insns, 0, sizeof(cp->insns));
+	ck_fut_fini(cp);
 }
 
 /* Whether the record's op has an effect step. */
@@ -420,95 +424,6 @@ void ck_apply(const struct ck_prog *cp, struct ck_state *st, struct ck_step s,
 		ck_update(st, x, &in->lane[x->sub - CK_SUB_UPD].upd, fx);
 	x->sub++;
 	ck_normalize(cp, st, s.idx);
-}
-
-/*
- * The actors that can still take a step: the engines that have not ended,
- * and the landings of each engine that may still issue a copy or has one
- * in flight.
- */
-static uint16_t ck_live(const struct ck_prog *cp, const struct ck_state *st)
-{
-	uint16_t live = 0;
-	unsigned int e;
-
-	for (e = 0; e < cp->n; e++) {
-		if (!ck_ended(st, e))
-			live |= 1U << e | CK_ACTOR_DMA(e);
-		else if (st->eng[e].inflight)
-			live |= CK_ACTOR_DMA(e);
-	}
-	return live;
-}
-
-/* Whether no actor of @live but engine @e touches (@bank, @index). */
-static bool ck_mine(const struct ck_prog *cp, uint16_t live, uint8_t bank,
-		    unsigned int index, unsigned int e)
-{
-	uint16_t u = bank == NCSYNC_BANK_SEM ? cp->sem_users[index] :
-					       cp->ev_users[index];
-
-	return !(u & live & ~(1U << e));
-}
-
-static bool ck_effect_private(const struct ck_prog *cp, uint16_t live,
-			      const struct ncsync_insn *in, unsigned int e)
-{
-	unsigned int i;
-
-	switch (in->opcode) {
-	case NCSYNC_OPC_GROUP_RESET:
-		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
-			if (ncsync_group_reset_clears(in, i) &&
-			    !ck_mine(cp, live, NCSYNC_BANK_SEM, i, e))
-				return false;
-		return true;
-	case NCSYNC_OPC_POLL_SEM:
-		for (i = 0; i < in->poll.count; i++)
-			if (!ck_mine(cp, live, NCSYNC_BANK_SEM,
-				     in->poll.first + i, e))
-				return false;
-		return true;
-	case NCSYNC_OPC_DRAIN:
-		/* Enabled: none of its copies is in flight, none can be. */
-		return true;
-	case NCSYNC_OPC_DMA:
-		return false;
-	default:	/* Halt, Exit, Mov32, Branch: the engine's own */
-		return true;
-	}
-}
-
-/*
- * Whether enabled step @s commutes with every step any other engine or any
- * landing can still take: it touches nothing but its engine's registers, and
- * semaphores and events no other actor that can still step names (an
- * engine that ended takes no step again; an ended engine's landings, none
- * once its copies have landed).  Landings never do.
- */
-bool ck_step_private(const struct ck_prog *cp, const struct ck_state *st,
-		     struct ck_step s)
-{
-	const struct ncsync_insn *in;
-	const struct ncsync_lane *l;
-	const struct ck_eng *x;
-	uint16_t live;
-
-	if (s.land)
-		return false;
-	x = &st->eng[s.idx];
-	live = ck_live(cp, st);
-	in = ck_insn(cp, st, s.idx);
-	if (x->sub == CK_SUB_EFFECT)
-		return ck_effect_private(cp, live, in, s.idx);
-	if (x->sub < CK_SUB_EFFECT) {
-		l = &in->lane[x->sub];
-		return ck_mine(cp, live, l->wait.bank, l->wait.index, s.idx) &&
-		       (!l->paired || ck_mine(cp, live, l->upd.bank,
-					     l->upd.index, s.idx));
-	}
-	l = &in->lane[x->sub - CK_SUB_UPD];
-	return ck_mine(cp, live, l->upd.bank, l->upd.index, s.idx);
 }
 
 const struct ncsync_lane *ck_wait_at(const struct ck_prog *cp,

@@ -29,6 +29,10 @@ static const char *const menu[] = {
 	"br.lt.u32 r1, 2, top", "poll min r2, sem[%u]", "drain", "exit",
 	"dma 0x%x, 0x%x, 64, latency=1 on_land sem[%u]++",
 	"dma 0x%x, 0x%x, 64, latency=1",
+	"nop then sem[%u] += 3", "nop then sem[%u] -= 2",
+	"nop wait sem[%u] <= 1", "nop wait sem[%u] > 1", "sema_clear %u",
+	"nop then sem[%u] = 2", "nop then sem[%u] += r1",
+	"evsem wait sem[%u] >= 1 lane1 wait sem[%u] <= 2",
 };
 
 static void random_line(char *buf, size_t len)
@@ -36,10 +40,10 @@ static void random_line(char *buf, size_t len)
 	unsigned int m = rnd(sizeof(menu) / sizeof(menu[0]));
 	unsigned int a = 1 + rnd(3), s = 0x40 * rnd(3), d = 0x40 * rnd(3);
 
-	if (m >= 13)
+	if (m == 13 || m == 14)
 		snprintf(buf, len, menu[m], s, d, a);
-	else if (m == 2)
-		snprintf(buf, len, menu[m], a, a);
+	else if (m == 2 || m == 22)
+		snprintf(buf, len, menu[m], a, 1 + rnd(3));
 	else
 		snprintf(buf, len, menu[m], a);
 }
