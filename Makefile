@@ -90,6 +90,13 @@ bench: deps all
 	$(TOP)/bench/plot.sh $(BUILD)/bench/results.json \
 		$(TOP)/Documentation/ncsync/images/bench.png
 
+# ncsync_check() in states per second on the examples, on the host
+# (Documentation/ncsync/check.rst).  A measurement, not part of `make check`.
+.PHONY: bench-check
+bench-check: all
+	$(MAKE) -C bench
+	$(BUILD)/bench/check-bench
+
 # Fuzzing (Documentation/ncsync/fuzzing.rst): the libFuzzer targets on the
 # host, FUZZ_TIME seconds each, then the syscall fuzzer in the VM for
 # FUZZ_TIME seconds; TAP.  `make fuzz-short` is the short run of make check.

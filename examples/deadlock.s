@@ -18,6 +18,9 @@
 # Expected: timed_out; pool waits for sem[2] > 0 and PE for sem[1] > 0,
 # both now 0; sem[3] = 2; "deadlock: pool -> pe -> pool"; exit status 1.
 #
+# ncsync check: defect, deadlock, "cycle: pool -> pe -> pool" (exit
+# status 1); every schedule reaches it.
+#
 #	ncsync run examples/deadlock.s
 #
 # options: --watchdog 1000

@@ -22,6 +22,13 @@
 # both copies landed before the end, since Drain waits for all of pool's
 # copies); exit status 0.
 #
+# ncsync check: defect, dma-race (exit status 1): the second copy reads
+# 0x1000, which the first, still in flight, writes; on the several DMA
+# queues of hardware the second can land first.  The sem[40] post is too
+# early for a reader, but Activation reads no copy, only the landing
+# counter, so that is no race.  With --dma-fifo (the one queue of ncsync,
+# landings in issue order): safe.
+#
 #	ncsync run examples/dma-drain.s
 #
 # options: --watchdog 5000

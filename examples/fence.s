@@ -19,6 +19,8 @@
 #
 # Expected: done; sem[20] = 5, sem[21] = 0; exit status 0.
 #
+# ncsync check: safe (exit status 0).
+#
 #	ncsync run examples/fence.s
 #
 # options: --watchdog 5000

@@ -18,6 +18,8 @@
 # Expected: done; sem[2] = 8 (the queue is empty again), sem[3] = 64,
 # sem[1] = 0; exit status 0.
 #
+# ncsync check: safe (exit status 0).
+#
 #	ncsync run examples/producer-consumer.s
 #
 # options: --watchdog 5000

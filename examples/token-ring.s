@@ -15,6 +15,8 @@
 # Expected: done; sem[10] = 1 (the token is back at pool), sem[15] = 50
 # hops; exit status 0.
 #
+# ncsync check: safe (exit status 0).
+#
 #	ncsync run examples/token-ring.s
 #
 # options: --watchdog 5000

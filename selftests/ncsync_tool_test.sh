@@ -293,6 +293,20 @@ t 1 "run -j deadlock.s" "$N" -j run "$ex/deadlock.s" &&
 t 0 "run -j producer-consumer.s" "$N" run -j "$ex/producer-consumer.s" &&
 	check "run -j of a done program is valid JSON" json
 t 0 "run of an image" "$N" run "$tmp/ring.img"
+t 0 "run publish-race.s" "$N" run "$ex/publish-race.s" &&
+	check "publish-race: both copies landed" sh -c \
+	"grep -q '\[51\]=1' '$out' && grep -q '\[52\]=1' '$out'"
+
+# --- run --check: the checker before the submission -------------------------
+
+t 1 "run --check deadlock.s submits nothing" "$N" run --check "$ex/deadlock.s" &&
+	check "run --check: the deadlock and its cycle, no program run" sh -c \
+	"grep -q 'cycle: pool -> pe -> pool' '$out' && ! grep -q 'timed_out' '$out' && grep -q 'not submitted' '$err'"
+t 1 "run --check publish-race.s submits nothing" "$N" run --check "$ex/publish-race.s" &&
+	check "run --check: the dma-race" has '^dma-race: '
+t 0 "run --check producer-consumer.s checks, then runs" "$N" run --check "$ex/producer-consumer.s" &&
+	check "run --check of a safe program: done, sem[3] = 64" sh -c \
+	"grep -q 'program [0-9]* on core 0: done' '$out' && grep -q '\[3\]=64' '$out'"
 t 0 "run from stdin" sh -c "'$N' run - < '$ex/producer-consumer.s'"
 
 # --- run: failures and usage ------------------------------------------------------

@@ -460,6 +460,181 @@ int ncsync_program_deadlock(const struct ncsync_program *prog,
 			    const struct ncsync_prog_status *status,
 			    struct ncsync_deadlock *dl);
 
+/* Checking a program on every schedule (Documentation/ncsync/check.rst). */
+
+/* What ncsync_check() concluded. */
+enum ncsync_check_verdict {
+	NCSYNC_CHECK_SAFE,		/* every schedule explored, no defect */
+	NCSYNC_CHECK_DEFECT,		/* at least one defect */
+	NCSYNC_CHECK_INCONCLUSIVE,	/* a limit ended the search first */
+};
+
+/* The defect kinds; ncsync_defect_name() gives their names. */
+enum ncsync_defect_kind {
+	NCSYNC_DEFECT_DEADLOCK,
+	NCSYNC_DEFECT_DMA_RACE,
+	NCSYNC_DEFECT_EVENT,
+	NCSYNC_DEFECT_OVERFLOW,
+	NCSYNC_DEFECT_BARRIER_IMBALANCE,
+	NCSYNC_DEFECT_UNPOSTED_WAIT,
+	NCSYNC_DEFECT_KINDS,
+};
+
+/* The part of a record a step executes (struct ncsync_check_step.part). */
+enum ncsync_check_part {
+	NCSYNC_PART_WAIT0,	/* the wait of lane 0, with its action */
+	NCSYNC_PART_WAIT1,	/* the wait of lane 1 */
+	NCSYNC_PART_EFFECT,	/* the op's own effect */
+	NCSYNC_PART_UPDATE0,	/* the unpaired update of lane 0 */
+	NCSYNC_PART_UPDATE1,	/* the unpaired update of lane 1 */
+	NCSYNC_PART_LAND,	/* a copy lands, with its completion update */
+};
+
+/* struct ncsync_check_opts.flags */
+#define NCSYNC_CHECK_F_DMA_FIFO		0x1U	/* copies land in issue order */
+
+/* The default of struct ncsync_check_opts.max_states. */
+#define NCSYNC_CHECK_MAX_STATES		1000000ULL
+/* Copies in flight the checker follows on a core. */
+#define NCSYNC_CHECK_MAX_COPIES		64
+
+/**
+ * struct ncsync_check_opts - what ncsync_check() explores, and its limits.
+ * @max_states: distinct states to explore at most; 0 for no limit.
+ * @timeout_ms: milliseconds to search at most; 0 for no limit.
+ * @flags: NCSYNC_CHECK_F_*.
+ * @reserved: zero.
+ * @sems: the initial semaphores.
+ * @events: the initial events, 0 or 1.
+ */
+struct ncsync_check_opts {
+	uint64_t max_states;
+	uint32_t timeout_ms;
+	uint32_t flags;
+	uint32_t reserved[2];
+	int32_t sems[NCSYNC_NUM_SEMS];
+	uint8_t events[NCSYNC_NUM_EVENTS];
+};
+
+/**
+ * struct ncsync_check_step - one step of a schedule.
+ * @engine: the engine that steps, or, for a landing, the copy's issuer.
+ * @part: enum ncsync_check_part.
+ * @pad: zero.
+ * @record: the record the engine executes, or the copy's DMA record.
+ * @copy: a landing: the issuer's copy number (0: the first it issued).
+ * @line: the text line @record was assembled from (ncsync_asm(); a
+ *	lowered barrier's records have the line of the barrier), 0 for none.
+ *	Not read by ncsync_check_replay().
+ */
+struct ncsync_check_step {
+	uint8_t engine;
+	uint8_t part;
+	uint8_t pad[2];
+	uint32_t record;
+	uint32_t copy;
+	uint32_t line;
+};
+
+/**
+ * struct ncsync_check_engine - an engine of a checked state.
+ * @engine: the engine (NCSYNC_ENGINE_*).
+ * @state: NCSYNC_ENG_RUNNING, _BLOCKED (its next step cannot run), _DONE
+ *	or _HALTED.
+ * @part: its next step (enum ncsync_check_part), while it runs.
+ * @inflight: copies it issued that have not landed.
+ * @pc: the record it executes, or where it ended.
+ * @regs: its registers.
+ */
+struct ncsync_check_engine {
+	uint8_t engine;
+	uint8_t state;
+	uint8_t part;
+	uint8_t inflight;
+	uint32_t pc;
+	uint32_t regs[NCSYNC_NUM_REGS];
+};
+
+/**
+ * struct ncsync_check_copy - a copy in flight.
+ * @engine: its issuer.
+ * @pad: zero.
+ * @record: its DMA record.
+ * @copy: the issuer's copy number.
+ */
+struct ncsync_check_copy {
+	uint8_t engine;
+	uint8_t pad[3];
+	uint32_t record;
+	uint32_t copy;
+};
+
+/**
+ * struct ncsync_check_state - a core as the checker sees it.
+ * @nengines: entries of @engines used, in engine id order.
+ * @ncopies: entries of @copies used, in issue order.
+ * @engines: the engines.
+ * @copies: the copies in flight.
+ * @sems: the semaphores.
+ * @events: the events, 0 or 1.
+ */
+struct ncsync_check_state {
+	uint32_t nengines;
+	uint32_t ncopies;
+	struct ncsync_check_engine engines[NCSYNC_NUM_ENGINES];
+	struct ncsync_check_copy copies[NCSYNC_CHECK_MAX_COPIES];
+	int32_t sems[NCSYNC_NUM_SEMS];
+	uint8_t events[NCSYNC_NUM_EVENTS];
+};
+
+/**
+ * struct ncsync_check_defect - a defect and the schedule that reaches it.
+ * @kind: enum ncsync_defect_kind.
+ * @nsteps: entries of @steps.
+ * @steps: the schedule from the initial state, the shortest found.
+ * @engine: the engine at fault: the waiting one (unposted-wait,
+ *	barrier-imbalance), the one whose step it was (event, overflow; for
+ *	a landing its issuer), the issuer of the later copy (dma-race); for a
+ *	deadlock the first engine that has not ended.
+ * @record: that engine's record (for dma-race: the later copy's).
+ * @other: dma-race: the copy in flight the later one overlaps.
+ * @state: the state after the last step.
+ * @deadlock: deadlock and barrier-imbalance: who waits on whom in @state,
+ *	as ncsync_program_deadlock() tells it.
+ */
+struct ncsync_check_defect {
+	uint32_t kind;
+	uint32_t nsteps;
+	const struct ncsync_check_step *steps;
+	uint8_t engine;
+	uint32_t record;
+	struct ncsync_check_copy other;
+	struct ncsync_check_state state;
+	struct ncsync_deadlock deadlock;
+};
+
+struct ncsync_check_result;
+
+void ncsync_check_opts_init(struct ncsync_check_opts *opts);
+int ncsync_check(const struct ncsync_program *prog,
+		 const struct ncsync_check_opts *opts,
+		 struct ncsync_check_result **resp);
+enum ncsync_check_verdict
+ncsync_check_verdict(const struct ncsync_check_result *res);
+uint64_t ncsync_check_states(const struct ncsync_check_result *res);
+bool ncsync_check_complete(const struct ncsync_check_result *res);
+unsigned int ncsync_check_ndefects(const struct ncsync_check_result *res);
+const struct ncsync_check_defect *
+ncsync_check_defect(const struct ncsync_check_result *res, unsigned int i);
+void ncsync_check_free(struct ncsync_check_result *res);
+const char *ncsync_defect_name(unsigned int kind);
+int ncsync_check_replay(const struct ncsync_program *prog,
+			const struct ncsync_check_opts *opts,
+			const struct ncsync_check_step *steps, size_t nsteps,
+			int (*fn)(void *arg, size_t i,
+				  const struct ncsync_check_state *st),
+			void *arg, size_t *done);
+
 #ifdef __cplusplus
 }
 #endif

@@ -45,6 +45,26 @@ struct ncsync_dl_need {
 	uint8_t index;
 };
 
+/* What wait @w needs another engine to do. */
+static void ncsync_dl_need_wait(const struct ncsync_wait_op *w,
+				struct ncsync_dl_need *need)
+{
+	memset(need, 0, sizeof(*need));
+	need->index = w->index;
+	need->event = w->bank == NCSYNC_BANK_EVENT;
+	if (need->event) {
+		/* The set and set-then-clear waits pass on a set event. */
+		need->set = w->want;
+		return;
+	}
+	if (w->cmp == NCSYNC_CMP_GT || w->cmp == NCSYNC_CMP_GE)
+		need->dir = NCSYNC_DL_UP;
+	else if (w->cmp == NCSYNC_CMP_LT || w->cmp == NCSYNC_CMP_LE)
+		need->dir = NCSYNC_DL_DOWN;
+	else
+		need->dir = NCSYNC_DL_ANY;
+}
+
 /* What @e waits for; false unless it is blocked on a semaphore or event. */
 static bool ncsync_dl_need_of(const struct ncsync_engine_status *e,
 			      struct ncsync_dl_need *need)
@@ -57,19 +77,7 @@ static bool ncsync_dl_need_of(const struct ncsync_engine_status *e,
 	     e->wait_kind != NCSYNC_BLOCK_EVENT))
 		return false;
 	ncsync_wait_op_decode(e->wait_mode, e->wait_index, 0, &w);
-	need->index = e->wait_index;
-	need->event = e->wait_kind == NCSYNC_BLOCK_EVENT;
-	if (need->event) {
-		/* The set and set-then-clear waits pass on a set event. */
-		need->set = w.want;
-		return true;
-	}
-	if (w.cmp == NCSYNC_CMP_GT || w.cmp == NCSYNC_CMP_GE)
-		need->dir = NCSYNC_DL_UP;
-	else if (w.cmp == NCSYNC_CMP_LT || w.cmp == NCSYNC_CMP_LE)
-		need->dir = NCSYNC_DL_DOWN;
-	else
-		need->dir = NCSYNC_DL_ANY;
+	ncsync_dl_need_wait(&w, need);
 	return true;
 }
 
@@ -136,6 +144,36 @@ static bool ncsync_dl_decode(const struct ncsync_stream *s, uint32_t i,
 {
 	return ncsync_record_decode(s->recs + (size_t)i * NCSYNC_RECORD_SIZE,
 				    s->count, UINT64_MAX, in) == NCSYNC_REC_OK;
+}
+
+/**
+ * ncsync_dl_can_post() - whether a record of a stream could post a wait.
+ * @s: the stream.
+ * @w: the wait, on a semaphore or an event.
+ * @land_only: count only the completion updates of its DMA records (the
+ *	stream of the waiting engine itself: its copies land while it waits).
+ *
+ * The poster test of ncsync_program_deadlock(), over every record of @s.
+ *
+ * Return: true if some record could.
+ */
+bool ncsync_dl_can_post(const struct ncsync_stream *s,
+			const struct ncsync_wait_op *w, bool land_only)
+{
+	struct ncsync_dl_need need;
+	struct ncsync_insn in;
+	uint32_t r;
+
+	ncsync_dl_need_wait(w, &need);
+	for (r = 0; r < s->count; r++) {
+		if (!ncsync_dl_decode(s, r, &in))
+			continue;
+		if (!land_only ? ncsync_dl_insn_posts(&in, &need) :
+		    in.opcode == NCSYNC_OPC_DMA &&
+		    ncsync_dl_upd_posts(&in.lane[0], &need))
+			return true;
+	}
+	return false;
 }
 
 /*

@@ -1413,10 +1413,12 @@ int ncsync_asm(const char *text, struct ncsync_program **progp,
 		c.p = line;
 		for (c.end = line; *c.end && *c.end != '\n'; c.end++)
 			;
+		c.prog->cur_line = c.lineno;
 		ret = asm_line(&c);
 		if (ret || !*c.end)
 			break;
 	}
+	c.prog->cur_line = 0;
 	if (!ret)
 		ret = syms_check(&c);
 	if (ret) {

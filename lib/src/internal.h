@@ -40,6 +40,8 @@
  * @count: records in @recs.
  * @cap: records @recs has room for.
  * @recs: @count records of NCSYNC_RECORD_SIZE bytes.
+ * @lines: the text line each record was assembled from (ncsync_asm();
+ *	lowered barriers keep the line of their 0xD5), 0 for none.
  */
 struct ncsync_stream {
 	struct ncsync_program *prog;
@@ -47,6 +49,7 @@ struct ncsync_stream {
 	uint32_t count;
 	uint32_t cap;
 	uint8_t *recs;
+	uint32_t *lines;
 };
 
 /**
@@ -117,6 +120,7 @@ struct ncsync_bank_alloc {
  * @bad_engine: the engine of the record the last finalization refused.
  * @bad_index: its index.
  * @bad_reason: its enum ncsync_rec_reason, or 0 (ncsync_program_error()).
+ * @cur_line: the text line of the records appended now, 0 for none.
  */
 struct ncsync_program {
 	struct ncsync_stream *streams[NCSYNC_MAX_ENGINE_ID];
@@ -149,6 +153,7 @@ struct ncsync_program {
 	uint8_t bad_engine;
 	uint32_t bad_index;
 	uint32_t bad_reason;
+	uint32_t cur_line;
 };
 
 /* device.c */
@@ -184,6 +189,10 @@ int ncsync_res_sem_take(struct ncsync_program *prog, unsigned int idx);
 int ncsync_res_event_take(struct ncsync_program *prog, unsigned int idx);
 void ncsync_alloc_sem_mask(const struct ncsync_program *prog,
 			   uint32_t mask[8]);
+
+/* analysis.c */
+bool ncsync_dl_can_post(const struct ncsync_stream *s,
+			const struct ncsync_wait_op *w, bool land_only);
 
 /* lower.c */
 int ncsync_lower_pending(const struct ncsync_program *prog);

@@ -469,6 +469,7 @@ static int ncsync_lower_stream(struct ncsync_lowering *lw,
 	if (!map)
 		return -ENOMEM;
 	lw->map[s->engine] = map;
+	s->prog->cur_line = 0;
 
 	if (lw->ctr_prologue) {
 		ret = ncsync_emit_ctr_prologue(t, s->prog);
@@ -483,6 +484,7 @@ static int ncsync_lower_stream(struct ncsync_lowering *lw,
 	for (i = 0; i < s->count; i++) {
 		const uint8_t *rec = ncsync_stream_record(s, i);
 
+		s->prog->cur_line = s->lines[i];
 		map[i] = t->count;
 		if (rec[0] == NCSYNC_OPC_ALL_ENGINE_BARRIER) {
 			ret = ncsync_lower_barrier(lw, t, rec);
@@ -500,6 +502,7 @@ static int ncsync_lower_stream(struct ncsync_lowering *lw,
 			return ret;
 	}
 	map[s->count] = t->count;
+	s->prog->cur_line = 0;
 	if (lw->ev_prologue) {
 		/* Falling off the end is an Exit: give it the epilogue. */
 		ret = ncsync_emit_ev_epilogue(t, lw->mask);
@@ -534,15 +537,19 @@ static void ncsync_lower_commit(struct ncsync_program *prog,
 	for (i = 0; i < NCSYNC_MAX_ENGINE_ID; i++) {
 		struct ncsync_stream *s = prog->streams[i];
 		struct ncsync_stream *t = &lw->tmp[i];
+		uint32_t *lines;
 		uint8_t *recs;
 
 		if (!s || !lw->map[i])
 			continue;
 		recs = s->recs;
+		lines = s->lines;
 		s->recs = t->recs;
+		s->lines = t->lines;
 		s->count = t->count;
 		s->cap = t->cap;
 		t->recs = recs;
+		t->lines = lines;
 	}
 }
 
@@ -691,8 +698,10 @@ int ncsync_program_lower(struct ncsync_program *prog,
 		ret = ncsync_lower_take(prog, lw);
 	if (!ret)
 		ret = ncsync_lower_streams(prog, lw);
+	prog->cur_line = 0;
 	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++) {
 		free(lw->tmp[e].recs);
+		free(lw->tmp[e].lines);
 		free(lw->map[e]);
 	}
 	free(lw);

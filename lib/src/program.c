@@ -55,6 +55,7 @@ static void ncsync_stream_free(struct ncsync_stream *s)
 	if (!s)
 		return;
 	free(s->recs);
+	free(s->lines);
 	free(s);
 }
 
@@ -168,7 +169,7 @@ uint8_t *ncsync_stream_append(struct ncsync_stream *s)
 	if (s->count >= NCSYNC_MAX_RECORDS)
 		return NULL;
 	if (s->count == s->cap) {
-		uint32_t cap = s->cap ? s->cap * 2 : 64;
+		uint32_t cap = s->cap ? s->cap * 2 : 64, *lines;
 		uint8_t *recs;
 
 		if (cap > NCSYNC_MAX_RECORDS)
@@ -177,10 +178,15 @@ uint8_t *ncsync_stream_append(struct ncsync_stream *s)
 		if (!recs)
 			return NULL;
 		s->recs = recs;
+		lines = realloc(s->lines, (size_t)cap * sizeof(*lines));
+		if (!lines)
+			return NULL;
+		s->lines = lines;
 		s->cap = cap;
 	}
 	rec = s->recs + (size_t)s->count * NCSYNC_RECORD_SIZE;
 	memset(rec, 0, NCSYNC_RECORD_SIZE);
+	s->lines[s->count] = s->prog ? s->prog->cur_line : 0;
 	s->count++;
 	return rec;
 }

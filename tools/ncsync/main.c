@@ -54,12 +54,28 @@ static const struct cmd cmds[] = {
 	  cmd_disasm },
 	{ "run", "FILE [--timeout MS] [--watchdog MS] [--strict]\n"
 	  "\t    [--conformance] [--timeline OUT.svg]\n"
-	  "\t    [--lowering counter|events]",
+	  "\t    [--lowering counter|events] [--check]",
 	  "assemble, lower and submit FILE (text or image), wait for the end\n"
 	  "\tand print the status; for a fault or a timeout the snapshot: each\n"
 	  "\tengine's wait and the non-zero semaphores, and the deadlock cycle\n"
-	  "\tif there is one.  Exits 1 unless the program ends done or halted",
+	  "\tif there is one.  Exits 1 unless the program ends done or halted.\n"
+	  "\t--check: check it first (as ncsync check), and submit it only\n"
+	  "\twhen no defect is found",
 	  cmd_run },
+	{ "check", "FILE [--lowering counter|events] [--sem N=V,...]\n"
+	  "\t    [--event N,...] [--max-states N] [--timeout MS] [--dma-fifo]",
+	  "explore every schedule of FILE's lowered program on a host model\n"
+	  "\tof the engines; report each defect kind (deadlock, dma-race,\n"
+	  "\tevent, overflow, barrier-imbalance, unposted-wait) with a schedule\n"
+	  "\tthat reaches it.  Exits 0 safe, 1 defect, 2 bad input,\n"
+	  "\t3 inconclusive (a limit was reached first)",
+	  cmd_check },
+	{ "replay", "FILE SCHEDULE... [--lowering counter|events] [--sem N=V,...]\n"
+	  "\t    [--event N,...] [--dma-fifo]",
+	  "run a schedule ncsync check printed on the host model, step by\n"
+	  "\tstep, printing the state after each.  Exits 1 when a step cannot\n"
+	  "\trun",
+	  cmd_replay },
 	{ "dump", "[--all]",
 	  "the core's banks (non-zero semaphores and set events; --all: every\n"
 	  "\tentry), counters and the engines of its running programs",

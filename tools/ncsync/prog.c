@@ -33,7 +33,7 @@
 /* Engines in id order. */
 #define MAX_ENGINE_ID	8
 
-static bool is_image(const char *buf, size_t len)
+bool is_image(const char *buf, size_t len)
 {
 	return len >= 16 && !memcmp(buf, IMG_MAGIC, 8);
 }
@@ -166,12 +166,6 @@ static int image_write(const char *path, struct ncsync_program *prog)
 	return 0;
 }
 
-struct build_opts {
-	bool lowering_given;
-	enum ncsync_barrier_lowering lowering;
-	const struct ncsync_info *info;	/* reserved slices; NULL: defaults */
-};
-
 /*
  * ncsync_program_finalize() failed with @err: name the record the validator
  * refused (ncsync_program_error()), or just the error.
@@ -238,9 +232,8 @@ static int build_text(const char *path, const char *buf, size_t len,
  * Build and finalize the program of @path, read into @buf (text or image);
  * prints the error.  0 or EXIT_FAIL.
  */
-static int build_program(const char *path, const char *buf, size_t len,
-			 const struct build_opts *bo,
-			 struct ncsync_program **progp)
+int build_program(const char *path, const char *buf, size_t len,
+		  const struct build_opts *bo, struct ncsync_program **progp)
 {
 	struct ncsync_program *prog;
 	int ret;
@@ -270,7 +263,7 @@ static int build_program(const char *path, const char *buf, size_t len,
 	return 0;
 }
 
-static bool parse_lowering(const char *s, void *field)
+bool parse_lowering(const char *s, void *field)
 {
 	enum ncsync_barrier_lowering *how = field;
 
@@ -282,10 +275,6 @@ static bool parse_lowering(const char *s, void *field)
 		return false;
 	return true;
 }
-
-#define OPT_LOWERING(type, member) \
-	{ "lowering", 'l', OPT_PARSE, "counter, events", \
-	  OPT_FIELD(type, member), .parse = parse_lowering }
 
 static const char *bank_name(uint8_t bank)
 {
@@ -560,11 +549,12 @@ struct run_opts {
 	bool conformance;
 	const char *timeline;
 	enum ncsync_barrier_lowering lowering;
+	bool check;
 };
 
 enum {
 	RO_TIMEOUT, RO_WATCHDOG, RO_STRICT, RO_CONFORMANCE, RO_TIMELINE,
-	RO_LOWERING,
+	RO_LOWERING, RO_CHECK,
 };
 
 static const struct opt run_opt_table[] = {
@@ -579,6 +569,8 @@ static const struct opt run_opt_table[] = {
 	[RO_TIMELINE] = { "timeline", 'T', OPT_PATH,
 			  OPT_FIELD(struct run_opts, timeline) },
 	[RO_LOWERING] = OPT_LOWERING(struct run_opts, lowering),
+	[RO_CHECK] = { "check", 'K', OPT_FLAG,
+		       OPT_FIELD(struct run_opts, check) },
 	{ /* sentinel */ }
 };
 
@@ -636,38 +628,44 @@ static bool options_line(const char *text, const char **p, const char **end)
 	return false;
 }
 
-/*
- * Default options from the file: a comment line "# options: ..." among
- * the comment lines that open it.  Options of the command line win.
- */
-static int file_options(struct run *run)
+int file_opts(const struct cmd *c, const char *path, const char *text,
+	      const struct opt *table, void *tmp, void *dst,
+	      unsigned int *given, char **linep)
 {
-	const struct cmd *c = find_cmd("run");
-	struct run_opts f = { .timeout = UINT32_MAX };
-	char *words[32] = { "run" }, *w, *save;
+	char *words[32], *w, *save;
 	const char *p, *end;
 	struct args a;
 	int n = 1, ret;
 
-	if (!options_line(run->text, &p, &end))
+	if (!options_line(text, &p, &end))
 		return 0;
-	run->opts_line = strndup(p, end - p);
-	if (!run->opts_line)
-		return fail_err(ENOMEM, "%s", run->path);
-	for (w = strtok_r(run->opts_line, " \t\r", &save); w && n < 31;
+	*linep = strndup(p, end - p);
+	if (!*linep)
+		return fail_err(ENOMEM, "%s", path);
+	words[0] = (char *)c->name;
+	for (w = strtok_r(*linep, " \t\r", &save); w && n < 31;
 	     w = strtok_r(NULL, " \t\r", &save))
 		words[n++] = w;
-	ret = parse_opts(c, n, words, run_opt_table, &f, &a);
+	ret = parse_opts(c, n, words, table, tmp, &a);
 	if (!ret && a.npos)
 		ret = usage_err(c, "%s: unexpected '%s' in '# options:'",
-				run->path, a.pos[0]);
+				path, a.pos[0]);
 	if (ret) {
 		fprintf(stderr, "ncsync: %s: in its '# options:' line\n",
-			run->path);
+			path);
 		return ret < 0 ? EXIT_USAGE : ret;
 	}
-	merge_opts(run_opt_table, &run->o, &run->given, &f, a.given);
+	merge_opts(table, dst, given, tmp, a.given);
 	return 0;
+}
+
+/* The run options of the file's "# options:" line. */
+static int file_options(struct run *run)
+{
+	struct run_opts f = { .timeout = UINT32_MAX };
+
+	return file_opts(find_cmd("run"), run->path, run->text, run_opt_table,
+			 &f, &run->o, &run->given, &run->opts_line);
 }
 
 /* The command line, the file and its options.  0, a status or OPTS_HELP. */
@@ -886,6 +884,8 @@ int cmd_run(int argc, char **argv)
 		ret = open_core(true, &run->dev);
 	if (!ret) {
 		ret = run_build(run);
+		if (!ret && run->o.check)
+			ret = check_before_run(run->path, run->prog);
 		if (!ret)
 			ret = run_execute(run);
 		ncsync_program_free(run->prog);

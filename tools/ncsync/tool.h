@@ -167,6 +167,8 @@ int cmd_wait(int argc, char **argv);
 int cmd_asm(int argc, char **argv);
 int cmd_disasm(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
 int cmd_notify(int argc, char **argv);
@@ -235,11 +237,44 @@ int timeline_write_svg(struct timeline *tl, uint32_t prog_id,
 		       const char *path);
 void timeline_free(struct timeline *tl);
 
+/* prog.c: building programs, shared by asm, run, check and replay. */
+struct build_opts {
+	bool lowering_given;
+	enum ncsync_barrier_lowering lowering;
+	const struct ncsync_info *info;	/* reserved slices; NULL: defaults */
+};
+
+bool is_image(const char *buf, size_t len);
+/*
+ * Build and finalize the program of @path, read into @buf (text or image);
+ * prints the error.  0 or EXIT_FAIL.
+ */
+int build_program(const char *path, const char *buf, size_t len,
+		  const struct build_opts *bo, struct ncsync_program **progp);
+bool parse_lowering(const char *s, void *field);
+#define OPT_LOWERING(type, member) \
+	{ "lowering", 'l', OPT_PARSE, "counter, events", \
+	  OPT_FIELD(type, member), .parse = parse_lowering }
+/*
+ * The options of the "# options:" comment line that opens @text, read by
+ * @table into @tmp (holding the defaults) and merged into @dst where
+ * *@given has not got them; *@linep (to free) holds their words.  0 or an
+ * exit status.
+ */
+int file_opts(const struct cmd *c, const char *path, const char *text,
+	      const struct opt *table, void *tmp, void *dst,
+	      unsigned int *given, char **linep);
+
+/* check.c: check before run --check submits; 0 when safe enough to run. */
+int check_before_run(const char *path, const struct ncsync_program *prog);
+
 /* dev.c: the fault counters, shared by info and dump. */
 void json_stats_counts(const struct ncsync_stats *st);
 void print_fault_counts(const struct ncsync_stats *st);
 
-/* view.c: bank printing shared with run. */
+/* view.c: bank printing shared with run and check. */
+/* "sems": [{"index": N, "value": V}, ...] of the non-zero ones. */
+void json_nonzero_sems(const int32_t *sems);
 void print_sem_list(FILE *f, const char *indent,
 		    const struct ncsync_sem_value *sems, unsigned int n);
 

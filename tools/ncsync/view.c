@@ -122,26 +122,41 @@ static void print_progs(const struct nl_core *nc, const char *indent)
 		printf("%s... (more programs not shown)\n", indent);
 }
 
-/*
- * "sems" (@sem) or "events": each entry {index, value} or {index, set};
- * the non-zero ones, or every one with @all.
- */
-static void json_bank(const struct banks *b, bool sem, bool all)
+/* "sems": each {index, value}; the non-zero ones, or every one with @all. */
+static void json_sems(const int32_t *sems, bool all)
 {
-	unsigned int i, n = sem ? NCSYNC_NUM_SEMS : NCSYNC_NUM_EVENTS;
+	unsigned int i;
 
-	j_arr(sem ? "sems" : "events");
-	for (i = 0; i < n; i++) {
-		int32_t v = sem ? b->sems[i] : b->events[i];
-
-		if (!all && !v)
+	j_arr("sems");
+	for (i = 0; i < NCSYNC_NUM_SEMS; i++) {
+		if (!all && !sems[i])
 			continue;
 		j_obj(NULL);
 		j_uint("index", i);
-		if (sem)
-			j_int("value", v);
-		else
-			j_bool("set", v);
+		j_int("value", sems[i]);
+		j_end();
+	}
+	j_end();
+}
+
+/* The non-zero semaphores of @sems as "sems" (dump, check's states). */
+void json_nonzero_sems(const int32_t *sems)
+{
+	json_sems(sems, false);
+}
+
+/* "events": each {index, set}; the set ones, or every one with @all. */
+static void json_events(const bool *events, bool all)
+{
+	unsigned int i;
+
+	j_arr("events");
+	for (i = 0; i < NCSYNC_NUM_EVENTS; i++) {
+		if (!all && !events[i])
+			continue;
+		j_obj(NULL);
+		j_uint("index", i);
+		j_bool("set", events[i]);
 		j_end();
 	}
 	j_end();
@@ -149,8 +164,8 @@ static void json_bank(const struct banks *b, bool sem, bool all)
 
 static void json_banks(const struct banks *b, bool all)
 {
-	json_bank(b, true, all);
-	json_bank(b, false, all);
+	json_sems(b->sems, all);
+	json_events(b->events, all);
 }
 
 static void json_progs(const struct nl_core *nc)

@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
+/*
+ * libncsync: ncsync_check(), the exhaustive exploration of a program's
+ * schedules (Documentation/ncsync/check.rst).
+ *
+ * A depth-first search over the steps of the host executor (check_exec.c)
+ * from the initial state.  Every state reached is hashed (128 bits) into a
+ * visited set; a state seen before is not explored again.  The reduction:
+ * when an engine's next step is private (ck_step_private(): it commutes
+ * with every step any other actor can ever take), that step alone is
+ * explored from the state, unless the state it leads to was visited
+ * already (the cycle proviso): then every enabled step is.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "text.h"
+
+struct ncsync_check_result {
+	enum ncsync_check_verdict verdict;
+	bool limited;
+	uint64_t states;
+	struct ncsync_check_defect *defects[NCSYNC_DEFECT_KINDS];
+};
+
+/* The deepest schedule explored: the frames take up to 180 MiB. */
+#define CK_MAX_DEPTH	65536
+
+/* A frame of the search: a state, its steps to explore, the step to it. */
+struct ck_frame {
+	struct ck_state st;
+	struct ncsync_check_step via;
+	uint8_t nsteps;
+	uint8_t next;
+	struct ck_step steps[NCSYNC_NUM_ENGINES + CK_MAX_COPIES];
+};
+
+/* The visited set: open addressing over 128-bit hashes; 0 is empty. */
+struct ck_visited {
+	uint64_t *keys;
+	size_t cap;
+	size_t n;
+};
+
+/* One search. */
+struct ck_run {
+	struct ck_prog cp;
+	const struct ncsync_check_opts *opts;
+	bool full;
+	bool limited;
+	struct ck_finals *finals;
+	struct ck_visited seen;
+	struct ck_frame *frames;
+	size_t depth;
+	size_t cap;
+	uint8_t *unposted;	/* per slot and record: 0 unknown, 1 no, 2 yes */
+	uint32_t unposted_off[NCSYNC_NUM_ENGINES];
+	int64_t deadline_ns;
+	struct ncsync_check_result *res;
+};
+
+static const char *const ck_kind_names[NCSYNC_DEFECT_KINDS] = {
+	[NCSYNC_DEFECT_DEADLOCK] = "deadlock",
+	[NCSYNC_DEFECT_DMA_RACE] = "dma-race",
+	[NCSYNC_DEFECT_EVENT] = "event",
+	[NCSYNC_DEFECT_OVERFLOW] = "overflow",
+	[NCSYNC_DEFECT_BARRIER_IMBALANCE] = "barrier-imbalance",
+	[NCSYNC_DEFECT_UNPOSTED_WAIT] = "unposted-wait",
+};
+
+const char *ncsync_defect_name(unsigned int kind)
+{
+	return kind < NCSYNC_DEFECT_KINDS ? ck_kind_names[kind] : NULL;
+}
+
+void ncsync_check_opts_init(struct ncsync_check_opts *opts)
+{
+	if (!opts)
+		return;
+	memset(opts, 0, sizeof(*opts));
+	opts->max_states = NCSYNC_CHECK_MAX_STATES;
+}
+
+static int64_t ck_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int ck_visited_grow(struct ck_visited *v)
+{
+	size_t cap = v->cap ? v->cap * 2 : 1 << 16, i, j;
+	uint64_t *keys = calloc(cap, 2 * sizeof(*keys));
+
+	if (!keys)
+		return -ENOMEM;
+	for (i = 0; i < v->cap; i++) {
+		if (!v->keys[2 * i] && !v->keys[2 * i + 1])
+			continue;
+		for (j = v->keys[2 * i] & (cap - 1);
+		     keys[2 * j] || keys[2 * j + 1]; j = (j + 1) & (cap - 1))
+			;
+		keys[2 * j] = v->keys[2 * i];
+		keys[2 * j + 1] = v->keys[2 * i + 1];
+	}
+	free(v->keys);
+	v->keys = keys;
+	v->cap = cap;
+	return 0;
+}
+
+/* Look @h up; insert it when @add.  1: it was there, 0: not, or -ENOMEM. */
+static int ck_visited_find(struct ck_visited *v, uint64_t h[2], bool add)
+{
+	size_t j;
+
+	if (!h[0] && !h[1])
+		h[0] = 1;
+	if (add && 2 * (v->n + 1) > v->cap && ck_visited_grow(v))
+		return -ENOMEM;
+	if (!v->cap)
+		return 0;
+	for (j = h[0] & (v->cap - 1); v->keys[2 * j] || v->keys[2 * j + 1];
+	     j = (j + 1) & (v->cap - 1))
+		if (v->keys[2 * j] == h[0] && v->keys[2 * j + 1] == h[1])
+			return 1;
+	if (add) {
+		v->keys[2 * j] = h[0];
+		v->keys[2 * j + 1] = h[1];
+		v->n++;
+	}
+	return 0;
+}
+
+static int ck_seen(struct ck_run *r, const struct ck_state *st, bool add)
+{
+	uint64_t h[2];
+
+	ck_hash(&r->cp, st, h);
+	return ck_visited_find(&r->seen, h, add);
+}
+
+/* The frame of depth r->depth, made room for. */
+static struct ck_frame *ck_frame_new(struct ck_run *r)
+{
+	struct ck_frame *f;
+
+	if (r->depth == CK_MAX_DEPTH) {
+		r->limited = true;
+		return NULL;
+	}
+	if (r->depth == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 256;
+
+		f = realloc(r->frames, cap * sizeof(*f));
+		if (!f)
+			return NULL;
+		r->frames = f;
+		r->cap = cap;
+	}
+	return &r->frames[r->depth];
+}
+
+/*
+ * The steps to explore from frame @f: one private step whose successor is
+ * new, or every enabled step.  Return how many.
+ */
+static unsigned int ck_frame_steps(struct ck_run *r, struct ck_frame *f)
+{
+	struct ck_step all[NCSYNC_NUM_ENGINES + CK_MAX_COPIES];
+	unsigned int n = ck_enabled(&r->cp, &f->st, all), i;
+	struct ck_effects fx;
+	struct ck_state t;
+
+	for (i = 0; !r->full && i < n; i++) {
+		if (!ck_step_private(&r->cp, &f->st, all[i]))
+			continue;
+		t = f->st;
+		ck_apply(&r->cp, &t, all[i], &fx);
+		if (ck_seen(r, &t, false) == 0) {
+			f->steps[0] = all[i];
+			return f->nsteps = 1;
+		}
+	}
+	memcpy(f->steps, all, n * sizeof(all[0]));
+	return f->nsteps = n;
+}
+
+static void ck_free_defect(struct ncsync_check_defect *d)
+{
+	if (d)
+		free((void *)d->steps);
+	free(d);
+}
+
+/*
+ * A defect of @kind at the top frame, reached by its frames' steps: keep
+ * it unless one of the kind with a schedule as short is kept.  The
+ * returned defect is new and has its schedule and state; NULL otherwise.
+ */
+static struct ncsync_check_defect *ck_report(struct ck_run *r,
+					     unsigned int kind)
+{
+	struct ncsync_check_defect **slot = &r->res->defects[kind], *d;
+	const struct ck_frame *top = &r->frames[r->depth];
+	struct ncsync_check_step *steps;
+	size_t i, n = r->depth;
+
+	if (*slot && (*slot)->nsteps <= n)
+		return NULL;
+	d = calloc(1, sizeof(*d));
+	steps = calloc(n ? n : 1, sizeof(*steps));
+	if (!d || !steps) {
+		free(d);
+		free(steps);
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+		steps[i] = r->frames[i + 1].via;
+	d->kind = kind;
+	d->nsteps = n;
+	d->steps = steps;
+	ck_snapshot(&r->cp, &top->st, &d->state);
+	ck_free_defect(*slot);
+	*slot = d;
+	return d;
+}
+
+/* A defect a step (the one to the top frame) did. */
+static void ck_step_defects(struct ck_run *r, const struct ck_effects *fx)
+{
+	const struct ncsync_check_step *via = &r->frames[r->depth].via;
+	static const unsigned int kinds[] = {
+		NCSYNC_DEFECT_EVENT, NCSYNC_DEFECT_OVERFLOW,
+		NCSYNC_DEFECT_DMA_RACE,
+	};
+	const bool hit[] = { fx->event, fx->overflow, fx->race };
+	struct ncsync_check_defect *d;
+	unsigned int k;
+
+	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
+		if (!hit[k])
+			continue;
+		d = ck_report(r, kinds[k]);
+		if (!d)
+			continue;
+		d->engine = via->engine;
+		d->record = via->record;
+		if (kinds[k] == NCSYNC_DEFECT_DMA_RACE)
+			ck_copy_out(&r->cp, &fx->race_with, &d->other);
+	}
+	if (fx->full)
+		r->limited = true;
+}
+
+/* Whether @w waits on what a barrier lowering owns. */
+static bool ck_barrier_wait(const struct ck_run *r,
+			    const struct ncsync_wait_op *w)
+{
+	const struct ncsync_program *p = r->cp.prog;
+
+	return w->bank == NCSYNC_BANK_SEM ? p->res_sems[w->index] :
+					    p->res_events[w->index];
+}
+
+/* Whether anything in the program could ever post wait @w of slot @e. */
+static bool ck_postable(const struct ck_run *r, unsigned int e,
+			const struct ncsync_wait_op *w)
+{
+	unsigned int j;
+
+	for (j = 0; j < r->cp.n; j++)
+		if (ncsync_dl_can_post(r->cp.prog->streams[r->cp.engine[j]],
+				       w, j == e))
+			return true;
+	return false;
+}
+
+/* Cached per record and lane: whether its wait can ever be posted. */
+static bool ck_unposted(struct ck_run *r, unsigned int e,
+			const struct ck_state *st)
+{
+	const struct ck_eng *x = &st->eng[e];
+	uint8_t *c = &r->unposted[r->unposted_off[e] + 2 * x->pc + x->sub];
+	const struct ncsync_lane *l = ck_wait_at(&r->cp, st, e);
+
+	if (!*c)
+		*c = ck_barrier_wait(r, &l->wait) ||
+		     ck_postable(r, e, &l->wait) ? 1 : 2;
+	return *c == 2;
+}
+
+/* Blocked waits nothing can post, in the state of the top frame. */
+static void ck_state_defects(struct ck_run *r)
+{
+	const struct ck_state *st = &r->frames[r->depth].st;
+	struct ncsync_check_defect *d;
+	unsigned int e;
+
+	for (e = 0; e < r->cp.n; e++) {
+		struct ck_step s = { .idx = e };
+
+		if (!ck_wait_at(&r->cp, st, e) ||
+		    ck_step_enabled(&r->cp, st, s) || !ck_unposted(r, e, st))
+			continue;
+		d = ck_report(r, NCSYNC_DEFECT_UNPOSTED_WAIT);
+		if (d) {
+			d->engine = r->cp.engine[e];
+			d->record = st->eng[e].pc;
+		}
+	}
+}
+
+/*
+ * A state without a step: a deadlock unless every engine ended; also a
+ * barrier imbalance when an engine waits in a barrier and every other has
+ * ended or waits in a barrier too.
+ */
+static void ck_terminal(struct ck_run *r)
+{
+	const struct ck_state *st = &r->frames[r->depth].st;
+	int first = -1, barrier = -1, other = 0;
+	struct ncsync_check_defect *d;
+	unsigned int e;
+
+	for (e = 0; e < r->cp.n; e++) {
+		const struct ncsync_lane *l = ck_wait_at(&r->cp, st, e);
+
+		if (ck_ended(st, e))
+			continue;
+		if (first < 0)
+			first = e;
+		if (l && ck_barrier_wait(r, &l->wait))
+			barrier = barrier < 0 ? (int)e : barrier;
+		else
+			other++;
+	}
+	if (first < 0)
+		return;
+	d = ck_report(r, NCSYNC_DEFECT_DEADLOCK);
+	if (d)
+		ck_deadlock_of(&r->cp, st, first, d);
+	if (barrier >= 0 && !other) {
+		d = ck_report(r, NCSYNC_DEFECT_BARRIER_IMBALANCE);
+		if (d)
+			ck_deadlock_of(&r->cp, st, barrier, d);
+	}
+}
+
+static bool ck_all_ended(const struct ck_run *r, const struct ck_state *st)
+{
+	unsigned int e;
+
+	for (e = 0; e < r->cp.n; e++)
+		if (!ck_ended(st, e))
+			return false;
+	return true;
+}
+
+/* Note a state without a step, or where every engine ended, in r->finals. */
+static void ck_final(struct ck_run *r, const struct ck_state *st)
+{
+	struct ck_finals *f = r->finals;
+	size_t n = f ? f->n + 1 : 0;
+	bool ended;
+	uint64_t *h;
+	int32_t *s;
+	bool *d;
+
+	if (!f)
+		return;
+	ended = ck_all_ended(r, st);
+	h = realloc(f->h, 2 * n * sizeof(*h));
+	f->h = h ? h : f->h;
+	d = realloc(f->ended, n * sizeof(*d));
+	f->ended = d ? d : f->ended;
+	s = f->nsems ? realloc(f->sems, n * f->nsems * sizeof(*s)) : NULL;
+	f->sems = s ? s : f->sems;
+	if (!h || !d || (f->nsems && !s)) {
+		r->limited = true;
+		return;
+	}
+	ck_hash(&r->cp, st, h + 2 * f->n);
+	d[f->n] = ended;
+	if (f->nsems)
+		memcpy(s + f->n * f->nsems, st->sems, f->nsems * sizeof(*s));
+	f->n = n;
+}
+
+/* Analyse the new top frame and give it its steps. */
+static void ck_enter(struct ck_run *r)
+{
+	struct ck_frame *f = &r->frames[r->depth];
+
+	f->next = 0;
+	ck_state_defects(r);
+	if (!ck_frame_steps(r, f)) {
+		ck_final(r, &f->st);
+		ck_terminal(r);
+	} else if (r->finals && r->finals->all_ended &&
+		   ck_all_ended(r, &f->st)) {
+		ck_final(r, &f->st);
+	}
+}
+
+static bool ck_out_of_bounds(struct ck_run *r)
+{
+	const struct ncsync_check_opts *o = r->opts;
+
+	if (o->max_states && r->res->states >= o->max_states)
+		return true;
+	return r->deadline_ns && !(r->res->states & 255) &&
+	       ck_now_ns() >= r->deadline_ns;
+}
+
+/* Take the next step of the top frame; 0 or -ENOMEM. */
+static int ck_advance(struct ck_run *r)
+{
+	struct ck_frame *f = &r->frames[r->depth - 1], *t;
+	struct ck_effects fx;
+	struct ck_step s;
+	int seen;
+
+	s = f->steps[f->next++];
+	t = ck_frame_new(r);
+	if (!t)
+		return r->limited ? 0 : -ENOMEM;
+	f = &r->frames[r->depth - 1];
+	t->st = f->st;
+	ck_step_out(&r->cp, &f->st, s, &t->via);
+	ck_apply(&r->cp, &t->st, s, &fx);
+	ck_step_defects(r, &fx);
+	if (fx.full)	/* a copy the executor could not follow */
+		return 0;
+	seen = ck_seen(r, &t->st, true);
+	if (seen)
+		return seen < 0 ? seen : 0;
+	r->res->states++;
+	ck_enter(r);
+	r->depth++;
+	if (ck_out_of_bounds(r))
+		r->limited = true;
+	return 0;
+}
+
+static int ck_search(struct ck_run *r)
+{
+	struct ck_frame *f = ck_frame_new(r);
+	int ret;
+
+	if (!f)
+		return -ENOMEM;
+	ck_state_init(&r->cp, &f->st, r->opts->sems, r->opts->events);
+	ret = ck_seen(r, &f->st, true);
+	if (ret < 0)
+		return ret;
+	r->res->states = 1;
+	ck_enter(r);
+	r->depth = 1;
+	while (r->depth && !r->limited) {
+		f = &r->frames[r->depth - 1];
+		if (f->next == f->nsteps) {
+			r->depth--;
+			continue;
+		}
+		ret = ck_advance(r);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The unposted-wait cache: two entries (lanes) per record of each slot. */
+static int ck_run_init(struct ck_run *r)
+{
+	uint32_t total = 0;
+	unsigned int e;
+
+	for (e = 0; e < r->cp.n; e++) {
+		r->unposted_off[e] = total;
+		total += 2 * r->cp.count[e];
+	}
+	r->unposted = calloc(total ? total : 1, 1);
+	r->res = calloc(1, sizeof(*r->res));
+	if (r->opts->timeout_ms)
+		r->deadline_ns = ck_now_ns() +
+				 r->opts->timeout_ms * 1000000LL;
+	return r->unposted && r->res ? 0 : -ENOMEM;
+}
+
+static void ck_run_fini(struct ck_run *r)
+{
+	ck_prog_fini(&r->cp);
+	free(r->seen.keys);
+	free(r->frames);
+	free(r->unposted);
+}
+
+static enum ncsync_check_verdict ck_verdict(const struct ck_run *r)
+{
+	unsigned int k;
+
+	for (k = 0; k < NCSYNC_DEFECT_KINDS; k++)
+		if (r->res->defects[k])
+			return NCSYNC_CHECK_DEFECT;
+	return r->limited ? NCSYNC_CHECK_INCONCLUSIVE : NCSYNC_CHECK_SAFE;
+}
+
+int ncsync_check_run(const struct ncsync_program *prog,
+		     const struct ncsync_check_opts *opts, bool full,
+		     struct ck_finals *finals,
+		     struct ncsync_check_result **resp)
+{
+	struct ck_run r = { .opts = opts, .full = full, .finals = finals };
+	int ret;
+
+	if (!prog || !opts || !resp || (opts->flags & ~NCSYNC_CHECK_F_DMA_FIFO))
+		return -EINVAL;
+	ret = ck_prog_init(&r.cp, prog, opts->flags & NCSYNC_CHECK_F_DMA_FIFO,
+			   opts->sems, opts->events);
+	if (ret)
+		return ret;
+	ret = ck_run_init(&r);
+	if (!ret)
+		ret = ck_search(&r);
+	ck_run_fini(&r);
+	if (ret) {
+		ncsync_check_free(r.res);
+		return ret;
+	}
+	r.res->verdict = ck_verdict(&r);
+	r.res->limited = r.limited;
+	*resp = r.res;
+	return 0;
+}
+
+int ncsync_check(const struct ncsync_program *prog,
+		 const struct ncsync_check_opts *opts,
+		 struct ncsync_check_result **resp)
+{
+	return ncsync_check_run(prog, opts, false, NULL, resp);
+}
+
+bool ncsync_check_complete(const struct ncsync_check_result *res)
+{
+	return res && !res->limited;
+}
+
+enum ncsync_check_verdict
+ncsync_check_verdict(const struct ncsync_check_result *res)
+{
+	return res ? res->verdict : NCSYNC_CHECK_INCONCLUSIVE;
+}
+
+uint64_t ncsync_check_states(const struct ncsync_check_result *res)
+{
+	return res ? res->states : 0;
+}
+
+unsigned int ncsync_check_ndefects(const struct ncsync_check_result *res)
+{
+	unsigned int k, n = 0;
+
+	for (k = 0; res && k < NCSYNC_DEFECT_KINDS; k++)
+		n += !!res->defects[k];
+	return n;
+}
+
+const struct ncsync_check_defect *
+ncsync_check_defect(const struct ncsync_check_result *res, unsigned int i)
+{
+	unsigned int k;
+
+	for (k = 0; res && k < NCSYNC_DEFECT_KINDS; k++)
+		if (res->defects[k] && !i--)
+			return res->defects[k];
+	return NULL;
+}
+
+void ncsync_check_free(struct ncsync_check_result *res)
+{
+	unsigned int k;
+
+	if (!res)
+		return;
+	for (k = 0; k < NCSYNC_DEFECT_KINDS; k++)
+		ck_free_defect(res->defects[k]);
+	free(res);
+}

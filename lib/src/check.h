@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
+/*
+ * libncsync: the host executor of ncsync_check() (check_exec.c) and its
+ * explorer (check.c).  Not installed.
+ *
+ * The executor runs the decoded records of a finalized program on an
+ * explicit core state, one step at a time, through the execution core the
+ * engines use (common/ncsync_exec.h).  Documentation/ncsync/check.rst,
+ * "Steps", defines what a step is.
+ */
+#ifndef NCSYNC_CHECK_H
+#define NCSYNC_CHECK_H
+
+#include "internal.h"
+
+/* Copies in flight on the whole core, and per engine (dma_depth's default). */
+#define CK_MAX_COPIES	64
+#define CK_DEPTH	64
+
+/* Where an engine is inside its record (struct ck_eng.sub). */
+#define CK_SUB_EFFECT	2	/* 0, 1: the wait of lane 0, 1 */
+#define CK_SUB_UPD	3	/* 3, 4: the update of lane 0, 1 */
+
+/* Engine status (struct ck_eng.status). */
+#define CK_RUNNING	0
+#define CK_DONE		1
+#define CK_HALTED	2
+
+/* Actors of the footprint masks: engine slot i, and its copies' landings. */
+#define CK_ACTOR_DMA(i)	(1U << (8 + (i)))
+
+/**
+ * struct ck_copy - a copy in flight.
+ * @eng: the issuing engine's slot.
+ * @rec: the DMA record.
+ * @seq: the issuer's copy number (0: its first copy); not in the hash.
+ */
+struct ck_copy {
+	uint8_t eng;
+	uint32_t rec;
+	uint32_t seq;
+};
+
+/**
+ * struct ck_eng - an engine.
+ * @pc: the record it executes.
+ * @sub: its next step inside the record (CK_SUB_*).
+ * @status: CK_RUNNING, CK_DONE or CK_HALTED.
+ * @ending: the record's Halt or Exit effect ran: it ends after the updates.
+ * @inflight: copies it issued that have not landed.
+ * @next: the record after this one (set by the effect).
+ * @issued: copies it issued so far; not in the hash.
+ * @regs: its registers.
+ */
+struct ck_eng {
+	uint32_t pc;
+	uint8_t sub;
+	uint8_t status;
+	uint8_t ending;
+	uint8_t inflight;
+	uint32_t next;
+	uint32_t issued;
+	uint32_t regs[NCSYNC_NUM_REGS];
+};
+
+/**
+ * struct ck_state - a core: banks, engines and copies in flight.
+ * @sems: the semaphores.
+ * @events: the events, 0 or 1.
+ * @eng: the engines, by slot.
+ * @ncopies: entries of @copies used, in issue order.
+ * @copies: the copies in flight.
+ */
+struct ck_state {
+	int32_t sems[NCSYNC_NUM_SEMS];
+	uint8_t events[NCSYNC_NUM_EVENTS];
+	struct ck_eng eng[NCSYNC_NUM_ENGINES];
+	uint32_t ncopies;
+	struct ck_copy copies[CK_MAX_COPIES];
+};
+
+/**
+ * struct ck_prog - a program, decoded for the executor.
+ * @prog: the finalized program.
+ * @n: its engines.
+ * @engine: the engine id of each slot, in id order.
+ * @count: the records of each slot.
+ * @insns: the decoded records of each slot.
+ * @fifo: copies land in issue order only (--dma-fifo).
+ * @sem_users: per semaphore, the actors that touch it (CK_ACTOR_*).
+ * @ev_users: per event, the same.
+ * @nsem_used: entries of @sem_used.
+ * @sem_used: the semaphores any record names, or an initial value sets.
+ * @nev_used: entries of @ev_used.
+ * @ev_used: the same for events.
+ * @sem_dense: the index in @sem_used of each semaphore, or 0xFFFF.
+ * @reach: per slot and record, the first record an engine there may still
+ *	run (a branch back lowers it).
+ * @fut_rows: per slot, the rows of @fut: its records + 1, or 1 (one row
+ *	for the whole stream, when the table would be too large).
+ * @fut: per slot, per row r, 2 * @nsem_used classes (CK_C_*): how the
+ *	records from r on (from 0 with one row) touch each semaphore of
+ *	@sem_used, then how the completion updates of their DMA records do.
+ */
+struct ck_prog {
+	const struct ncsync_program *prog;
+	unsigned int n;
+	uint8_t engine[NCSYNC_NUM_ENGINES];
+	uint32_t count[NCSYNC_NUM_ENGINES];
+	struct ncsync_insn *insns[NCSYNC_NUM_ENGINES];
+	bool fifo;
+	uint16_t sem_users[NCSYNC_NUM_SEMS];
+	uint16_t ev_users[NCSYNC_NUM_EVENTS];
+	unsigned int nsem_used;
+	uint8_t sem_used[NCSYNC_NUM_SEMS];
+	unsigned int nev_used;
+	uint8_t ev_used[NCSYNC_NUM_EVENTS];
+	uint16_t sem_dense[NCSYNC_NUM_SEMS];
+	uint32_t *reach[NCSYNC_NUM_ENGINES];
+	uint32_t fut_rows[NCSYNC_NUM_ENGINES];
+	uint8_t *fut[NCSYNC_NUM_ENGINES];
+};
+
+/* A step: engine slot @idx, or (@land) the landing of copy @idx. */
+struct ck_step {
+	bool land;
+	uint8_t idx;
+};
+
+/* What a step did that is a defect. */
+struct ck_effects {
+	bool event;		/* set a set event or cleared a clear one */
+	bool overflow;		/* a signed 32-bit semaphore overflow */
+	bool race;		/* a copy issued overlapping one in flight */
+	bool full;		/* more than CK_MAX_COPIES copies in flight */
+	struct ck_copy race_with;
+};
+
+const struct ncsync_insn *ck_insn(const struct ck_prog *cp,
+				  const struct ck_state *st, unsigned int e);
+/* check_indep.c: which steps commute with what other actors may do. */
+int ck_fut_init(struct ck_prog *cp);
+void ck_fut_fini(struct ck_prog *cp);
+int ck_prog_init(struct ck_prog *cp, const struct ncsync_program *prog,
+		 bool fifo, const int32_t *sems, const uint8_t *events);
+void ck_prog_fini(struct ck_prog *cp);
+void ck_state_init(const struct ck_prog *cp, struct ck_state *st,
+		   const int32_t *sems, const uint8_t *events);
+unsigned int ck_enabled(const struct ck_prog *cp, const struct ck_state *st,
+			struct ck_step *steps);
+bool ck_step_enabled(const struct ck_prog *cp, const struct ck_state *st,
+		     struct ck_step s);
+void ck_apply(const struct ck_prog *cp, struct ck_state *st, struct ck_step s,
+	      struct ck_effects *fx);
+bool ck_step_private(const struct ck_prog *cp, const struct ck_state *st,
+		     struct ck_step s);
+const struct ncsync_lane *ck_wait_at(const struct ck_prog *cp,
+				     const struct ck_state *st,
+				     unsigned int e);
+void ck_hash(const struct ck_prog *cp, const struct ck_state *st,
+	     uint64_t h[2]);
+bool ck_ended(const struct ck_state *st, unsigned int e);
+
+/* check_state.c: the public views of the executor's state and steps. */
+void ck_snapshot(const struct ck_prog *cp, const struct ck_state *st,
+		 struct ncsync_check_state *out);
+void ck_copy_out(const struct ck_prog *cp, const struct ck_copy *c,
+		 struct ncsync_check_copy *out);
+void ck_step_out(const struct ck_prog *cp, const struct ck_state *st,
+		 struct ck_step s, struct ncsync_check_step *out);
+void ck_deadlock_of(const struct ck_prog *cp, const struct ck_state *st,
+		    unsigned int e, struct ncsync_check_defect *d);
+
+/**
+ * struct ck_finals - the states without a step that a search reached, for
+ * the tests of the reduction and the differential fuzzer.
+ * @h: their hashes, 2 * @n words, malloc'd.
+ * @n: states.
+ * @nsems: set by the caller: keep semaphores 0 .. @nsems - 1 of each.
+ * @all_ended: set by the caller: keep too the states where every engine
+ *	ended and copies are still in flight, where the kernel ends a program
+ *	and takes its snapshot.
+ * @sems: @nsems values per state, malloc'd; NULL if @nsems is 0.
+ * @ended: per state, whether every engine ended there, malloc'd.
+ */
+struct ck_finals {
+	uint64_t *h;
+	size_t n;
+	unsigned int nsems;
+	bool all_ended;
+	int32_t *sems;
+	bool *ended;
+};
+
+/*
+ * check.c: ncsync_check(); with @full, every enabled step of every state
+ * (no reduction); with @finals, the states without a step too.
+ */
+int ncsync_check_run(const struct ncsync_program *prog,
+		     const struct ncsync_check_opts *opts, bool full,
+		     struct ck_finals *finals,
+		     struct ncsync_check_result **resp);
+
+#endif /* NCSYNC_CHECK_H */

@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
+/*
+ * libncsync: the host executor of ncsync_check() (Documentation/ncsync/
+ * check.rst, "Steps").  A core is an explicit struct ck_state; a step
+ * changes it the way an engine or the DMA engine of the driver would, by
+ * the execution core the engines use (common/ncsync_exec.h):
+ *
+ *   - a wait's test, with its then-clear or then-set action or its paired
+ *     same-lane update: one step, enabled when the test passes;
+ *   - the op's own effect: one step (Drain: enabled once the engine's
+ *     copies have landed; DMA: once it has fewer than CK_DEPTH in flight).
+ *     NoOp and EventSemaphore have no effect, hence no effect step;
+ *   - each unpaired update, in lane order: one step each;
+ *   - the landing of a copy in flight: one step of its own, enabled at any
+ *     time (with fifo: for the oldest copy only), that applies its
+ *     completion update.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ncsync_exec.h"
+
+const struct ncsync_insn *ck_insn(const struct ck_prog *cp,
+					 const struct ck_state *st,
+					 unsigned int e)
+{
+	return &cp->insns[e][st->eng[e].pc];
+}
+
+bool ck_ended(const struct ck_state *st, unsigned int e)
+{
+	return st->eng[e].status != CK_RUNNING;
+}
+
+/* Note that @users touch semaphore or event @index of @bank. */
+static void ck_use(struct ck_prog *cp, uint8_t bank, unsigned int index,
+		   uint16_t users)
+{
+	if (bank == NCSYNC_BANK_SEM)
+		cp->sem_users[index] |= users;
+	else
+		cp->ev_users[index] |= users;
+}
+
+/* The footprint of one record of slot @e in the users masks. */
+static void ck_use_insn(struct ck_prog *cp, const struct ncsync_insn *in,
+			unsigned int e)
+{
+	unsigned int l, i;
+
+	for (l = 0; l < in->nlanes; l++) {
+		const struct ncsync_lane *ln = &in->lane[l];
+
+		if (ln->wait.active)
+			ck_use(cp, ln->wait.bank, ln->wait.index, 1U << e);
+		if (ln->upd.active)
+			ck_use(cp, ln->upd.bank, ln->upd.index,
+			       ln->upd.on_land ? CK_ACTOR_DMA(e) : 1U << e);
+	}
+	if (in->opcode == NCSYNC_OPC_GROUP_RESET)
+		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
+			if (ncsync_group_reset_clears(in, i))
+				cp->sem_users[i] |= 1U << e;
+	if (in->opcode == NCSYNC_OPC_POLL_SEM)
+		for (i = 0; i < in->poll.count; i++)
+			cp->sem_users[in->poll.first + i] |= 1U << e;
+}
+
+/* The semaphores and events the state hash covers. */
+static void ck_used(struct ck_prog *cp, const int32_t *sems,
+		    const uint8_t *events)
+{
+	unsigned int i;
+
+	for (i = 0; i < NCSYNC_NUM_SEMS; i++)
+		if (cp->sem_users[i] || (sems && sems[i]))
+			cp->sem_used[cp->nsem_used++] = i;
+	for (i = 0; i < NCSYNC_NUM_EVENTS; i++)
+		if (cp->ev_users[i] || (events && events[i]))
+			cp->ev_used[cp->nev_used++] = i;
+}
+
+/* Decode stream @s into slot @e; -EINVAL if the validator refuses it. */
+static int ck_decode(struct ck_prog *cp, const struct ncsync_stream *s,
+		     unsigned int e)
+{
+	uint32_t i;
+
+	cp->engine[e] = s->engine;
+	cp->count[e] = s->count;
+	cp->insns[e] = calloc(s->count ? s->count : 1, sizeof(**cp->insns));
+	if (!cp->insns[e])
+		return -ENOMEM;
+	for (i = 0; i < s->count; i++) {
+		if (ncsync_record_decode(s->recs + (size_t)i *
+					 NCSYNC_RECORD_SIZE, s->count,
+					 UINT64_MAX, &cp->insns[e][i]))
+			return -EINVAL;
+		ck_use_insn(cp, &cp->insns[e][i], e);
+	}
+	return 0;
+}
+
+int ck_prog_init(struct ck_prog *cp, const struct ncsync_program *prog,
+		 bool fifo, const int32_t *sems, const uint8_t *events)
+{
+	unsigned int e;
+	int ret;
+
+	memset(cp, 0, sizeof(*cp));
+	if (!prog->finalized)
+		return -EINVAL;
+	cp->prog = prog;
+	cp->fifo = fifo;
+	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++) {
+		if (!prog->streams[e])
+			continue;
+		ret = cp->n == NCSYNC_NUM_ENGINES ? -EINVAL :
+		      ck_decode(cp, prog->streams[e], cp->n++);
+		if (ret) {
+			ck_prog_fini(cp);
+			return ret;
+		}
+	}
+	ck_used(cp, sems, events);
+	ret = cp->n ? ck_fut_init(cp) : -EINVAL;
+	if (ret)
+		ck_prog_fini(cp);
+	return ret;
+}
+
+void ck_prog_fini(struct ck_prog *cp)
+{
+	unsigned int e;
+
+	for (e = 0; e < NCSYNC_NUM_ENGINES; e++)
+		free(cp->insns[e]);
+	memset(cp->insns, 0, sizeof(cp->insns));
+	ck_fut_fini(cp);
+}
+
+/* Whether the record's op has an effect step. */
+static bool ck_has_effect(uint8_t opcode)
+{
+	return opcode != NCSYNC_OPC_NOOP && opcode != NCSYNC_OPC_EVENT_SEMAPHORE;
+}
+
+static bool ck_has_update(const struct ncsync_insn *in, unsigned int l)
+{
+	const struct ncsync_lane *ln = &in->lane[l];
+
+	return l < in->nlanes && ln->upd.active && !ln->paired &&
+	       !ln->upd.on_land;
+}
+
+/* The record is over: the next one, or the end of the queue. */
+static void ck_next_record(const struct ck_prog *cp, struct ck_eng *x,
+			   unsigned int e)
+{
+	if (x->ending) {
+		x->status = x->ending;
+		return;
+	}
+	x->pc = x->next;
+	x->next = x->pc + 1;
+	x->sub = 0;
+	if (x->pc >= cp->count[e]) {
+		x->pc = cp->count[e];
+		x->status = CK_DONE;
+	}
+}
+
+/* Move engine @e to its next step: skip what a record does not have. */
+static void ck_normalize(const struct ck_prog *cp, struct ck_state *st,
+			 unsigned int e)
+{
+	struct ck_eng *x = &st->eng[e];
+
+	while (x->status == CK_RUNNING) {
+		const struct ncsync_insn *in = ck_insn(cp, st, e);
+
+		if (x->sub < CK_SUB_EFFECT) {
+			if (x->sub < in->nlanes && in->lane[x->sub].wait.active)
+				return;
+			x->sub++;
+		} else if (x->sub == CK_SUB_EFFECT) {
+			if (ck_has_effect(in->opcode))
+				return;
+			x->sub = CK_SUB_UPD;
+		} else if (x->sub < CK_SUB_UPD + 2) {
+			if (ck_has_update(in, x->sub - CK_SUB_UPD))
+				return;
+			x->sub++;
+		} else {
+			ck_next_record(cp, x, e);
+		}
+	}
+}
+
+void ck_state_init(const struct ck_prog *cp, struct ck_state *st,
+		   const int32_t *sems, const uint8_t *events)
+{
+	unsigned int e;
+
+	memset(st, 0, sizeof(*st));
+	if (sems)
+		memcpy(st->sems, sems, sizeof(st->sems));
+	if (events)
+		memcpy(st->events, events, sizeof(st->events));
+	for (e = 0; e < cp->n; e++) {
+		st->eng[e].next = 1;
+		if (!cp->count[e])
+			st->eng[e].status = CK_DONE;
+		ck_normalize(cp, st, e);
+	}
+}
+
+/* Whether a wait passes in @st; *@after: an event wait's action. */
+static bool ck_wait_passes(const struct ck_state *st, const struct ck_eng *x,
+			   const struct ncsync_wait_op *w, bool *after)
+{
+	if (w->bank == NCSYNC_BANK_SEM)
+		return ncsync_wait_sem_passes(w, st->sems[w->index],
+					      ncsync_wait_threshold(w,
+								    x->regs));
+	return ncsync_wait_event_passes(w, st->events[w->index], after);
+}
+
+static bool ck_engine_enabled(const struct ck_prog *cp,
+			      const struct ck_state *st, unsigned int e)
+{
+	const struct ck_eng *x = &st->eng[e];
+	const struct ncsync_insn *in;
+	bool after;
+
+	if (x->status != CK_RUNNING)
+		return false;
+	in = ck_insn(cp, st, e);
+	if (x->sub < CK_SUB_EFFECT)
+		return ck_wait_passes(st, x, &in->lane[x->sub].wait, &after);
+	if (x->sub > CK_SUB_EFFECT)
+		return true;
+	if (in->opcode == NCSYNC_OPC_DRAIN)
+		return !x->inflight;
+	if (in->opcode == NCSYNC_OPC_DMA)
+		return x->inflight < CK_DEPTH;
+	return true;
+}
+
+bool ck_step_enabled(const struct ck_prog *cp, const struct ck_state *st,
+		     struct ck_step s)
+{
+	if (!s.land)
+		return s.idx < cp->n && ck_engine_enabled(cp, st, s.idx);
+	return s.idx < st->ncopies && (!cp->fifo || !s.idx);
+}
+
+unsigned int ck_enabled(const struct ck_prog *cp, const struct ck_state *st,
+			struct ck_step *steps)
+{
+	unsigned int e, i, n = 0;
+
+	for (e = 0; e < cp->n; e++)
+		if (ck_engine_enabled(cp, st, e))
+			steps[n++] = (struct ck_step){ .idx = e };
+	for (i = 0; i < st->ncopies && (!cp->fifo || !i); i++)
+		steps[n++] = (struct ck_step){ .land = true, .idx = i };
+	return n;
+}
+
+/* An update of engine @x (NULL: a landing, whose operand is immediate). */
+static void ck_update(struct ck_state *st, const struct ck_eng *x,
+		      const struct ncsync_update_op *u, struct ck_effects *fx)
+{
+	bool ovf = false;
+
+	if (u->bank == NCSYNC_BANK_EVENT) {
+		if (st->events[u->index] == u->set)
+			fx->event = true;
+		st->events[u->index] = u->set;
+		return;
+	}
+	if (x)
+		st->sems[u->index] = ncsync_update_sem(u, st->sems[u->index],
+						       x->regs, &ovf);
+	else
+		st->sems[u->index] = ncsync_sem_apply(u->op,
+						      st->sems[u->index],
+						      u->operand, &ovf);
+	fx->overflow |= ovf;
+}
+
+static void ck_do_wait(struct ck_state *st, struct ck_eng *x,
+		       const struct ncsync_lane *l, struct ck_effects *fx)
+{
+	bool after;
+
+	if (!ck_wait_passes(st, x, &l->wait, &after))
+		return;
+	if (l->wait.bank == NCSYNC_BANK_EVENT)
+		st->events[l->wait.index] = after;
+	else if (l->paired)
+		ck_update(st, x, &l->upd, fx);
+}
+
+static bool ck_overlap(uint64_t a, uint64_t b, uint32_t len_a,
+		       uint32_t len_b)
+{
+	return a < b + len_b && b < a + len_a;
+}
+
+/* Whether copies @a and @b touch a common byte, one of them writing it. */
+static bool ck_conflict(const struct ncsync_insn *a,
+			const struct ncsync_insn *b)
+{
+	uint32_t la = a->dma.len, lb = b->dma.len;
+
+	return ck_overlap(a->dma.dst, b->dma.dst, la, lb) ||
+	       ck_overlap(a->dma.dst, b->dma.src, la, lb) ||
+	       ck_overlap(a->dma.src, b->dma.dst, la, lb);
+}
+
+/* Issue the copy of DMA record @in of slot @e. */
+static void ck_issue(const struct ck_prog *cp, struct ck_state *st,
+		     unsigned int e, struct ck_effects *fx)
+{
+	const struct ncsync_insn *in = ck_insn(cp, st, e);
+	struct ck_eng *x = &st->eng[e];
+	unsigned int i;
+
+	for (i = 0; i < st->ncopies; i++) {
+		const struct ck_copy *c = &st->copies[i];
+
+		if (cp->fifo && c->eng == e)
+			continue;
+		if (!fx->race && ck_conflict(in, &cp->insns[c->eng][c->rec])) {
+			fx->race = true;
+			fx->race_with = *c;
+		}
+	}
+	if (st->ncopies == CK_MAX_COPIES) {
+		fx->full = true;
+		return;
+	}
+	st->copies[st->ncopies++] = (struct ck_copy){
+		.eng = e, .rec = x->pc, .seq = x->issued++,
+	};
+	x->inflight++;
+}
+
+static void ck_effect(const struct ck_prog *cp, struct ck_state *st,
+		      unsigned int e, struct ck_effects *fx)
+{
+	const struct ncsync_insn *in = ck_insn(cp, st, e);
+	struct ck_eng *x = &st->eng[e];
+	unsigned int i;
+
+	switch (in->opcode) {
+	case NCSYNC_OPC_HALT:
+		x->ending = CK_HALTED;
+		break;
+	case NCSYNC_OPC_EXIT:
+		x->ending = CK_DONE;
+		break;
+	case NCSYNC_OPC_MOV32:
+		ncsync_mov_exec(in, x->regs);
+		break;
+	case NCSYNC_OPC_BRANCH:
+		if (ncsync_branch_taken(in, x->regs))
+			x->next = in->br.target;
+		break;
+	case NCSYNC_OPC_DMA:
+		ck_issue(cp, st, e, fx);
+		break;
+	case NCSYNC_OPC_POLL_SEM:
+		/* The semaphores are read in one step: one value each. */
+		x->regs[in->poll.dst] =
+			ncsync_poll_reduce(in, &st->sems[in->poll.first]);
+		break;
+	case NCSYNC_OPC_GROUP_RESET:
+		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
+			st->sems[i] = ncsync_group_reset_clears(in, i) ?
+				      0 : st->sems[i];
+		break;
+	default:	/* Drain: enabled only once drained */
+		break;
+	}
+}
+
+static void ck_land(const struct ck_prog *cp, struct ck_state *st,
+		    unsigned int idx, struct ck_effects *fx)
+{
+	struct ck_copy c = st->copies[idx];
+	const struct ncsync_insn *in = &cp->insns[c.eng][c.rec];
+
+	if (in->lane[0].upd.active)
+		ck_update(st, NULL, &in->lane[0].upd, fx);
+	memmove(&st->copies[idx], &st->copies[idx + 1],
+		(st->ncopies - idx - 1) * sizeof(st->copies[0]));
+	st->ncopies--;
+	st->eng[c.eng].inflight--;
+}
+
+void ck_apply(const struct ck_prog *cp, struct ck_state *st, struct ck_step s,
+	      struct ck_effects *fx)
+{
+	const struct ncsync_insn *in;
+	struct ck_eng *x;
+
+	memset(fx, 0, sizeof(*fx));
+	if (s.land) {
+		ck_land(cp, st, s.idx, fx);
+		return;
+	}
+	x = &st->eng[s.idx];
+	in = ck_insn(cp, st, s.idx);
+	if (x->sub < CK_SUB_EFFECT)
+		ck_do_wait(st, x, &in->lane[x->sub], fx);
+	else if (x->sub == CK_SUB_EFFECT)
+		ck_effect(cp, st, s.idx, fx);
+	else
+		ck_update(st, x, &in->lane[x->sub - CK_SUB_UPD].upd, fx);
+	x->sub++;
+	ck_normalize(cp, st, s.idx);
+}
+
+const struct ncsync_lane *ck_wait_at(const struct ck_prog *cp,
+				     const struct ck_state *st, unsigned int e)
+{
+	const struct ck_eng *x = &st->eng[e];
+
+	if (x->status != CK_RUNNING || x->sub >= CK_SUB_EFFECT)
+		return NULL;
+	return &ck_insn(cp, st, e)->lane[x->sub];
+}
+
+/* splitmix64's finalizer: a bijection with full avalanche. */
+static uint64_t ck_fmix(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	return z ^ (z >> 31);
+}
+
+static void ck_mix(uint64_t h[2], uint64_t v)
+{
+	h[0] = (h[0] ^ ck_fmix(v ^ 0x9E3779B97F4A7C15ULL)) *
+	       0xFF51AFD7ED558CCDULL;
+	h[1] = ((h[1] << 23 | h[1] >> 41) + ck_fmix(v + 0xC4CEB9FE1A85EC53ULL)) *
+	       0x2545F4914F6CDD1DULL;
+}
+
+static void ck_hash_eng(uint64_t h[2], const struct ck_eng *x)
+{
+	unsigned int r;
+
+	ck_mix(h, (uint64_t)x->pc << 32 | x->next);
+	ck_mix(h, (uint64_t)x->sub << 24 | x->status << 16 | x->ending << 8 |
+		  x->inflight);
+	for (r = 0; r < NCSYNC_NUM_REGS; r += 2)
+		ck_mix(h, (uint64_t)x->regs[r] << 32 | x->regs[r + 1]);
+}
+
+/*
+ * The 128-bit hash of what the state's future depends on: the semaphores
+ * and events the program names, the engines, the copies in flight (not
+ * the copy numbers, which only name them).
+ */
+void ck_hash(const struct ck_prog *cp, const struct ck_state *st,
+	     uint64_t h[2])
+{
+	unsigned int i;
+
+	h[0] = 0x6A09E667F3BCC908ULL;
+	h[1] = 0xBB67AE8584CAA73BULL;
+	for (i = 0; i < cp->nsem_used; i++)
+		ck_mix(h, (uint64_t)(uint32_t)st->sems[cp->sem_used[i]] |
+			  (uint64_t)i << 32);
+	for (i = 0; i < cp->nev_used; i++)
+		ck_mix(h, st->events[cp->ev_used[i]] | (uint64_t)i << 32 |
+			  1ULL << 63);
+	for (i = 0; i < cp->n; i++)
+		ck_hash_eng(h, &st->eng[i]);
+	for (i = 0; i < st->ncopies; i++)
+		ck_mix(h, (uint64_t)st->copies[i].eng << 32 |
+			  st->copies[i].rec);
+	ck_mix(h, st->ncopies);
+	h[0] = ck_fmix(h[0] ^ h[1]);
+	h[1] = ck_fmix(h[1] + h[0]);
+}

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
+/*
+ * libncsync: the public views of the checker's executor (struct
+ * ncsync_check_state, struct ncsync_check_step), the deadlock analysis of a
+ * checked state, and ncsync_check_replay().
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ncsync_exec.h"
+
+static uint8_t ck_state_of(const struct ck_prog *cp, const struct ck_state *st,
+			   unsigned int e)
+{
+	if (st->eng[e].status == CK_DONE)
+		return NCSYNC_ENG_DONE;
+	if (st->eng[e].status == CK_HALTED)
+		return NCSYNC_ENG_HALTED;
+	return ck_step_enabled(cp, st, (struct ck_step){ .idx = e }) ?
+	       NCSYNC_ENG_RUNNING : NCSYNC_ENG_BLOCKED;
+}
+
+void ck_copy_out(const struct ck_prog *cp, const struct ck_copy *c,
+		 struct ncsync_check_copy *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->engine = cp->engine[c->eng];
+	out->record = c->rec;
+	out->copy = c->seq;
+}
+
+void ck_snapshot(const struct ck_prog *cp, const struct ck_state *st,
+		 struct ncsync_check_state *out)
+{
+	unsigned int e, i;
+
+	memset(out, 0, sizeof(*out));
+	out->nengines = cp->n;
+	for (e = 0; e < cp->n; e++) {
+		struct ncsync_check_engine *o = &out->engines[e];
+		const struct ck_eng *x = &st->eng[e];
+
+		o->engine = cp->engine[e];
+		o->state = ck_state_of(cp, st, e);
+		o->part = x->sub;
+		o->inflight = x->inflight;
+		o->pc = x->pc;
+		memcpy(o->regs, x->regs, sizeof(o->regs));
+	}
+	out->ncopies = st->ncopies;
+	for (i = 0; i < st->ncopies; i++)
+		ck_copy_out(cp, &st->copies[i], &out->copies[i]);
+	memcpy(out->sems, st->sems, sizeof(out->sems));
+	memcpy(out->events, st->events, sizeof(out->events));
+}
+
+void ck_step_out(const struct ck_prog *cp, const struct ck_state *st,
+		 struct ck_step s, struct ncsync_check_step *out)
+{
+	unsigned int e = s.land ? st->copies[s.idx].eng : s.idx;
+	const struct ncsync_stream *ps = cp->prog->streams[cp->engine[e]];
+
+	memset(out, 0, sizeof(*out));
+	out->engine = cp->engine[e];
+	if (s.land) {
+		out->part = NCSYNC_PART_LAND;
+		out->record = st->copies[s.idx].rec;
+		out->copy = st->copies[s.idx].seq;
+	} else {
+		out->part = st->eng[s.idx].sub;
+		out->record = st->eng[s.idx].pc;
+	}
+	out->line = out->record < ps->count ? ps->lines[out->record] : 0;
+}
+
+/* The status report of a state, as the driver would give it. */
+static void ck_status_of(const struct ck_prog *cp, const struct ck_state *st,
+			 struct ncsync_prog_status *ps)
+{
+	unsigned int e;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->nengines = cp->n;
+	for (e = 0; e < cp->n; e++) {
+		struct ncsync_engine_status *es = &ps->engines[e];
+		const struct ncsync_lane *l = ck_wait_at(cp, st, e);
+		const struct ck_eng *x = &st->eng[e];
+
+		es->engine = cp->engine[e];
+		es->state = ck_state_of(cp, st, e);
+		es->pc = x->pc;
+		es->dma_outstanding = x->inflight;
+		if (es->state != NCSYNC_ENG_BLOCKED || !l)
+			continue;
+		es->wait_kind = l->wait.bank == NCSYNC_BANK_SEM ?
+				NCSYNC_BLOCK_SEM : NCSYNC_BLOCK_EVENT;
+		es->wait_mode = ncsync_wait_op_mode(&l->wait);
+		es->wait_index = l->wait.index;
+		es->wait_lane = x->sub;
+		es->wait_threshold = l->wait.bank == NCSYNC_BANK_SEM ?
+			ncsync_wait_threshold(&l->wait, x->regs) : 0;
+		es->wait_current = l->wait.bank == NCSYNC_BANK_SEM ?
+				   st->sems[l->wait.index] :
+				   st->events[l->wait.index];
+	}
+}
+
+void ck_deadlock_of(const struct ck_prog *cp, const struct ck_state *st,
+		    unsigned int e, struct ncsync_check_defect *d)
+{
+	struct ncsync_prog_status ps;
+
+	ck_status_of(cp, st, &ps);
+	ncsync_program_deadlock(cp->prog, &ps, &d->deadlock);
+	d->engine = cp->engine[e];
+	d->record = st->eng[e].pc;
+}
+
+/* The executor's step for @in in @st; false if it cannot run now. */
+static bool ck_step_in(const struct ck_prog *cp, const struct ck_state *st,
+		       const struct ncsync_check_step *in, struct ck_step *s)
+{
+	unsigned int e, i = 0;
+
+	for (e = 0; e < cp->n && cp->engine[e] != in->engine; e++)
+		;
+	if (e == cp->n)
+		return false;
+	if (in->part == NCSYNC_PART_LAND) {
+		for (i = 0; i < st->ncopies; i++) {
+			const struct ck_copy *c = &st->copies[i];
+
+			if (c->eng == e && c->seq == in->copy &&
+			    c->rec == in->record)
+				break;
+		}
+		*s = (struct ck_step){ .land = true, .idx = i };
+	} else {
+		if (st->eng[e].status != CK_RUNNING ||
+		    st->eng[e].pc != in->record || st->eng[e].sub != in->part)
+			return false;
+		*s = (struct ck_step){ .idx = e };
+	}
+	return ck_step_enabled(cp, st, *s);
+}
+
+/* Run @steps from the initial state, calling @fn after each. */
+static int ck_replay(const struct ck_prog *cp, struct ck_state *st,
+		     struct ncsync_check_state *snap,
+		     const struct ncsync_check_step *steps, size_t nsteps,
+		     int (*fn)(void *, size_t, const struct ncsync_check_state *),
+		     void *arg, size_t *done)
+{
+	struct ck_effects fx;
+	struct ck_step s;
+	size_t i;
+	int ret;
+
+	ck_snapshot(cp, st, snap);
+	ret = fn ? fn(arg, 0, snap) : 0;
+	for (i = 0; !ret && i < nsteps; i++) {
+		if (!ck_step_in(cp, st, &steps[i], &s)) {
+			ret = -EPERM;
+			break;
+		}
+		ck_apply(cp, st, s, &fx);
+		ck_snapshot(cp, st, snap);
+		ret = fn ? fn(arg, i + 1, snap) : 0;
+	}
+	if (done)
+		*done = i;
+	return ret;
+}
+
+int ncsync_check_replay(const struct ncsync_program *prog,
+			const struct ncsync_check_opts *opts,
+			const struct ncsync_check_step *steps, size_t nsteps,
+			int (*fn)(void *arg, size_t i,
+				  const struct ncsync_check_state *st),
+			void *arg, size_t *done)
+{
+	struct ncsync_check_state *snap;
+	struct ck_state *st;
+	struct ck_prog cp;
+	int ret;
+
+	if (!prog || !opts || (!steps && nsteps) ||
+	    (opts->flags & ~NCSYNC_CHECK_F_DMA_FIFO))
+		return -EINVAL;
+	ret = ck_prog_init(&cp, prog, opts->flags & NCSYNC_CHECK_F_DMA_FIFO,
+			   opts->sems, opts->events);
+	if (ret)
+		return ret;
+	st = malloc(sizeof(*st));
+	snap = malloc(sizeof(*snap));
+	if (st && snap) {
+		ck_state_init(&cp, st, opts->sems, opts->events);
+		ret = ck_replay(&cp, st, snap, steps, nsteps, fn, arg, done);
+	} else {
+		ret = -ENOMEM;
+	}
+	free(st);
+	free(snap);
+	ck_prog_fini(&cp);
+	return ret;
+}

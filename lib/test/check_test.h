@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
+/*
+ * Helpers of the ncsync_check() tests: a program from text, checked, and
+ * the replay of a defect's schedule.
+ */
+#ifndef NCSYNC_TEST_CHECK_H
+#define NCSYNC_TEST_CHECK_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ncsync.h"
+#include "tap.h"
+
+/* Assemble, lower and finalize @text; NULL (and a failed test) if not. */
+static inline struct ncsync_program *ck_build(const char *text,
+				       enum ncsync_barrier_lowering how)
+{
+	struct ncsync_program *p = NULL;
+	struct ncsync_asm_error err;
+	int ret;
+
+	ret = ncsync_asm(text, &p, &err);
+	if (!ret)
+		ret = ncsync_program_lower(p, how);
+	if (!ret)
+		ret = ncsync_program_finalize(p);
+	if (ret) {
+		TAP_CHECK(0, "build: %d at %u:%u: %s", ret, err.line, err.col,
+			  err.msg);
+		ncsync_program_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* The defect of @kind in @res, or NULL. */
+static inline const struct ncsync_check_defect *
+ck_find(const struct ncsync_check_result *res, unsigned int kind)
+{
+	unsigned int i;
+
+	for (i = 0; i < ncsync_check_ndefects(res); i++)
+		if (ncsync_check_defect(res, i)->kind == kind)
+			return ncsync_check_defect(res, i);
+	return NULL;
+}
+
+/* The last state of a replay. */
+static inline int ck_keep_last(void *arg, size_t i,
+			const struct ncsync_check_state *st)
+{
+	memcpy(arg, st, sizeof(*st));
+	return 0;
+}
+
+/* Whether the schedule of @d, replayed, reaches exactly d->state. */
+static inline bool ck_replays(const struct ncsync_program *p,
+		       const struct ncsync_check_opts *o,
+		       const struct ncsync_check_defect *d)
+{
+	struct ncsync_check_state *last = malloc(sizeof(*last));
+	size_t done = 0;
+	bool ok;
+
+	ok = last && !ncsync_check_replay(p, o, d->steps, d->nsteps,
+					  ck_keep_last, last, &done) &&
+	     done == d->nsteps && !memcmp(last, &d->state, sizeof(*last));
+	free(last);
+	return ok;
+}
+
+#endif /* NCSYNC_TEST_CHECK_H */

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
+/*
+ * ncsync check and ncsync replay, the tool (no device needed): the verdict
+ * of every example (as its header states it), JSON, the replay of a
+ * reported schedule, and every bad input (exit status 2 with its message).
+ * The tool is $NCSYNC_TOOL, or build/tools/ncsync of the tree.
+ */
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tap.h"
+
+#ifndef NCSYNC_TEST_TOP
+#define NCSYNC_TEST_TOP "."
+#endif
+
+extern char **environ;
+
+static char tool[4096], out_path[64], err_path[64];
+static char out[1 << 16], err[4096];
+
+static void slurp(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+
+	buf[n] = '\0';
+	if (f)
+		fclose(f);
+}
+
+/* Run the tool with @args (NULL-terminated); its exit status. */
+static int run(const char *const *args)
+{
+	const char *argv[16] = { tool };
+	posix_spawn_file_actions_t fa;
+	int i, status = -1;
+	pid_t pid;
+
+	for (i = 0; args[i] && i < 14; i++)
+		argv[i + 1] = args[i];
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, out_path,
+					 O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	posix_spawn_file_actions_addopen(&fa, 2, err_path,
+					 O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (!posix_spawn(&pid, tool, &fa, NULL, (char **)argv, environ))
+		waitpid(pid, &status, 0);
+	posix_spawn_file_actions_destroy(&fa);
+	slurp(out_path, out, sizeof(out));
+	slurp(err_path, err, sizeof(err));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static const char *example(const char *name)
+{
+	static char path[8][4096];
+	static unsigned int k;
+	char *p = path[k++ % 8];
+
+	snprintf(p, 4096, "%s/examples/%s", NCSYNC_TEST_TOP, name);
+	return p;
+}
+
+struct verdict {
+	const char *file;
+	const char *opt;	/* one more option, or NULL */
+	int status;
+	const char *says;	/* in stdout */
+};
+
+static const struct verdict verdicts[] = {
+	{ "abba.s", NULL, 1, "cycle: pool -> pe -> pool" },
+	{ "deadlock.s", NULL, 1, "cycle: pool -> pe -> pool" },
+	{ "publish-race.s", NULL, 1, "dma-race: the copy of act record 1" },
+	{ "dma-drain.s", NULL, 1, "dma-race: the copy of pool record 8" },
+	{ "dma-drain.s", "--dma-fifo", 0, "safe: 0 defects" },
+	{ "fence.s", NULL, 0, "safe: 0 defects" },
+	{ "producer-consumer.s", NULL, 0, "safe: 0 defects" },
+	{ "token-ring.s", NULL, 0, "safe: 0 defects" },
+	{ "barrier-loop.s", NULL, 0, "safe: 0 defects" },
+	{ "barrier-loop.s", "--max-states=100000", 3,
+	  "inconclusive: 0 defects in 100000 states" },
+	{ "publish-race.s", "--max-states=10", 1,
+	  "defect: 1 defect in 10 states (a limit ended the search: there "
+	  "may be more)" },
+};
+
+static void examples(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(verdicts) / sizeof(verdicts[0]); i++) {
+		const struct verdict *v = &verdicts[i];
+		const char *args[] = { "check", example(v->file), v->opt,
+				       NULL };
+		int st = run(args);
+
+		TAP_CHECK(st == v->status && strstr(out, v->says),
+			  "check %s%s%s: exit %d (want %d), says \"%s\"",
+			  v->file, v->opt ? " " : "", v->opt ? v->opt : "", st,
+			  v->status, v->says);
+	}
+}
+
+/* The schedule line of the last check's first defect, into @buf. */
+static bool schedule_of(char *buf, size_t len)
+{
+	const char *s = strstr(out, "  schedule: "), *e;
+
+	if (!s)
+		return false;
+	s += strlen("  schedule: ");
+	e = strchr(s, '\n');
+	if (!e || (size_t)(e - s) >= len)
+		return false;
+	snprintf(buf, len, "%.*s", (int)(e - s), s);
+	return true;
+}
+
+static void replay(void)
+{
+	static char sched[1 << 14];
+	const char *abba = example("abba.s");
+	const char *c1[] = { "check", abba, NULL };
+	const char *r1[] = { "replay", abba, sched, NULL };
+	const char *r2[] = { "replay", abba, "pe@3.w0", NULL };
+	const char *r3[] = { "replay", abba, "pe@0.zz", NULL };
+	const char *j1[] = { "-j", "check", example("publish-race.s"), NULL };
+	int st;
+
+	st = run(c1);
+	TAP_CHECK(st == 1 && schedule_of(sched, sizeof(sched)),
+		  "check abba.s prints a schedule");
+	st = run(r1);
+	TAP_CHECK(st == 0 && strstr(out, "engines: pool blocked at 4.w0 pe "
+				   "blocked at 4.w0\n    sems: all 0"),
+		  "replay of that schedule ends with both engines blocked");
+	st = run(r2);
+	TAP_CHECK(st == 1 && strstr(err, "step 1 (pe@3.w0) cannot run"),
+		  "replay of a step that cannot run: exit 1, names the step");
+	st = run(r3);
+	TAP_CHECK(st == 2 && strstr(err, "invalid step 'pe@0.zz'"),
+		  "replay of a malformed step: exit 2");
+	st = run(j1);
+	TAP_CHECK(st == 1 && strstr(out, "\"verdict\":\"defect\"") &&
+		  strstr(out, "\"complete\":true") &&
+		  strstr(out, "\"kind\":\"dma-race\"") &&
+		  strstr(out, "\"schedule\":[\"pool@0.fx\""),
+		  "check -j: verdict, defects with kind and schedule");
+}
+
+/* Write @text to @dir/@name, into @path. */
+static void put_file(const char *dir, const char *name, const char *text,
+		     char *path, size_t len)
+{
+	FILE *f;
+
+	snprintf(path, len, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* More bad values and lines: each exits 2 with its message. */
+static void bad_values(const char *dir)
+{
+	static char opts[4096];
+	const char *fence = example("fence.s");
+	const char *const cases[][5] = {
+		{ "check", "--max-states", "0", fence, "invalid --max-states '0'" },
+		{ "check", "--lowering", "bogus", fence, "invalid --lowering 'bogus'" },
+		{ "check", "--event", "300", fence, "invalid --event '300'" },
+		{ "check", "--sem", "3", fence, "invalid --sem '3'" },
+		{ "check", "--timeout", "x", fence, "invalid --timeout 'x'" },
+		{ "check", opts, NULL, NULL, "in its '# options:' line" },
+	};
+	size_t i;
+
+	put_file(dir, "opts.s", "# options: --bogus\nengine pool\n\texit\n",
+		 opts, sizeof(opts));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *args[] = { cases[i][0], cases[i][1], cases[i][2],
+				       cases[i][3], NULL };
+
+		TAP_CHECK(run(args) == 2 && strstr(err, cases[i][4]),
+			  "check %s %s: exit 2, \"%s\"", cases[i][1],
+			  cases[i][2] ? cases[i][2] : "", cases[i][4]);
+	}
+	unlink(opts);
+}
+
+/* An image from ncsync asm -o is checked as its text is. */
+static void image(const char *dir)
+{
+	static char img[4096];
+	const char *a[] = { "asm", example("deadlock.s"), "-o", img, NULL };
+	const char *c[] = { "check", img, NULL };
+
+	snprintf(img, sizeof(img), "%s/deadlock.img", dir);
+	TAP_CHECK(run(a) == 0 && run(c) == 1 &&
+		  strstr(out, "cycle: pool -> pe -> pool"),
+		  "check of an image: the deadlock of its text");
+	unlink(img);
+}
+
+static void bad_inputs(const char *dir)
+{
+	static char bad[4096], none[4096];
+	const char *a1[] = { "check", "--bogus", example("abba.s"), NULL };
+	const char *a2[] = { "check", none, NULL };
+	const char *a3[] = { "check", bad, NULL };
+	const char *a4[] = { "check", NULL };
+	const char *a5[] = { "check", "--sem", "300=1", bad, NULL };
+	const char *a6[] = { "replay", example("abba.s"), NULL };
+
+	snprintf(none, sizeof(none), "%s/missing.s", dir);
+	put_file(dir, "bad.s", "engine pool\n\tnop wait sem[1] >> 0\n", bad,
+		 sizeof(bad));
+	TAP_CHECK(run(a1) == 2 && strstr(err, "unknown option '--bogus'"),
+		  "check --bogus: exit 2, unknown option");
+	TAP_CHECK(run(a2) == 2 && strstr(err, "No such file or directory"),
+		  "check of an unreadable file: exit 2");
+	TAP_CHECK(run(a3) == 2 && strstr(err, "bad.s:2:19: "),
+		  "check of a malformed program: exit 2, line and column");
+	TAP_CHECK(run(a4) == 2 && strstr(err, "missing FILE"),
+		  "check without FILE: exit 2");
+	TAP_CHECK(run(a5) == 2 && strstr(err, "invalid --sem '300=1'"),
+		  "check --sem out of range: exit 2");
+	TAP_CHECK(run(a6) == 2 && strstr(err, "missing SCHEDULE"),
+		  "replay without a schedule: exit 2");
+	unlink(bad);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/ncsync-check-XXXXXX";
+	const char *env = getenv("NCSYNC_TOOL");
+
+	snprintf(tool, sizeof(tool), "%s", env ? env :
+		 NCSYNC_TEST_TOP "/build/tools/ncsync");
+	if (access(tool, X_OK) || !mkdtemp(dir)) {
+		printf("ok 1 - # SKIP no tool at %s\n1..1\n", tool);
+		return 0;
+	}
+	snprintf(out_path, sizeof(out_path), "%s/out", dir);
+	snprintf(err_path, sizeof(err_path), "%s/err", dir);
+	examples();
+	replay();
+	bad_inputs(dir);
+	bad_values(dir);
+	image(dir);
+	unlink(out_path);
+	unlink(err_path);
+	rmdir(dir);
+	return tap_done();
+}

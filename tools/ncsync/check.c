@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ncsync(1): checking programs on every schedule, through libncsync's
+ * ncsync_check() (Documentation/ncsync/check.rst).
+ *
+ *   ncsync check FILE [--lowering counter|events] [--sem N=V,...]
+ *                     [--event N,...] [--max-states N] [--timeout MS]
+ *                     [--dma-fifo]
+ *   ncsync replay FILE SCHEDULE... [the same options]
+ *
+ * A schedule is printed, and read back, as words separated by blanks:
+ * ENGINE@RECORD.PART for a step of an engine (PART: w0, w1 the waits of
+ * lane 0 and 1, fx the op's effect, u0, u1 the updates), and
+ * ENGINE#COPY@RECORD.land for the landing of the engine's copy number COPY
+ * (0: its first), issued by DMA record RECORD.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+#define EXIT_INCONCLUSIVE	3
+
+static const char *const part_names[] = {
+	[NCSYNC_PART_WAIT0] = "w0", [NCSYNC_PART_WAIT1] = "w1",
+	[NCSYNC_PART_EFFECT] = "fx", [NCSYNC_PART_UPDATE0] = "u0",
+	[NCSYNC_PART_UPDATE1] = "u1", [NCSYNC_PART_LAND] = "land",
+};
+
+static const char *const verdict_names[] = {
+	[NCSYNC_CHECK_SAFE] = "safe", [NCSYNC_CHECK_DEFECT] = "defect",
+	[NCSYNC_CHECK_INCONCLUSIVE] = "inconclusive",
+};
+
+/* The initial banks, from --sem and --event. */
+struct init_banks {
+	int32_t sems[NCSYNC_NUM_SEMS];
+	uint8_t events[NCSYNC_NUM_EVENTS];
+};
+
+struct check_opts {
+	enum ncsync_barrier_lowering lowering;
+	uint32_t max_states;
+	uint32_t timeout;
+	bool dma_fifo;
+	struct init_banks init;
+	/* Accepted for the "# options:" lines written for run; unused. */
+	uint32_t watchdog;
+	bool strict;
+};
+
+/* "N=V[,N=V...]" into the semaphores of struct init_banks. */
+static bool parse_sems(const char *s, void *field)
+{
+	struct init_banks *b = field;
+	char *dup = strdup(s), *w, *save, *eq;
+	uint32_t idx;
+	int32_t v;
+	bool ok = dup && *dup;
+
+	for (w = ok ? strtok_r(dup, ",", &save) : NULL; w && ok;
+	     w = strtok_r(NULL, ",", &save)) {
+		eq = strchr(w, '=');
+		if (eq)
+			*eq = '\0';
+		ok = eq && parse_u32(w, NCSYNC_NUM_SEMS - 1, &idx) &&
+		     parse_s32(eq + 1, &v);
+		if (ok)
+			b->sems[idx] = v;
+	}
+	free(dup);
+	return ok;
+}
+
+/* "N[,N...]": events set at the start. */
+static bool parse_events(const char *s, void *field)
+{
+	struct init_banks *b = field;
+	char *dup = strdup(s), *w, *save;
+	uint32_t idx;
+	bool ok = dup && *dup;
+
+	for (w = ok ? strtok_r(dup, ",", &save) : NULL; w && ok;
+	     w = strtok_r(NULL, ",", &save)) {
+		ok = parse_u32(w, NCSYNC_NUM_EVENTS - 1, &idx);
+		if (ok)
+			b->events[idx] = 1;
+	}
+	free(dup);
+	return ok;
+}
+
+enum {
+	CO_LOWERING, CO_SEM, CO_EVENT, CO_MAX_STATES, CO_TIMEOUT,
+	CO_DMA_FIFO, CO_WATCHDOG, CO_STRICT,
+};
+
+static const struct opt check_opt_table[] = {
+	[CO_LOWERING] = OPT_LOWERING(struct check_opts, lowering),
+	[CO_SEM] = { "sem", 'S', OPT_PARSE, "N=VALUE[,N=VALUE...]",
+		     OPT_FIELD(struct check_opts, init), .parse = parse_sems },
+	[CO_EVENT] = { "event", 'E', OPT_PARSE, "N[,N...]",
+		       OPT_FIELD(struct check_opts, init),
+		       .parse = parse_events },
+	[CO_MAX_STATES] = { "max-states", 'm', OPT_U32, "1-4294967295",
+			    OPT_FIELD(struct check_opts, max_states),
+			    .min = 1, .max = UINT32_MAX },
+	[CO_TIMEOUT] = OPT_TIMEOUT(struct check_opts, timeout),
+	[CO_DMA_FIFO] = { "dma-fifo", 'F', OPT_FLAG,
+			  OPT_FIELD(struct check_opts, dma_fifo) },
+	[CO_WATCHDOG] = { "watchdog", 'w', OPT_U32, "1-3600000 ms",
+			  OPT_FIELD(struct check_opts, watchdog),
+			  .min = 1, .max = MS_MAX },
+	[CO_STRICT] = { "strict", 's', OPT_FLAG,
+			OPT_FIELD(struct check_opts, strict) },
+	{ /* sentinel */ }
+};
+
+/* One check or replay: its options, file and program. */
+struct checking {
+	const struct cmd *cmd;
+	struct check_opts o;
+	struct check_opts file;	/* the "# options:" line's */
+	unsigned int given;
+	char *opts_line;
+	const char *path;
+	char *text;
+	size_t len;
+	struct ncsync_program *prog;
+	struct ncsync_check_opts copts;
+};
+
+static void check_defaults(struct check_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->lowering = NCSYNC_LOWER_COUNTER;
+	o->max_states = NCSYNC_CHECK_MAX_STATES;
+}
+
+/* An exit status of the setup: 0 goes on, bad input is EXIT_USAGE. */
+static int bad_input(int ret)
+{
+	return ret == EXIT_FAIL ? EXIT_USAGE : ret;
+}
+
+/* The file's options, its program, and the library's options. */
+static int checking_build(struct checking *ck)
+{
+	struct build_opts bo = {
+		.lowering = ck->o.lowering,
+		.lowering_given = ck->given & (1U << CO_LOWERING),
+	};
+	int ret;
+
+	ret = read_file(ck->path, &ck->text, &ck->len);
+	if (ret)
+		return fail_err(ret, "%s", ck->path);
+	if (!is_image(ck->text, ck->len)) {
+		check_defaults(&ck->file);
+		ret = file_opts(ck->cmd, ck->path, ck->text, check_opt_table,
+				&ck->file, &ck->o, &ck->given, &ck->opts_line);
+		if (ret)
+			return ret;
+		bo.lowering = ck->o.lowering;
+	}
+	ret = build_program(ck->path, ck->text, ck->len, &bo, &ck->prog);
+	if (ret)
+		return ret;
+	ncsync_check_opts_init(&ck->copts);
+	ck->copts.max_states = ck->o.max_states;
+	ck->copts.timeout_ms = ck->o.timeout;
+	ck->copts.flags = ck->o.dma_fifo ? NCSYNC_CHECK_F_DMA_FIFO : 0;
+	memcpy(ck->copts.sems, ck->o.init.sems, sizeof(ck->copts.sems));
+	memcpy(ck->copts.events, ck->o.init.events,
+	       sizeof(ck->copts.events));
+	return 0;
+}
+
+static void checking_free(struct checking *ck)
+{
+	ncsync_program_free(ck->prog);
+	free(ck->text);
+	free(ck->opts_line);
+}
+
+/* "pool@3.w0", "pool#0@1.land" */
+static void step_word(const struct ncsync_check_step *s, char *buf,
+		      size_t len)
+{
+	const char *part = s->part < ARRAY_SIZE(part_names) ?
+			   part_names[s->part] : "?";
+
+	if (s->part == NCSYNC_PART_LAND)
+		snprintf(buf, len, "%s#%u@%u.%s", engine_label(s->engine),
+			 s->copy, s->record, part);
+	else
+		snprintf(buf, len, "%s@%u.%s", engine_label(s->engine),
+			 s->record, part);
+}
+
+static bool parse_part(const char *s, uint8_t *part)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(part_names); i++) {
+		if (!strcmp(s, part_names[i])) {
+			*part = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool parse_engine_name(const char *s, size_t n, uint8_t *engine)
+{
+	unsigned int e;
+
+	for (e = 0; e < 8; e++) {
+		const char *name = ncsync_engine_name(e);
+
+		if (name && strlen(name) == n && !strncmp(name, s, n)) {
+			*engine = e;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* One word of a schedule; false if it is not one. */
+static bool parse_step(const char *w, struct ncsync_check_step *s)
+{
+	const char *at = strchr(w, '@'), *hash = strchr(w, '#'), *dot;
+	char num[16];
+	uint32_t v;
+
+	memset(s, 0, sizeof(*s));
+	dot = at ? strchr(at, '.') : NULL;
+	if (!at || !dot || !parse_part(dot + 1, &s->part) ||
+	    (hash && hash > at) || !hash != (s->part != NCSYNC_PART_LAND) ||
+	    !parse_engine_name(w, (hash ? hash : at) - w, &s->engine))
+		return false;
+	if (hash) {
+		if ((size_t)(at - hash - 1) >= sizeof(num))
+			return false;
+		snprintf(num, sizeof(num), "%.*s", (int)(at - hash - 1),
+			 hash + 1);
+		if (!parse_u32(num, UINT32_MAX, &s->copy))
+			return false;
+	}
+	if ((size_t)(dot - at - 1) >= sizeof(num))
+		return false;
+	snprintf(num, sizeof(num), "%.*s", (int)(dot - at - 1), at + 1);
+	if (!parse_u32(num, UINT32_MAX, &v))
+		return false;
+	s->record = v;
+	return true;
+}
+
+/* The text of the record a step runs. */
+static void step_text(struct ncsync_program *prog,
+		      const struct ncsync_check_step *s, char *buf, size_t len)
+{
+	struct ncsync_stream *st = ncsync_program_find_stream(prog, s->engine);
+
+	*buf = '\0';
+	if (st && s->record < ncsync_stream_count(st))
+		ncsync_disasm(ncsync_stream_record(st, s->record), buf, len);
+}
+
+static const char *engine_state_word(const struct ncsync_check_engine *e)
+{
+	switch (e->state) {
+	case NCSYNC_ENG_DONE:
+		return "done";
+	case NCSYNC_ENG_HALTED:
+		return "halted";
+	case NCSYNC_ENG_BLOCKED:
+		return "blocked";
+	default:
+		return "runs";
+	}
+}
+
+/* "    pool blocked at 7.w0, pe done at 9; sems ...; events ...; copies" */
+static void print_state(const struct ncsync_check_state *st,
+			const char *indent)
+{
+	unsigned int i, n = 0;
+
+	printf("%sengines:", indent);
+	for (i = 0; i < st->nengines; i++) {
+		const struct ncsync_check_engine *e = &st->engines[i];
+
+		printf(" %s %s at %u", engine_label(e->engine),
+		       engine_state_word(e), e->pc);
+		if (e->state <= NCSYNC_ENG_BLOCKED)
+			printf(".%s", part_names[e->part]);
+	}
+	printf("\n%ssems:", indent);
+	for (i = 0; i < NCSYNC_NUM_SEMS; i++)
+		if (st->sems[i] && ++n)
+			printf(" [%u]=%d", i, st->sems[i]);
+	printf("%s\n%sevents set:", n ? "" : " all 0", indent);
+	for (i = 0, n = 0; i < NCSYNC_NUM_EVENTS; i++)
+		if (st->events[i] && ++n)
+			printf(" %u", i);
+	printf("%s\n%scopies in flight:", n ? "" : " none", indent);
+	for (i = 0; i < st->ncopies; i++)
+		printf(" %s#%u@%u", engine_label(st->copies[i].engine),
+		       st->copies[i].copy, st->copies[i].record);
+	printf("%s\n", st->ncopies ? "" : " none");
+}
+
+static void print_cycle(const struct ncsync_deadlock *dl)
+{
+	unsigned int k;
+
+	if (!dl->ncycle)
+		return;
+	printf("  cycle: %s", engine_label(dl->cycle[0]));
+	for (k = 1; k < dl->ncycle; k++)
+		printf(" -> %s", engine_label(dl->cycle[k]));
+	printf(" -> %s\n", engine_label(dl->cycle[0]));
+}
+
+/* What the defect is, in one line after its kind. */
+static void print_what(const struct ncsync_check_defect *d)
+{
+	const char *eng = engine_label(d->engine);
+
+	switch (d->kind) {
+	case NCSYNC_DEFECT_DMA_RACE:
+		printf("the copy of %s record %u overlaps %s#%u@%u in flight",
+		       eng, d->record, engine_label(d->other.engine),
+		       d->other.copy, d->other.record);
+		break;
+	case NCSYNC_DEFECT_EVENT:
+	case NCSYNC_DEFECT_OVERFLOW:
+		printf("by %s record %u", eng, d->record);
+		break;
+	case NCSYNC_DEFECT_DEADLOCK:
+		printf("no step can run; %s waits in record %u", eng,
+		       d->record);
+		break;
+	default:
+		printf("%s waits in record %u", eng, d->record);
+		break;
+	}
+}
+
+static void print_defect(struct ncsync_program *prog,
+			 const struct ncsync_check_defect *d)
+{
+	char word[48], line[NCSYNC_DISASM_LINE_MAX];
+	uint32_t i;
+
+	printf("%s: ", ncsync_defect_name(d->kind));
+	print_what(d);
+	printf(", after %u step%s\n  schedule:", d->nsteps,
+	       d->nsteps == 1 ? "" : "s");
+	for (i = 0; i < d->nsteps; i++) {
+		step_word(&d->steps[i], word, sizeof(word));
+		printf(" %s", word);
+	}
+	putchar('\n');
+	for (i = 0; i < d->nsteps; i++) {
+		step_word(&d->steps[i], word, sizeof(word));
+		step_text(prog, &d->steps[i], line, sizeof(line));
+		printf("  %4u  %-18s %s", i + 1, word, line);
+		if (d->steps[i].line)
+			printf("  (line %u)", d->steps[i].line);
+		putchar('\n');
+	}
+	print_state(&d->state, "  ");
+	print_cycle(&d->deadlock);
+}
+
+static void json_state(const struct ncsync_check_state *st)
+{
+	unsigned int i;
+
+	j_obj("state");
+	j_arr("engines");
+	for (i = 0; i < st->nengines; i++) {
+		j_obj(NULL);
+		j_str("engine", engine_label(st->engines[i].engine));
+		j_str("state", engine_state_word(&st->engines[i]));
+		j_uint("pc", st->engines[i].pc);
+		j_end();
+	}
+	j_end();
+	json_nonzero_sems(st->sems);
+	j_arr("events");
+	for (i = 0; i < NCSYNC_NUM_EVENTS; i++)
+		if (st->events[i])
+			j_uint(NULL, i);
+	j_end();
+	j_uint("copies_in_flight", st->ncopies);
+	j_end();
+}
+
+static void json_defect(const struct ncsync_check_defect *d)
+{
+	char word[48];
+	uint32_t i;
+
+	j_obj(NULL);
+	j_str("kind", ncsync_defect_name(d->kind));
+	j_str("engine", engine_label(d->engine));
+	j_uint("record", d->record);
+	j_arr("schedule");
+	for (i = 0; i < d->nsteps; i++) {
+		step_word(&d->steps[i], word, sizeof(word));
+		j_str(NULL, word);
+	}
+	j_end();
+	j_arr("lines");
+	for (i = 0; i < d->nsteps; i++)
+		j_uint(NULL, d->steps[i].line);
+	j_end();
+	if (d->deadlock.ncycle) {
+		j_arr("cycle");
+		for (i = 0; i < d->deadlock.ncycle; i++)
+			j_str(NULL, engine_label(d->deadlock.cycle[i]));
+		j_end();
+	}
+	json_state(&d->state);
+	j_end();
+}
+
+static void report(const char *path, struct ncsync_program *prog,
+		   const struct ncsync_check_result *res)
+{
+	enum ncsync_check_verdict v = ncsync_check_verdict(res);
+	unsigned int i, n = ncsync_check_ndefects(res);
+
+	if (opt_json) {
+		j_obj(NULL);
+		j_str("file", path);
+		j_str("verdict", verdict_names[v]);
+		j_uint("states", ncsync_check_states(res));
+		j_bool("complete", ncsync_check_complete(res));
+		j_arr("defects");
+		for (i = 0; i < n; i++)
+			json_defect(ncsync_check_defect(res, i));
+		j_end();
+		j_end();
+		j_done();
+		return;
+	}
+	printf("%s: %s: %u defect%s in %llu states%s\n", path,
+	       verdict_names[v], n, n == 1 ? "" : "s",
+	       (unsigned long long)ncsync_check_states(res),
+	       v == NCSYNC_CHECK_DEFECT && !ncsync_check_complete(res) ?
+	       " (a limit ended the search: there may be more)" : "");
+	for (i = 0; i < n; i++)
+		print_defect(prog, ncsync_check_defect(res, i));
+}
+
+static int verdict_exit(enum ncsync_check_verdict v)
+{
+	return v == NCSYNC_CHECK_SAFE ? EXIT_OK :
+	       v == NCSYNC_CHECK_DEFECT ? EXIT_FAIL : EXIT_INCONCLUSIVE;
+}
+
+static int check_execute(struct checking *ck)
+{
+	struct ncsync_check_result *res;
+	int ret;
+
+	ret = ncsync_check(ck->prog, &ck->copts, &res);
+	if (ret)
+		return fail_err(ret, "%s: check", ck->path);
+	report(ck->path, ck->prog, res);
+	ret = verdict_exit(ncsync_check_verdict(res));
+	ncsync_check_free(res);
+	return ret;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct checking *ck = calloc(1, sizeof(*ck));
+	struct args a;
+	int ret;
+
+	if (!ck)
+		return fail_err(ENOMEM, "check");
+	ck->cmd = find_cmd("check");
+	check_defaults(&ck->o);
+	ret = parse_opts(ck->cmd, argc, argv, check_opt_table, &ck->o, &a);
+	if (!ret && a.npos != 1)
+		ret = usage_err(ck->cmd, a.npos ? "unexpected argument '%s'" :
+				"missing FILE%s", a.npos ? a.pos[1] : "");
+	if (!ret) {
+		ck->given = a.given;
+		ck->path = a.pos[0];
+		ret = bad_input(checking_build(ck));
+	}
+	if (!ret)
+		ret = check_execute(ck);
+	checking_free(ck);
+	free(ck);
+	return OPTS_EXIT(ret);
+}
+
+int check_before_run(const char *path, const struct ncsync_program *prog)
+{
+	struct ncsync_check_result *res;
+	struct ncsync_check_opts o;
+	int ret;
+
+	ncsync_check_opts_init(&o);
+	ret = ncsync_check(prog, &o, &res);
+	if (ret)
+		return fail_err(ret, "%s: check", path);
+	switch (ncsync_check_verdict(res)) {
+	case NCSYNC_CHECK_DEFECT:
+		report(path, (struct ncsync_program *)prog, res);
+		fflush(stdout);
+		ret = fail_msg("%s: check found a defect: not submitted", path);
+		break;
+	case NCSYNC_CHECK_INCONCLUSIVE:
+		fprintf(stderr, "ncsync: %s: check inconclusive after %llu states; submitting\n",
+			path, (unsigned long long)ncsync_check_states(res));
+		break;
+	default:
+		break;
+	}
+	ncsync_check_free(res);
+	return ret;
+}
+
+/* replay */
+
+/* The schedule of the operands after FILE, one or more words each. */
+static int parse_schedule(const struct cmd *c, char **words, int n,
+			  struct ncsync_check_step **stepsp, size_t *nsteps)
+{
+	struct ncsync_check_step *steps = NULL, *ns;
+	char *dup, *w, *save;
+	size_t cap = 0;
+	int i, ret = 0;
+
+	*nsteps = 0;
+	for (i = 0; i < n && !ret; i++) {
+		dup = strdup(words[i]);
+		for (w = dup ? strtok_r(dup, " \t\n,", &save) : NULL;
+		     w && !ret; w = strtok_r(NULL, " \t\n,", &save)) {
+			if (*nsteps == cap) {
+				cap = cap ? 2 * cap : 64;
+				ns = realloc(steps, cap * sizeof(*steps));
+				if (!ns) {
+					ret = fail_err(ENOMEM, "replay");
+					break;
+				}
+				steps = ns;
+			}
+			if (!parse_step(w, &steps[*nsteps]))
+				ret = usage_err(c, "invalid step '%s'", w);
+			else
+				++*nsteps;
+		}
+		free(dup);
+	}
+	*stepsp = steps;
+	return ret;
+}
+
+struct replay_print {
+	struct ncsync_program *prog;
+	const struct ncsync_check_step *steps;
+};
+
+static int replay_step(void *arg, size_t i,
+		       const struct ncsync_check_state *st)
+{
+	const struct replay_print *rp = arg;
+	char word[48], line[NCSYNC_DISASM_LINE_MAX];
+
+	if (!i) {
+		printf("initial state\n");
+	} else {
+		step_word(&rp->steps[i - 1], word, sizeof(word));
+		step_text(rp->prog, &rp->steps[i - 1], line, sizeof(line));
+		printf("step %zu: %s  %s\n", i, word, line);
+	}
+	print_state(st, "    ");
+	return 0;
+}
+
+static int replay_execute(struct checking *ck,
+			  const struct ncsync_check_step *steps, size_t n)
+{
+	struct replay_print rp = { .prog = ck->prog, .steps = steps };
+	char word[48];
+	size_t done = 0;
+	int ret;
+
+	ret = ncsync_check_replay(ck->prog, &ck->copts, steps, n, replay_step,
+				  &rp, &done);
+	if (ret == -EPERM) {
+		step_word(&steps[done], word, sizeof(word));
+		return fail_msg("%s: step %zu (%s) cannot run in this state",
+				ck->path, done + 1, word);
+	}
+	if (ret)
+		return fail_err(ret, "%s: replay", ck->path);
+	return EXIT_OK;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	struct checking *ck = calloc(1, sizeof(*ck));
+	struct ncsync_check_step *steps = NULL;
+	struct args a;
+	size_t n = 0;
+	int ret;
+
+	if (!ck)
+		return fail_err(ENOMEM, "replay");
+	ck->cmd = find_cmd("replay");
+	check_defaults(&ck->o);
+	ret = parse_opts(ck->cmd, argc, argv, check_opt_table, &ck->o, &a);
+	if (!ret && a.npos < 2)
+		ret = usage_err(ck->cmd, a.npos ? "missing SCHEDULE" :
+				"missing FILE");
+	if (!ret)
+		ret = parse_schedule(ck->cmd, a.pos + 1, a.npos - 1, &steps,
+				     &n);
+	if (!ret) {
+		ck->given = a.given;
+		ck->path = a.pos[0];
+		ret = bad_input(checking_build(ck));
+	}
+	if (!ret)
+		ret = replay_execute(ck, steps, n);
+	free(steps);
+	checking_free(ck);
+	free(ck);
+	return OPTS_EXIT(ret);
+}
