@@ -494,7 +494,7 @@ enum ncsync_check_part {
 #define NCSYNC_CHECK_F_DMA_FIFO		0x1U	/* copies land in issue order */
 
 /* The default of struct ncsync_check_opts.max_states. */
-#define NCSYNC_CHECK_MAX_STATES		1000000ULL
+#define NCSYNC_CHECK_MAX_STATES		10000000ULL
 /* Copies in flight the checker follows on a core. */
 #define NCSYNC_CHECK_MAX_COPIES		64
 

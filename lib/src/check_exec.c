@@ -82,7 +82,11 @@ static void ck_used(struct ck_prog *cp, const int32_t *sems,
 			cp->ev_used[cp->nev_used++] = i;
 }
 
-/* Decode stream @s into slot @e; -EINVAL if the validator refuses it. */
+/*
+ * Decode stream @s into slot @e; -EINVAL if the validator refuses it,
+ * -EOPNOTSUPP for a DMA record that signals another core of the logical
+ * core: the checker explores one core.
+ */
 static int ck_decode(struct ck_prog *cp, const struct ncsync_stream *s,
 		     unsigned int e)
 {
@@ -98,6 +102,9 @@ static int ck_decode(struct ck_prog *cp, const struct ncsync_stream *s,
 					 NCSYNC_RECORD_SIZE, s->count,
 					 UINT64_MAX, &cp->insns[e][i]))
 			return -EINVAL;
+		if (cp->insns[e][i].opcode == NCSYNC_OPC_DMA &&
+		    (cp->insns[e][i].dma.flags & NCSYNC_DMA_F_PEER))
+			return -EOPNOTSUPP;
 		ck_use_insn(cp, &cp->insns[e][i], e);
 	}
 	return 0;

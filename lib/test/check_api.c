@@ -147,6 +147,21 @@ static void too_many_copies(void)
 	ncsync_program_free(p);
 }
 
+/* A copy that signals another core: the checker explores one core. */
+static void peer_refused(void)
+{
+	struct ncsync_check_result *res = NULL;
+	struct ncsync_program *p;
+	struct ncsync_check_opts o;
+
+	p = ck_build("engine pool\n\tdma 0x0, 0x100, 64, peer=1 on_land sem[3]++\n"
+		     "\tdrain\n\texit\n", NCSYNC_LOWER_COUNTER);
+	ncsync_check_opts_init(&o);
+	TAP_CHECK(p && ncsync_check(p, &o, &res) == -EOPNOTSUPP && !res,
+		  "a DMA record with peer=: -EOPNOTSUPP, no result");
+	ncsync_program_free(p);
+}
+
 #ifndef NCSYNC_TEST_TOP
 #define NCSYNC_TEST_TOP "."
 #endif
@@ -195,6 +210,7 @@ int main(void)
 	limits();
 	timeout();
 	too_many_copies();
+	peer_refused();
 	ncsync_program_free(p);
 	return tap_done();
 }

@@ -470,6 +470,11 @@ static int check_execute(struct checking *ck)
 	int ret;
 
 	ret = ncsync_check(ck->prog, &ck->copts, &res);
+	if (ret == -EOPNOTSUPP) {
+		fail_msg("%s: a DMA record signals another core (peer=): the checker explores one core",
+			 ck->path);
+		return EXIT_USAGE;
+	}
 	if (ret)
 		return fail_err(ret, "%s: check", ck->path);
 	report(ck->path, ck->prog, res);
