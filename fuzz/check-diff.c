@@ -200,7 +200,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[k], "--seed"))
 			rng = strtoull(argv[k + 1], NULL, 0) | 1;
 	}
-	printf("TAP version 13\n");
+	printf("TAP version 13\n# seed %llu (--seed to repeat)\n",
+	       (unsigned long long)rng);
 	if (ncsync_open(0, true, &dev)) {
 		printf("1..0 # SKIP no /dev/ncsync0\n");
 		return 0;

@@ -79,8 +79,9 @@ static bool named(uint8_t opcode, unsigned int i)
 	case NCSYNC_OPC_EXIT:
 		return i == NCSYNC_REC_EXIT_FLAGS;
 	case NCSYNC_OPC_DMA:
-		return i >= NCSYNC_REC_DMA_SRC &&
-		       i < NCSYNC_REC_DMA_LATENCY_US + 4;
+		return i == NCSYNC_REC_DMA_FLAGS || i == NCSYNC_REC_DMA_PEER ||
+		       (i >= NCSYNC_REC_DMA_SRC &&
+			i < NCSYNC_REC_DMA_LATENCY_US + 4);
 	default:
 		return false;
 	}

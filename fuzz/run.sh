@@ -11,7 +11,10 @@
 #      $BUILD/fuzz/NAME FILE.
 #   3. ncsync-sysfuzz in the VM (tools/vm-run), as several users at once,
 #      which fails on any kernel report and on the kernel running out of
-#      memory; its kernel log is kept as $BUILD/fuzz/sysfuzz-kernel.log.
+#      memory; its kernel log is kept as $BUILD/fuzz/sysfuzz-kernel.log;
+#   4. check-diff in the VM: 3 x SECONDS random programs explored by
+#      ncsync_check() and run on the kernel, whose end must be one the
+#      checker found (Documentation/ncsync/check.rst).
 #
 # Usage: fuzz/run.sh [SECONDS]   (default 60; build with make -C fuzz first)
 # Environment: FUZZ_WORKERS (sysfuzz worker processes, each its own uid,
@@ -28,7 +31,7 @@ threads=${FUZZ_THREADS:-2}
 rc=0
 
 echo "TAP version 13"
-echo "1..3"
+echo "1..4"
 
 host_start() {
 	local name=$1
@@ -87,5 +90,22 @@ if [ $st -ne 0 ]; then
 		esac
 		echo "not ok 3 - sysfuzz: $why (log: $vm_log)"
 	fi
+fi
+
+# The checker against the kernel: a short round in make check (20 s: 60
+# programs), a longer one in make fuzz.
+seed=${FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+diff_log=$out/check-diff.log
+NCSYNC_VM_TIMEOUT=$((secs * 3 + 300)) "$top/tools/vm-run" "$out/check-diff" \
+	--count $((secs * 3)) --seed "$seed" > "$diff_log" 2>&1
+st=$?
+tr -d '\r' < "$diff_log" | grep -vE '^(TAP version|1\.\.1$)' |
+	sed -e 's/^ok 1 - /ok 4 - check-diff: /' \
+	    -e 's/^not ok 1 - /not ok 4 - check-diff: /' \
+	    -e '/^\(not \)\?ok 4 - /!{/^#/!s/^/# /}'
+if [ $st -ne 0 ] || ! tr -d '\r' < "$diff_log" | grep -q '^ok 1 '; then
+	rc=1
+	tr -d '\r' < "$diff_log" | grep -q '^not ok 1 ' ||
+		echo "not ok 4 - check-diff: exited $st, no result (log: $diff_log)"
 fi
 exit $rc
