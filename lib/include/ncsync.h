@@ -388,6 +388,8 @@ int ncsync_program_submit(struct ncsync_dev *dev, struct ncsync_program *prog,
 			  uint32_t flags, uint32_t watchdog_ms, uint32_t *id,
 			  struct ncsync_submit_error *err);
 /* The record the last finalization refused: 0, or -ENOENT for none. */
+int ncsync_program_conform(const struct ncsync_program *prog,
+			   struct ncsync_submit_error *err);
 int ncsync_program_error(const struct ncsync_program *prog,
 			 struct ncsync_submit_error *err);
 int ncsync_program_wait(struct ncsync_dev *dev, uint32_t id,

@@ -173,7 +173,7 @@ static void put_file(const char *dir, const char *name, const char *text,
 /* More bad values and lines: each exits 2 with its message. */
 static void bad_values(const char *dir)
 {
-	static char opts[4096], peer[4096];
+	static char opts[4096], peer[4096], eqwait[4096];
 	const char *fence = example("fence.s");
 	const char *const cases[][5] = {
 		{ "check", "--max-states", "0", fence, "invalid --max-states '0'" },
@@ -184,6 +184,8 @@ static void bad_values(const char *dir)
 		{ "check", opts, NULL, NULL, "in its '# options:' line" },
 		{ "check", peer, NULL, NULL,
 		  "signals another core (peer=): the checker explores one core" },
+		{ "check", "--conformance", eqwait, NULL,
+		  "engine pool record 0: conformance: EventSemaphore wait not GE" },
 	};
 	size_t i;
 
@@ -192,6 +194,8 @@ static void bad_values(const char *dir)
 	put_file(dir, "peer.s",
 		 "engine pool\n\tdma 0x0, 0x100, 64, peer=1 on_land sem[3]++\n",
 		 peer, sizeof(peer));
+	put_file(dir, "eqwait.s", "engine pool\n\tevsem wait sem[1] == 0\n",
+		 eqwait, sizeof(eqwait));
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const char *args[] = { cases[i][0], cases[i][1], cases[i][2],
 				       cases[i][3], NULL };
@@ -202,6 +206,7 @@ static void bad_values(const char *dir)
 	}
 	unlink(opts);
 	unlink(peer);
+	unlink(eqwait);
 }
 
 /* An image from ncsync asm -o is checked as its text is. */

@@ -44,6 +44,7 @@ struct check_opts {
 	uint32_t max_states;
 	uint32_t timeout;
 	bool dma_fifo;
+	bool conformance;	/* refuse what the profile refuses first */
 	struct init_banks init;
 	/* Accepted for the "# options:" lines written for run; unused. */
 	uint32_t watchdog;
@@ -93,7 +94,7 @@ static bool parse_events(const char *s, void *field)
 
 enum {
 	CO_LOWERING, CO_SEM, CO_EVENT, CO_MAX_STATES, CO_TIMEOUT,
-	CO_DMA_FIFO, CO_WATCHDOG, CO_STRICT,
+	CO_DMA_FIFO, CO_WATCHDOG, CO_STRICT, CO_CONFORMANCE,
 };
 
 static const struct opt check_opt_table[] = {
@@ -114,6 +115,8 @@ static const struct opt check_opt_table[] = {
 			  .min = 1, .max = MS_MAX },
 	[CO_STRICT] = { "strict", 's', OPT_FLAG,
 			OPT_FIELD(struct check_opts, strict) },
+	[CO_CONFORMANCE] = { "conformance", 'C', OPT_FLAG,
+			     OPT_FIELD(struct check_opts, conformance) },
 	{ /* sentinel */ }
 };
 
@@ -144,6 +147,22 @@ static int bad_input(int ret)
 	return ret == EXIT_FAIL ? EXIT_USAGE : ret;
 }
 
+/*
+ * --conformance: the profile's first refusal is bad input (exit 2), named
+ * as ncsync run --conformance names the kernel's.
+ */
+static int conformance(const char *path, const struct ncsync_program *prog)
+{
+	struct ncsync_submit_error err;
+
+	if (!ncsync_program_conform(prog, &err))
+		return 0;
+	fail_msg("%s: engine %s record %u: %s", path,
+		 engine_label(err.engine), err.index,
+		 ncsync_reason_name(err.reason));
+	return EXIT_USAGE;
+}
+
 /* The file's options, its program, and the library's options. */
 static int checking_build(struct checking *ck)
 {
@@ -167,6 +186,11 @@ static int checking_build(struct checking *ck)
 	ret = build_program(ck->path, ck->text, ck->len, &bo, &ck->prog);
 	if (ret)
 		return ret;
+	if (ck->o.conformance) {
+		ret = conformance(ck->path, ck->prog);
+		if (ret)
+			return ret;
+	}
 	ncsync_check_opts_init(&ck->copts);
 	ck->copts.max_states = ck->o.max_states;
 	ck->copts.timeout_ms = ck->o.timeout;

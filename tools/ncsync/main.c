@@ -63,7 +63,8 @@ static const struct cmd cmds[] = {
 	  "\twhen no defect is found",
 	  cmd_run },
 	{ "check", "FILE [--lowering counter|events] [--sem N=V,...]\n"
-	  "\t    [--event N,...] [--max-states N] [--timeout MS] [--dma-fifo]",
+	  "\t    [--event N,...] [--max-states N] [--timeout MS] [--dma-fifo]\n"
+	  "\t    [--conformance]",
 	  "explore every schedule of FILE's lowered program on a host model\n"
 	  "\tof the engines; report each defect kind (deadlock, dma-race,\n"
 	  "\tevent, overflow, barrier-imbalance, unposted-wait) with a schedule\n"
