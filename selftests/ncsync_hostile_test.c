@@ -11,8 +11,10 @@
  *  - the per-user cap user_mem_mb on the kernel memory of programs, next
  *    to the per-descriptor fd_mem_mb (run with small caps by
  *    ncsync_hostile_test.sh, skipped at the defaults);
- *  - wake-ups: a change wakes only the waiters of what changed, and a
- *    descriptor's pollers once until it acknowledges (ncsync_stats.wakeups);
+ *  - wake-ups: a change wakes only the waiters of what changed whose
+ *    condition it made true (a barrier's earlier arrivals wake nobody),
+ *    and a descriptor's pollers once until it acknowledges
+ *    (ncsync_stats.wakeups);
  *  - the watchdog's kernel log reports are rate-limited, and each report
  *    left out is counted (ncsync_stats.log_suppressed);
  *  - large overlapping copies land exactly as memmove().

@@ -50,6 +50,9 @@ j run-done run "$ex/producer-consumer.s"
 j run-deadlock run "$ex/deadlock.s"
 j run-cancelled run --timeout 200 --watchdog 60000 "$tmp/block.s"
 j run-timeline run --timeline "$tmp/t.svg" "$ex/fence.s"
+j check-deadlock check "$ex/deadlock.s"
+j check-race check "$ex/publish-race.s"
+j check-safe check "$ex/token-ring.s"
 j dump-all dump --all
 j notify-on notify on
 j notify notify

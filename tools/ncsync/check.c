@@ -404,10 +404,11 @@ static void json_state(const struct ncsync_check_state *st)
 {
 	unsigned int i;
 
-	j_obj("state");
+	j_obj("reached");
 	j_arr("engines");
 	for (i = 0; i < st->nengines; i++) {
 		j_obj(NULL);
+		j_uint("id", st->engines[i].engine);
 		j_str("engine", engine_label(st->engines[i].engine));
 		j_str("state", engine_state_word(&st->engines[i]));
 		j_uint("pc", st->engines[i].pc);
@@ -416,9 +417,14 @@ static void json_state(const struct ncsync_check_state *st)
 	j_end();
 	json_nonzero_sems(st->sems);
 	j_arr("events");
-	for (i = 0; i < NCSYNC_NUM_EVENTS; i++)
-		if (st->events[i])
-			j_uint(NULL, i);
+	for (i = 0; i < NCSYNC_NUM_EVENTS; i++) {
+		if (!st->events[i])
+			continue;
+		j_obj(NULL);
+		j_uint("index", i);
+		j_bool("set", true);
+		j_end();
+	}
 	j_end();
 	j_uint("copies_in_flight", st->ncopies);
 	j_end();
@@ -436,17 +442,21 @@ static void json_defect(const struct ncsync_check_defect *d)
 	j_arr("schedule");
 	for (i = 0; i < d->nsteps; i++) {
 		step_word(&d->steps[i], word, sizeof(word));
-		j_str(NULL, word);
+		j_obj(NULL);
+		j_str("step", word);
+		j_str("engine", engine_label(d->steps[i].engine));
+		j_uint("record", d->steps[i].record);
+		j_uint("line", d->steps[i].line);
+		j_end();
 	}
-	j_end();
-	j_arr("lines");
-	for (i = 0; i < d->nsteps; i++)
-		j_uint(NULL, d->steps[i].line);
 	j_end();
 	if (d->deadlock.ncycle) {
 		j_arr("cycle");
-		for (i = 0; i < d->deadlock.ncycle; i++)
-			j_str(NULL, engine_label(d->deadlock.cycle[i]));
+		for (i = 0; i < d->deadlock.ncycle; i++) {
+			j_obj(NULL);
+			j_str("engine", engine_label(d->deadlock.cycle[i]));
+			j_end();
+		}
 		j_end();
 	}
 	json_state(&d->state);
