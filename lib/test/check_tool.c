@@ -152,8 +152,9 @@ static void replay(void)
 	TAP_CHECK(st == 1 && strstr(out, "\"verdict\":\"defect\"") &&
 		  strstr(out, "\"complete\":true") &&
 		  strstr(out, "\"kind\":\"dma-race\"") &&
-		  strstr(out, "\"schedule\":[\"pool@0.fx\""),
-		  "check -j: verdict, defects with kind and schedule");
+		  strstr(out, "\"schedule\":[{\"step\":\"pool@0.fx\"") &&
+		  strstr(out, "\"reached\":{\"engines\":[{\"id\":"),
+		  "check -j: verdict, defects with kind, schedule, state reached");
 }
 
 /* Write @text to @dir/@name, into @path. */
