@@ -35,17 +35,10 @@ reports() {
 	dmesg 2>/dev/null | grep -cE 'WARNING|BUG|Oops|Call Trace|general protection|UBSAN|KASAN|lockdep|circular locking|refcount_t|hung_task|blocked for more than|soft lockup'
 }
 
-[ "${NCSYNC_IN_VM:-}" = 1 ] || tap_skip_rest "not in the test VM (tools/vm-run)"
-[ "$(id -u)" = 0 ] || tap_skip_rest "needs root"
-[ -d $sys ] || tap_skip_rest "ncsync is not loaded"
-[ -x "$tool" ] || tap_skip_rest "no $tool (make tools)"
-[ -x "$helper" ] || tap_skip_rest "no $helper (make selftests)"
-
 # The module file the loaded module came from: we load it again; and its
 # parameters.
-ko=$(ncsync_module_file) ||
-	tap_skip_rest "no module file for $(uname -r) like the loaded one (set NCSYNC_KO)"
-params=$(ncsync_module_params)
+ncsync_reload_begin "$helper"
+params=$saved
 reports0=$(reports)
 
 # 1: unload the module the VM loaded

@@ -36,14 +36,7 @@ oom_reports() {
 	dmesg 2>/dev/null | grep -cE "$oom_re"
 }
 
-[ "${NCSYNC_IN_VM:-}" = 1 ] || tap_skip_rest "not in the test VM (tools/vm-run)"
-[ "$(id -u)" = 0 ] || tap_skip_rest "needs root"
-[ -d $sys ] || tap_skip_rest "ncsync is not loaded"
-[ -x "$tool" ] || tap_skip_rest "no $tool (make tools)"
-[ -x "$bin" ] || tap_skip_rest "no $bin (make selftests)"
-ko=$(ncsync_module_file) ||
-	tap_skip_rest "no module file for $(uname -r) like the loaded one (set NCSYNC_KO)"
-saved=$(ncsync_module_params)
+ncsync_reload_begin "$bin"
 
 # 1: the per-user cap, with caps small enough to fill under TCG
 # shellcheck disable=SC2046 # one word per parameter

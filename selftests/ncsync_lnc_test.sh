@@ -26,14 +26,7 @@ sys=/sys/module/ncsync
 . "$here/ncsync_module.sh"
 tap_plan 4 lnc
 
-[ "${NCSYNC_IN_VM:-}" = 1 ] || tap_skip_rest "not in the test VM (tools/vm-run)"
-[ "$(id -u)" = 0 ] || tap_skip_rest "needs root"
-[ -d $sys ] || tap_skip_rest "ncsync is not loaded"
-[ -x "$tool" ] || tap_skip_rest "no $tool (make tools)"
-[ -x "$bin" ] || tap_skip_rest "no $bin (make selftests)"
-ko=$(ncsync_module_file) ||
-	tap_skip_rest "no module file for $(uname -r) like the loaded one (set NCSYNC_KO)"
-saved=$(ncsync_module_params)
+ncsync_reload_begin "$bin"
 
 # 1: a core count that is not a multiple of lnc
 if ncsync_unload; then

@@ -58,6 +58,22 @@ ncsync_load() {
 	"$tool" load --path "$ko" "$@" 2>&1 && [ -c /dev/ncsync0 ]
 }
 
+# The checks before a reload test touches the module: in the test VM, as
+# root, the module loaded, $tool and the test's binary @1 built, the module
+# file found ($ko); otherwise every result is skipped.  Sets $ko and
+# $saved (the loaded module's parameters).
+ncsync_reload_begin() {
+	[ "${NCSYNC_IN_VM:-}" = 1 ] ||
+		tap_skip_rest "not in the test VM (tools/vm-run)"
+	[ "$(id -u)" = 0 ] || tap_skip_rest "needs root"
+	[ -d $sys ] || tap_skip_rest "ncsync is not loaded"
+	[ -x "$tool" ] || tap_skip_rest "no $tool (make tools)"
+	[ -x "$1" ] || tap_skip_rest "no $1 (make selftests)"
+	ko=$(ncsync_module_file) ||
+		tap_skip_rest "no module file for $(uname -r) like the loaded one (set NCSYNC_KO)"
+	saved=$(ncsync_module_params)
+}
+
 # TAP of a reload test: tap_plan N NAME prints the plan; tap_ok and
 # tap_not_ok print one result each, "NAME: WHAT"; tap_skip_rest REASON
 # skips what is left of the plan and exits with the result so far.

@@ -482,7 +482,7 @@ static int ncsync_lower_stream(struct ncsync_lowering *lw,
 			return ret;
 	}
 	for (i = 0; i < s->count; i++) {
-		const uint8_t *rec = ncsync_stream_record(s, i);
+		const uint8_t *rec = ncsync_stream_at(s, i);
 
 		s->prog->cur_line = s->lines[i];
 		map[i] = t->count;
@@ -564,7 +564,7 @@ static void ncsync_lower_note_barrier(struct ncsync_program *prog,
 {
 	lw->pseudo = true;
 	if (prog->conf_bad ||
-	    !ncsync_barrier_record_conform(ncsync_stream_record(s, i)))
+	    !ncsync_barrier_record_conform(ncsync_stream_at(s, i)))
 		return;
 	prog->conf_bad = true;
 	prog->conf_engine = s->engine;
@@ -584,7 +584,7 @@ static int ncsync_lower_plan(struct ncsync_program *prog,
 		if (!s)
 			continue;
 		for (i = 0; i < s->count; i++) {
-			uint8_t op = ncsync_stream_record(s, i)[0];
+			uint8_t op = ncsync_stream_at(s, i)[0];
 
 			if (op == NCSYNC_OPC_ALL_ENGINE_BARRIER)
 				ncsync_lower_note_barrier(prog, lw, s, i);
@@ -614,7 +614,7 @@ int ncsync_lower_pending(const struct ncsync_program *prog)
 		struct ncsync_stream *s = prog->streams[e];
 
 		for (i = 0; s && i < s->count; i++)
-			if (ncsync_is_pseudo(ncsync_stream_record(s, i)[0]))
+			if (ncsync_is_pseudo(ncsync_stream_at(s, i)[0]))
 				return 1;
 	}
 	return 0;

@@ -486,7 +486,8 @@ static void wait_report(const struct wait_req *w, int32_t seen)
 {
 	if (opt_json) {
 		j_obj(NULL);
-		j_str("bank", w->sem ? "sem" : "event");
+		j_str("bank", bank_label(w->sem ? NCSYNC_BANK_SEM :
+						  NCSYNC_BANK_EVENT));
 		j_uint("index", w->idx);
 		j_str("on", w->what);
 		if (w->sem)

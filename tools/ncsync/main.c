@@ -476,6 +476,12 @@ int open_core(bool writable, struct ncsync_dev **devp)
 	return 0;
 }
 
+/* "sem" or "event": a bank as the JSON vocabulary names it. */
+const char *bank_label(uint8_t bank)
+{
+	return bank == NCSYNC_BANK_EVENT ? "event" : "sem";
+}
+
 const char *engine_label(uint8_t engine)
 {
 	const char *n = ncsync_engine_name(engine);

@@ -276,17 +276,12 @@ bool parse_lowering(const char *s, void *field)
 	return true;
 }
 
-static const char *bank_name(uint8_t bank)
-{
-	return bank == NCSYNC_BANK_EVENT ? "event" : "sem";
-}
-
 /* One lane's wait of a decoded record. */
 static void json_wait_view(unsigned int lane, const struct ncsync_wait_view *w)
 {
 	j_obj(NULL);
 	j_uint("lane", lane);
-	j_str("bank", bank_name(w->bank));
+	j_str("bank", bank_label(w->bank));
 	j_uint("index", w->index);
 	j_uint("mode", w->mode);
 	if (w->bank == NCSYNC_BANK_SEM && w->reg)
@@ -302,7 +297,7 @@ static void json_update_view(unsigned int lane,
 {
 	j_obj(NULL);
 	j_uint("lane", lane);
-	j_str("bank", bank_name(u->bank));
+	j_str("bank", bank_label(u->bank));
 	j_uint("index", u->index);
 	j_str("op", ncsync_update_kind_name(u->op));
 	if (u->bank == NCSYNC_BANK_SEM)

@@ -135,6 +135,7 @@ int open_core(bool writable, struct ncsync_dev **devp);
 
 /* Names. */
 const char *engine_label(uint8_t engine);
+const char *bank_label(uint8_t bank);
 void describe_wait(char *buf, size_t len, uint8_t kind, uint8_t mode,
 		   uint8_t index, int32_t threshold);
 
