@@ -1269,6 +1269,88 @@ TEST_F_TIMEOUT(core, sync_barrier_loop_1000, BARRIER_TIMEOUT)
 	ncsync_program_free(prog);
 }
 
+/* What a stream does to the two counters of the counter form. */
+struct seed_shape {
+	unsigned int inc;	/* +1 sem-inc (0x13) */
+	unsigned int write;	/* wr-imm (0x19): the start, the re-arms */
+	unsigned int ge_reg;	/* sem-ge-reg (0x85) on register 31 */
+	unsigned int other;	/* any other update, or wait not GE or LT */
+};
+
+/* A (mode, index) byte pair of a record, the seeds' offsets, on C0 or C1. */
+static bool on_counter(const uint8_t *r, unsigned int off, unsigned int c0)
+{
+	return r[off] && (r[off + 1] == c0 || r[off + 1] == c0 + 1);
+}
+
+/*
+ * Classify a record by the seeds' bytes alone (SYNC "The per-engine
+ * wait/update"): the events block's wait at +0x04/+0x05 and update at
+ * +0x06/+0x07, the lane's wait at +0x20/+0x21 (register at +0x24) and
+ * update at +0x22/+0x23.
+ */
+static void seed_classify(const uint8_t *r, unsigned int c0,
+			  struct seed_shape *sh)
+{
+	static const unsigned int upd[] = { 0x06, 0x22 }, wait[] = { 0x04, 0x20 };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		if (on_counter(r, upd[i], c0)) {
+			if (r[upd[i]] == 0x13)
+				sh->inc++;
+			else if (r[upd[i]] == 0x19)
+				sh->write++;
+			else
+				sh->other++;
+		}
+		if (!on_counter(r, wait[i], c0))
+			continue;
+		if (r[wait[i]] == 0x85 && i == 1 && r[0x24] == 31)
+			sh->ge_reg++;
+		else if (r[wait[i]] != 0x05 && r[wait[i]] != 0x02)
+			sh->other++;
+	}
+}
+
+/*
+ * The issue's seeds-only test, as this suite writes it: ncsync_add_sync_
+ * barrier() in a loop of 10,000 passes across the five engines.  Each
+ * barrier is, per engine, two arms (one per counter) of a +1 sem-inc
+ * arrival and a sem-ge-reg release on r31, and the only other updates of
+ * the counters are the wr-imm writes Documentation/ncsync/barriers.rst
+ * names (the start write of the lowest engine, one re-arm per arm); then
+ * the program runs all its passes and the counter holds 5 x 10,000.
+ */
+TEST_F_TIMEOUT(core, sync_barrier_loop_10000_seed_shape, BARRIER_TIMEOUT)
+{
+	struct ncsync_program *prog = prog_new(_metadata);
+	unsigned int c0 = barrier_counter(self->info), k;
+	struct barrier_loop bl;
+	uint32_t id, i;
+
+	build_barrier_loop(_metadata, prog, self->info, BK_SYNC,
+			   ALL_ENGINES, 10000, 0, false, &bl);
+	for (k = 0; k < NCSYNC_NUM_ENGINES; k++) {
+		struct ncsync_stream *q =
+			ncsync_program_find_stream(prog, engine_ids[k]);
+		struct seed_shape sh = { 0 };
+
+		ASSERT_NE(NULL, q);
+		for (i = 0; i < ncsync_stream_count(q); i++)
+			seed_classify(ncsync_stream_peek(q, i), c0, &sh);
+		/* One barrier: two arms; followers' start arrival is +1 too. */
+		EXPECT_EQ(k ? 3U : 2U, sh.inc) TH_LOG("engine %u", k);
+		EXPECT_EQ(2U, sh.ge_reg) TH_LOG("engine %u", k);
+		EXPECT_EQ(k ? 2U : 3U, sh.write) TH_LOG("engine %u", k);
+		EXPECT_EQ(0U, sh.other) TH_LOG("engine %u", k);
+	}
+	id = submit(_metadata, self->dev, prog, 0, WD_LONG);
+	check_barrier_loop(_metadata, self->dev, id, &bl, 10000);
+	EXPECT_EQ(5 * 10000, ncsync_sem_read(self->dev, c0));
+	ncsync_program_free(prog);
+}
+
 TEST_F_TIMEOUT(core, barrier_loop_1000_lower_counter, BARRIER_TIMEOUT)
 {
 	struct ncsync_program *prog = prog_new(_metadata);

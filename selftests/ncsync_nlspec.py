@@ -16,15 +16,24 @@
 #   user fails with EPERM exactly when the spec marks it admin-perm;
 # - the replies of get-core and get-programs on core 0, which the caller
 #   gave more programs than a get-core reply holds: exactly the
-#   attributes the spec lists for them (truncated included).
+#   attributes the spec lists for them (truncated included);
+# - the notifications: with core 1's event notifications on, an event
+#   write, a program that ends and one that times out, run there by the
+#   ncsync tool, are announced on the notify group by messages whose
+#   command is the spec's event operation, each with exactly the spec's
+#   event attributes.
 #
-# Usage: ncsync_nlspec.py SPEC.  Prints TAP results and the plan.  Run by ncsync_nlspec_test.sh
-# in the test VM with the module loaded, as root.
+# Usage: ncsync_nlspec.py SPEC TOOL.  Prints TAP results and the plan.
+# Run by ncsync_nlspec_test.sh in the test VM with the module loaded, as
+# root.
 import errno
 import os
+import select
 import socket
 import struct
+import subprocess
 import sys
+import tempfile
 
 import yaml
 
@@ -308,6 +317,104 @@ def check_replies(spec, fam, set_attrs):
                 'kernel %s\nspec   %s' % (sorted(got, key=str), sorted(want)))
 
 
+# Core 1 is free: the set-up blocks its programs on core 0.
+NTF_CORE = 1
+# What the tool runs there: an event write, a program that ends, one
+# whose watchdog ends it (sem[51] stays 0).
+NTF_PROGS = {
+    'done': 'engine pool\n\tnop\n\texit\n',
+    'stuck': 'engine pool\n\tnop wait sem[51] >= 1\n\texit\n',
+}
+
+
+def spec_attr_value(set_attrs, name, value):
+    """An attribute of the spec's set, encoded as its spec type says."""
+    index = {a['name']: i + 1 for i, a in enumerate(set_attrs)}
+    fmt = {'u8': 'B', 'u16': 'H', 'u32': 'I', 'u64': 'Q'}
+    return nla(index[name], struct.pack(fmt[set_attrs[index[name] - 1]
+                                           ['type']], value))
+
+
+def set_notify(spec, fam, set_attrs, on):
+    op = [o['value'] for o in spec['operations']['list']
+          if o['name'] == 'set-notify'][0]
+    genl_request(fam['id'], op, 0,
+                 spec_attr_value(set_attrs, 'core', NTF_CORE) +
+                 spec_attr_value(set_attrs, 'notify', on))
+
+
+def ntf_trigger(tool):
+    """Make core 1 send one notification of each kind."""
+    core = ['-c', str(NTF_CORE)]
+    subprocess.run([tool] + core + ['sem', 'set', '51', '0'],
+                   stdout=subprocess.DEVNULL, check=True)
+    subprocess.run([tool] + core + ['event', 'set', '7'],
+                   stdout=subprocess.DEVNULL, check=True)
+    with tempfile.TemporaryDirectory() as d:
+        for name, text in sorted(NTF_PROGS.items()):
+            path = os.path.join(d, name + '.s')
+            with open(path, 'w') as f:
+                f.write(text)
+            subprocess.run([tool] + core + ['run', '--watchdog', '200',
+                                            path],
+                           stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+
+
+def ntf_collect(s, want_cmds):
+    """
+    {cmd: set of top-level attribute types} of the core's notifications,
+    read until every command of @want_cmds came (or 20 s of silence: the
+    test then fails, it never hangs).
+    """
+    got = {}
+    while not want_cmds <= set(got):
+        if not select.select([s], [], [], 20)[0]:
+            break
+        data = s.recv(1 << 20)
+        off = 0
+        while off + 20 <= len(data):
+            mlen = struct.unpack_from('I', data, off)[0]
+            cmd = data[off + 16]
+            a = attrs(data[off + 20:off + mlen])
+            off += (mlen + 3) & ~3
+            if a.get(1) and u32(a[1][0]) == NTF_CORE:
+                got.setdefault(cmd, set(a))
+    return got
+
+
+def check_notifications(spec, fam, set_attrs, tool):
+    names = {i + 1: a['name'] for i, a in enumerate(set_attrs)}
+    pads = {i + 1 for i, a in enumerate(set_attrs) if a['type'] == 'pad'}
+    events = {op['value']: op for op in spec['operations']['list']
+              if 'event' in op}
+    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
+    try:
+        s.bind((0, 0))
+        s.setsockopt(SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
+                     fam['groups']['notify'])
+        set_notify(spec, fam, set_attrs, 1)
+        try:
+            ntf_trigger(tool)
+            got = ntf_collect(s, set(events))
+        finally:
+            set_notify(spec, fam, set_attrs, 0)
+    finally:
+        s.close()
+    tap(set(got) == set(events),
+        'the notifications are exactly the spec\'s event operations',
+        'kernel %s, spec %s' % (sorted(got), sorted(events)))
+    for value, op in sorted(events.items()):
+        if value not in got:
+            continue
+        have = {names.get(t, t) for t in got[value] - pads}
+        want = set(op['event']['attributes'])
+        tap(have == want,
+            '%s: the message has exactly the spec\'s attributes' %
+            op['name'],
+            'kernel %s\nspec   %s' % (sorted(have, key=str), sorted(want)))
+
+
 def main():
     spec = yaml.safe_load(open(sys.argv[1]))
     set_attrs = [s for s in spec['attribute-sets']
@@ -324,6 +431,7 @@ def main():
     check_ops(spec, fam, pols, set_attrs)
     check_groups(spec, fam)
     check_replies(spec, fam, set_attrs)
+    check_notifications(spec, fam, set_attrs, sys.argv[2])
     return tap.done()
 
 
