@@ -5,7 +5,8 @@
 #
 # Runs every command that prints with -j, in every form that adds names
 # (a blocked program for dump and top, a deadlock and a cancelled run for
-# run, every kind of notification for monitor), keeps each output, and
+# run, every kind of notification for monitor, dump and top of a logical
+# core of two, the module reloaded for them), keeps each output, and
 # has ncsync_json_vocab.py check them against the table of
 # Documentation/ncsync/tool.rst, "JSON vocabulary": each output parses,
 # every name is in the table with the table's type, every name of the
@@ -81,6 +82,24 @@ monitor_bg -j monitor --count 3 --timeout 30000
 wait $mpid
 files="$files monitor=$tmp/mon.out"
 "$N" sem set 3 0 > /dev/null
+
+# dump and top of a logical core of two cores (logical_core, lnc, cores):
+# the module reloaded with cores=2 lnc=2 for them, then as it was.  If
+# that cannot be done, the names they add are missing and the check fails.
+tool=$N
+sys=/sys/module/ncsync
+# shellcheck source=selftests/ncsync_module.sh
+. "$here/ncsync_module.sh"
+if ko=$(ncsync_module_file); then
+	saved=$(ncsync_module_params)
+	# shellcheck disable=SC2046 # one word per parameter
+	if ncsync_load $(ncsync_params_with cores=2 lnc=2) > /dev/null; then
+		j dump-lnc dump -c 1
+		j top-lnc top --once
+	fi
+	# shellcheck disable=SC2086 # one word per parameter
+	ncsync_load $saved > /dev/null || echo "# cannot load the module again"
+fi
 
 # shellcheck disable=SC2086 # one word per output
 $py "$here/ncsync_json_vocab.py" "$top/Documentation/ncsync/tool.rst" $files

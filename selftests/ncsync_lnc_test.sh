@@ -10,7 +10,9 @@
 #  2. lnc_test: reload with cores=4 lnc=2 and run ncsync_lnc_test (signals
 #     between the cores of a logical core), none of it skipped;
 #  3. info: "ncsync info -c 1" names the logical core;
-#  4. load_again: the module loads again, with the parameters it had.
+#  4. dump: "ncsync dump -c 3" shows cores 2 and 3, text and JSON;
+#  5. top: "ncsync top --once -c 3", likewise;
+#  6. load_again: the module loads again, with the parameters it had.
 #
 # selftests/run.sh runs this inside the test VM with the module loaded; it
 # is left loaded as found (the module file: ncsync_module.sh).  Outside
@@ -24,7 +26,7 @@ tool=$build/tools/ncsync
 bin=$build/selftests/ncsync_lnc_test
 sys=/sys/module/ncsync
 . "$here/ncsync_module.sh"
-tap_plan 4 lnc
+tap_plan 6 lnc
 
 ncsync_reload_begin "$bin"
 
@@ -49,6 +51,52 @@ else
 	tap_not_ok "bad_lnc # cannot unload (refcnt $(cat $sys/refcnt))"
 fi
 
+# 4, 5: dump and top of core 3 show cores 2 and 3, each with its own
+# banks (sem[7] is 2 on core 2, 3 on core 3), and not core 0 or 1.
+lnc_view() {
+	# shellcheck disable=SC2086 # $1 is words
+	out=$("$tool" -c 3 $1 2>&1)
+	why=
+	echo "$out" | head -n 1 | grep -q 'logical core 1: cores 2-3' ||
+		why="$why; no logical core line"
+	for c in 2 3; do
+		echo "$out" | grep -Eq "^core $c[: ]" || why="$why; no core $c"
+		echo "$out" | grep -q "\\[7\\]=$c" || why="$why; no sem[7]=$c"
+	done
+	! echo "$out" | grep -Eq '^core [01][: ]' ||
+		why="$why; a core of logical core 0"
+	# shellcheck disable=SC2086 # $1 is words
+	"$tool" -j -c 3 $1 2>&1 | head -n 1 | $py -c '
+import json, sys
+d = json.loads(sys.stdin.read())
+assert (d["logical_core"], d["lnc"]) == (1, 2), d
+assert [c["core"] for c in d["cores"]] == [2, 3], d
+for c in d["cores"]:
+    assert {"index": 7, "value": c["core"]} in c["sems"], c
+' > "$tmpf" 2>&1 || why="$why; JSON: $(tail -n 1 "$tmpf")"
+	if [ -z "$why" ]; then
+		tap_ok "${1%% *}"
+	else
+		tap_not_ok "${1%% *} # ${why#; }"
+		echo "$out" | tap_diag
+	fi
+}
+
+lnc_views() {
+	py=/usr/bin/python3
+	[ -x $py ] || py=python3
+	tmpf=$(mktemp)
+	for c in 0 1 2 3; do
+		"$tool" -c $c sem set 7 $c > /dev/null
+	done
+	lnc_view dump
+	lnc_view "top --once"
+	for c in 0 1 2 3; do
+		"$tool" -c $c sem set 7 0 > /dev/null
+	done
+	rm -f "$tmpf"
+}
+
 # 2, 3: two logical cores of two
 # shellcheck disable=SC2046 # one word per parameter
 if out=$(ncsync_load $(ncsync_params_with cores=4 lnc=2)); then
@@ -59,11 +107,14 @@ if out=$(ncsync_load $(ncsync_params_with cores=4 lnc=2)); then
 	else
 		tap_not_ok "info # '$out'"
 	fi
+	lnc_views
 else
 	tap_not_ok "lnc_test # load with cores=4 lnc=2: $out"
 	tap_not_ok "info # not loaded"
+	tap_not_ok "dump # not loaded"
+	tap_not_ok "top # not loaded"
 fi
 
-# 4: loaded again as found
+# 6: loaded again as found
 tap_load_again
 exit $tap_failed

@@ -461,18 +461,40 @@ int parse_file(const struct cmd *c, int argc, char **argv,
 	return ret ? fail_err(ret, "%s", a->pos[0]) : 0;
 }
 
-int open_core(bool writable, struct ncsync_dev **devp)
+int open_core_at(unsigned int core, bool writable, struct ncsync_dev **devp)
 {
-	int ret = ncsync_open(opt_core, writable, devp);
+	int ret = ncsync_open(core, writable, devp);
 
 	if (ret == -ENOENT)
-		return fail_msg("open /dev/ncsync%u: %s%s", opt_core,
+		return fail_msg("open /dev/ncsync%u: %s%s", core,
 				strerror(ENOENT),
 				access("/sys/module/ncsync", F_OK) ?
 				" (module not loaded: ncsync load)" :
 				" (no such core)");
 	if (ret)
-		return fail_err(ret, "open /dev/ncsync%u", opt_core);
+		return fail_err(ret, "open /dev/ncsync%u", core);
+	return 0;
+}
+
+int open_core(bool writable, struct ncsync_dev **devp)
+{
+	return open_core_at(opt_core, writable, devp);
+}
+
+int logical_core_of(unsigned int core, struct lcore *lc)
+{
+	const struct ncsync_info *in;
+	struct ncsync_dev *dev;
+	int ret;
+
+	ret = open_core_at(core, false, &dev);
+	if (ret)
+		return ret;
+	in = ncsync_get_info(dev);
+	lc->lnc = in->lnc ? in->lnc : 1;
+	lc->index = core / lc->lnc;
+	lc->first = core - core % lc->lnc;
+	ncsync_close(dev);
 	return 0;
 }
 

@@ -130,8 +130,24 @@ void print_cmd_help(FILE *f, const struct cmd *c);
 bool parse_u32(const char *s, uint32_t max, uint32_t *out);
 bool parse_s32(const char *s, int32_t *out);
 
-/* Open the core of -c; prints the error.  Return 0 or EXIT_FAIL. */
+/* Open the core of -c, or @core; prints the error.  Return 0 or EXIT_FAIL. */
 int open_core(bool writable, struct ncsync_dev **devp);
+int open_core_at(unsigned int core, bool writable, struct ncsync_dev **devp);
+
+/**
+ * struct lcore - a logical core (module parameter lnc).
+ * @index: its number: core / lnc.
+ * @first: its first core.
+ * @lnc: its cores, consecutive from @first; 1 when cores are not fused.
+ */
+struct lcore {
+	unsigned int index;
+	unsigned int first;
+	unsigned int lnc;
+};
+
+/* The logical core of @core, from its NCSYNC_IOC_INFO; 0 or EXIT_FAIL. */
+int logical_core_of(unsigned int core, struct lcore *lc);
 
 /* Names. */
 const char *engine_label(uint8_t engine);

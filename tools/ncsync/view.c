@@ -3,6 +3,8 @@
  * ncsync(1): views of a core.  The banks come from libncsync's read-only
  * mapping, the programs and their engines from NCSYNC_CMD_GET_CORE (and
  * the NCSYNC_CMD_GET_PROGRAMS dump when they do not all fit its reply).
+ * Both show every core of the logical core of core -c (module parameter
+ * lnc): one core when lnc is 1.
  *
  *   ncsync dump [--all]
  *   ncsync top [--once] [--interval MS] [--iterations N]
@@ -189,8 +191,9 @@ static const struct opt dump_opt_table[] = {
 	{ /* sentinel */ }
 };
 
-/* What dump shows. */
+/* What dump shows of one core. */
 struct dump {
+	unsigned int core;
 	struct ncsync_stats st;
 	struct banks b;
 	struct nl_core *nc;
@@ -200,7 +203,7 @@ struct dump {
 static void json_dump(const struct dump *d, bool all)
 {
 	j_obj(NULL);
-	j_uint("core", opt_core);
+	j_uint("core", d->core);
 	j_uint("seq", d->st.seq);
 	j_obj("stats");
 	json_stats_counts(&d->st);
@@ -211,7 +214,6 @@ static void json_dump(const struct dump *d, bool all)
 	if (d->have_nl)
 		json_progs(d->nc);
 	j_end();
-	j_done();
 }
 
 /* Every semaphore, 8 a line. */
@@ -249,7 +251,7 @@ static void print_dump(const struct dump *d, bool all)
 	struct ncsync_sem_value nz[NCSYNC_NUM_SEMS];
 	unsigned int n;
 
-	printf("core %u: seq %llu, resets %llu", opt_core,
+	printf("core %u: seq %llu, resets %llu", d->core,
 	       (unsigned long long)d->st.seq, (unsigned long long)d->st.resets);
 	if (d->have_nl)
 		printf(", event notifications %s",
@@ -276,54 +278,104 @@ static void print_dump(const struct dump *d, bool all)
 	}
 }
 
-/* The counters and banks of the core; 0 or EXIT_FAIL. */
+/* The counters and banks of core d->core; 0 or EXIT_FAIL. */
 static int dump_read(struct dump *d)
 {
 	struct ncsync_dev *dev;
 	int ret;
 
-	ret = open_core(false, &dev);
+	ret = open_core_at(d->core, false, &dev);
 	if (ret)
 		return ret;
 	ret = ncsync_stats(dev, &d->st);
 	if (ret) {
 		ncsync_close(dev);
-		return fail_err(ret, "stats of core %u", opt_core);
+		return fail_err(ret, "stats of core %u", d->core);
 	}
 	read_banks(dev, &d->b);
 	ncsync_close(dev);
 	return 0;
 }
 
+/* Show core d->core, read; EXIT_OK, or EXIT_FAIL without netlink. */
+static int dump_show(struct dump *d, struct nl_core *nc, bool all)
+{
+	memset(nc, 0, sizeof(*nc));
+	d->nc = nc;
+	/* The engines need netlink; the banks are shown without it. */
+	d->have_nl = !nl_get_core(d->core, nc, false);
+	if (opt_json)
+		json_dump(d, all);
+	else
+		print_dump(d, all);
+	nl_core_release(nc);
+	return d->have_nl ? EXIT_OK : EXIT_FAIL;
+}
+
+/*
+ * Every core of the logical core @lc: all banks are read before anything
+ * is shown, so a core that cannot be opened leaves no partial output.
+ * Return the worst status.
+ */
+static int dump_cores(struct dump *d, struct nl_core *nc,
+		      const struct lcore *lc, bool all)
+{
+	unsigned int k;
+	int ret = EXIT_OK, r;
+
+	for (k = 0; k < lc->lnc; k++) {
+		d[k].core = lc->first + k;
+		ret = dump_read(&d[k]);
+		if (ret)
+			return ret;
+	}
+	if (opt_json && lc->lnc > 1) {
+		j_obj(NULL);
+		j_uint("logical_core", lc->index);
+		j_uint("lnc", lc->lnc);
+		j_arr("cores");
+	} else if (lc->lnc > 1) {
+		printf("logical core %u: cores %u-%u (lnc %u)\n", lc->index,
+		       lc->first, lc->first + lc->lnc - 1, lc->lnc);
+	}
+	for (k = 0; k < lc->lnc; k++) {
+		if (k && !opt_json)
+			putchar('\n');
+		r = dump_show(&d[k], nc, all);
+		if (r > ret)
+			ret = r;
+	}
+	if (opt_json && lc->lnc > 1) {
+		j_end();
+		j_end();
+	}
+	if (opt_json)
+		j_done();
+	return ret;
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	const struct cmd *c = find_cmd("dump");
 	struct dump_opts o = { false };
+	struct nl_core *nc;
+	struct lcore lc;
 	struct dump *d;
 	int ret;
 
 	ret = parse_none(c, argc, argv, dump_opt_table, &o);
 	if (ret)
 		return OPTS_EXIT(ret);
-	d = calloc(1, sizeof(*d));
-	if (!d)
-		return fail_err(ENOMEM, "dump");
-	ret = dump_read(d);
-	if (!ret)
-		d->nc = calloc(1, sizeof(*d->nc));
-	if (!ret && !d->nc)
+	ret = logical_core_of(opt_core, &lc);
+	if (ret)
+		return ret;
+	d = calloc(lc.lnc, sizeof(*d));
+	nc = calloc(1, sizeof(*nc));
+	if (!d || !nc)
 		ret = fail_err(ENOMEM, "dump");
-	if (!ret) {
-		/* The engines need netlink; the banks are printed without it. */
-		d->have_nl = !nl_get_core(opt_core, d->nc, false);
-		if (opt_json)
-			json_dump(d, o.all);
-		else
-			print_dump(d, o.all);
-		nl_core_release(d->nc);
-		ret = d->have_nl ? EXIT_OK : EXIT_FAIL;
-	}
-	free(d->nc);
+	else
+		ret = dump_cores(d, nc, &lc, o.all);
+	free(nc);
 	free(d);
 	return ret;
 }
@@ -352,57 +404,110 @@ static const struct opt top_opt_table[] = {
 	{ /* sentinel */ }
 };
 
-/* One frame of top. */
+/* One frame of top: every core of the logical core, in turn. */
 struct top_frame {
 	const struct top_opts *o;
+	const struct lcore *lc;
+	struct ncsync_dev **devs;
 	uint32_t frame;
 	bool tty;
+	char clock[16];
 	struct nl_core *nc;
 	struct banks b;
 	struct ncsync_sem_value nz[NCSYNC_NUM_SEMS];
 };
 
-static void print_top(struct top_frame *f)
+/* The frame's first line. */
+static void print_top_head(struct top_frame *f)
 {
-	unsigned int n = nonzero_sems(&f->b, f->nz);
-	unsigned int nev = count_events(f->b.events);
-	char clock[16];
-	time_t t;
+	const char *quit = f->o->iterations == 1 ? "" : " (ctrl-c quits)";
+	time_t t = time(NULL);
 
-	t = time(NULL);
-	strftime(clock, sizeof(clock), "%H:%M:%S", localtime(&t));
+	strftime(f->clock, sizeof(f->clock), "%H:%M:%S", localtime(&t));
 	if (f->tty)
 		printf("\033[H\033[2J");
 	else if (f->frame)
 		putchar('\n');
-	printf("ncsync top - core %u - %s - seq %llu%s\n", opt_core, clock,
-	       (unsigned long long)f->nc->seq,
-	       f->o->iterations == 1 ? "" : " (ctrl-c quits)");
-	printf("programs running: %u\n", f->nc->nprogs);
-	if (f->nc->nprogs)
-		print_progs(f->nc, "  ");
-	printf("semaphores: %u non-zero\n", n);
-	if (n)
-		print_sem_list(stdout, "  ", f->nz, n);
-	printf("events set: %u\n", nev);
-	if (nev)
-		print_event_list("  ", f->b.events);
-	fflush(stdout);
+	if (f->lc->lnc > 1)
+		printf("ncsync top - logical core %u: cores %u-%u - %s%s\n",
+		       f->lc->index, f->lc->first,
+		       f->lc->first + f->lc->lnc - 1, f->clock, quit);
 }
 
-static void json_top(const struct top_frame *f)
+/* One core of the frame, read into f->nc and f->b. */
+static void print_top(struct top_frame *f, unsigned int core)
+{
+	unsigned int n = nonzero_sems(&f->b, f->nz);
+	unsigned int nev = count_events(f->b.events);
+	const char *quit = f->o->iterations == 1 ? "" : " (ctrl-c quits)";
+	const char *in = f->lc->lnc > 1 ? "  " : "";
+	char ind2[8];
+
+	snprintf(ind2, sizeof(ind2), "%s  ", in);
+	if (f->lc->lnc > 1)
+		printf("core %u - seq %llu\n", core,
+		       (unsigned long long)f->nc->seq);
+	else
+		printf("ncsync top - core %u - %s - seq %llu%s\n", core,
+		       f->clock, (unsigned long long)f->nc->seq, quit);
+	printf("%sprograms running: %u\n", in, f->nc->nprogs);
+	if (f->nc->nprogs)
+		print_progs(f->nc, ind2);
+	printf("%ssemaphores: %u non-zero\n", in, n);
+	if (n)
+		print_sem_list(stdout, ind2, f->nz, n);
+	printf("%sevents set: %u\n", in, nev);
+	if (nev)
+		print_event_list(ind2, f->b.events);
+}
+
+static void json_top(const struct top_frame *f, unsigned int core)
 {
 	j_obj(NULL);
-	j_uint("core", opt_core);
+	j_uint("core", core);
 	j_uint("seq", f->nc->seq);
 	json_progs(f->nc);
 	json_banks(&f->b, false);
 	j_end();
-	j_done();
+}
+
+/* One frame; 0 or EXIT_FAIL. */
+static int top_frame(struct top_frame *f)
+{
+	unsigned int k;
+	int ret = 0;
+
+	if (opt_json && f->lc->lnc > 1) {
+		j_obj(NULL);
+		j_uint("logical_core", f->lc->index);
+		j_uint("lnc", f->lc->lnc);
+		j_arr("cores");
+	} else if (!opt_json) {
+		print_top_head(f);
+	}
+	for (k = 0; k < f->lc->lnc && !ret; k++) {
+		nl_core_release(f->nc);
+		ret = nl_get_core(f->lc->first + k, f->nc, false);
+		if (ret)
+			break;
+		read_banks(f->devs[k], &f->b);
+		if (opt_json)
+			json_top(f, f->lc->first + k);
+		else
+			print_top(f, f->lc->first + k);
+	}
+	if (opt_json && f->lc->lnc > 1) {
+		j_end();
+		j_end();
+	}
+	if (opt_json)
+		j_done();
+	fflush(stdout);
+	return ret;
 }
 
 /* Frames until --iterations, or a signal; 0 or EXIT_FAIL. */
-static int top_loop(struct ncsync_dev *dev, struct top_frame *f)
+static int top_loop(struct top_frame *f)
 {
 	struct timespec ts = {
 		.tv_sec = f->o->interval / 1000,
@@ -417,16 +522,51 @@ static int top_loop(struct ncsync_dev *dev, struct top_frame *f)
 			nanosleep(&ts, NULL);
 		if (top_stop)
 			break;
-		nl_core_release(f->nc);
-		ret = nl_get_core(opt_core, f->nc, false);
+		ret = top_frame(f);
 		if (ret)
 			break;
-		read_banks(dev, &f->b);
-		if (opt_json)
-			json_top(f);
-		else
-			print_top(f);
 	}
+	return ret;
+}
+
+/* Open every core of @lc into @devs; 0, or EXIT_FAIL with none left open. */
+static int top_open(const struct lcore *lc, struct ncsync_dev **devs)
+{
+	unsigned int k;
+	int ret;
+
+	for (k = 0; k < lc->lnc; k++) {
+		ret = open_core_at(lc->first + k, false, &devs[k]);
+		if (ret) {
+			while (k--)
+				ncsync_close(devs[k]);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int top_run(const struct top_opts *o, const struct lcore *lc,
+		   struct ncsync_dev **devs)
+{
+	struct top_frame *f;
+	int ret;
+
+	f = calloc(1, sizeof(*f));
+	if (f)
+		f->nc = calloc(1, sizeof(*f->nc));
+	if (!f || !f->nc) {
+		free(f);
+		return fail_err(ENOMEM, "top");
+	}
+	f->o = o;
+	f->lc = lc;
+	f->devs = devs;
+	f->tty = isatty(STDOUT_FILENO) && !opt_json;
+	ret = top_loop(f);
+	nl_core_release(f->nc);
+	free(f->nc);
+	free(f);
 	return ret;
 }
 
@@ -435,8 +575,9 @@ int cmd_top(int argc, char **argv)
 	const struct cmd *c = find_cmd("top");
 	struct top_opts o = { .interval = 1000 };
 	struct sigaction sa = { .sa_handler = top_signal };
-	struct top_frame *f;
-	struct ncsync_dev *dev;
+	struct ncsync_dev **devs;
+	struct lcore lc;
+	unsigned int k;
 	int ret;
 
 	ret = parse_none(c, argc, argv, top_opt_table, &o);
@@ -444,25 +585,20 @@ int cmd_top(int argc, char **argv)
 		return OPTS_EXIT(ret);
 	if (o.once)
 		o.iterations = 1;
-	ret = open_core(false, &dev);
+	ret = logical_core_of(opt_core, &lc);
 	if (ret)
 		return ret;
-	f = calloc(1, sizeof(*f));
-	if (f)
-		f->nc = calloc(1, sizeof(*f->nc));
-	if (!f || !f->nc) {
-		free(f);
-		ncsync_close(dev);
+	devs = calloc(lc.lnc, sizeof(*devs));
+	if (!devs)
 		return fail_err(ENOMEM, "top");
+	ret = top_open(&lc, devs);
+	if (!ret) {
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		ret = top_run(&o, &lc, devs);
+		for (k = 0; k < lc.lnc; k++)
+			ncsync_close(devs[k]);
 	}
-	f->o = &o;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	f->tty = isatty(STDOUT_FILENO) && !opt_json;
-	ret = top_loop(dev, f);
-	nl_core_release(f->nc);
-	free(f->nc);
-	free(f);
-	ncsync_close(dev);
+	free(devs);
 	return ret;
 }
