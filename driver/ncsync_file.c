@@ -73,7 +73,7 @@ static ssize_t ncsync_read(struct file *file, char __user *ubuf, size_t len,
 			   loff_t *ppos)
 {
 	struct ncsync_file *nfile = file->private_data;
-	u32 *kbuf;
+	u32 small[8], *kbuf = small;
 	ssize_t ret = len;
 
 	if (!len)
@@ -81,15 +81,19 @@ static ssize_t ncsync_read(struct file *file, char __user *ubuf, size_t len,
 	if (*ppos < 0 || !ncsync_csr_access_ok(*ppos, len))
 		return -EINVAL;
 
-	kbuf = kmalloc(len, GFP_KERNEL_ACCOUNT);
-	if (!kbuf)
-		return -ENOMEM;
+	/* Reads of a few registers need no allocation, as writes. */
+	if (len > sizeof(small)) {
+		kbuf = kmalloc(len, GFP_KERNEL_ACCOUNT);
+		if (!kbuf)
+			return -ENOMEM;
+	}
 	ncsync_csr_read(nfile->core, *ppos, kbuf, len / NCSYNC_CSR_REG_SIZE);
 	if (copy_to_user(ubuf, kbuf, len))
 		ret = -EFAULT;
 	else
 		*ppos += len;
-	kfree(kbuf);
+	if (kbuf != small)
+		kfree(kbuf);
 	return ret;
 }
 
