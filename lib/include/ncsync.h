@@ -247,6 +247,9 @@ int ncsync_add_raw(struct ncsync_stream *s, const uint8_t *rec);
 
 /* Barriers and fences over every engine of a program. */
 int ncsync_add_sync_barrier(struct ncsync_program *prog);
+/* CoreBarrier (0xD8): every core of a logical core of @lnc cores. */
+int ncsync_add_core_barrier(struct ncsync_program *prog, uint8_t sem,
+			    unsigned int lnc);
 int ncsync_add_all_engine_barrier(struct ncsync_program *prog,
 				  const struct ncsync_events *ev);
 int ncsync_add_lower_control_fence(struct ncsync_program *prog);
