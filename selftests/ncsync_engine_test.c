@@ -1048,51 +1048,65 @@ static const struct upd_case upd_cases[] = {
 /* placements of an update: NoOp lane 0 (_READ or _COMPLETE), EvSem lanes */
 enum { PL_NOOP_READ, PL_NOOP_COMPLETE, PL_EVSEM_LANE0, PL_EVSEM_LANE1, PL_N };
 
+/*
+ * Add every update case, then an event set and an event clear, at
+ * placement @pl to @q: from semaphore *@sem and event *@evt on, each
+ * advanced past the ones used.  The semaphores' presets go to @v, the
+ * events are preset on @fd.
+ */
+static void add_update_placement(struct __test_metadata *_metadata, int fd,
+				 struct rec_queue *q, unsigned int pl,
+				 __s32 *v, unsigned int *sem,
+				 unsigned int *evt)
+{
+	bool complete = pl != PL_NOOP_READ;
+	unsigned int i, reg;
+
+	for (i = 0; i < ARRAY_SIZE(upd_cases); i++, (*sem)++) {
+		const struct upd_case *c = &upd_cases[i];
+		__u8 mode = c->mode | (complete ? U_COMPLETE : 0);
+		__u32 val = c->operand;
+
+		v[*sem] = c->preset;
+		if (c->mode & U_REG) {
+			reg = 1 + i;
+			rec_movi(q, reg, c->operand);
+			val = reg;
+		}
+		if (pl <= PL_NOOP_COMPLETE)
+			rec_noop(q, 0, 0, mode, *sem, val);
+		else if (pl == PL_EVSEM_LANE0)
+			rec_lane0(rec_evsem(q), 0, 0, mode, *sem, val);
+		else
+			rec_lane1(rec_evsem(q), 0, 0, mode, *sem, 0, val);
+	}
+	/* events: set a clear one, clear a set one */
+	for (i = 0; i < 2; i++, (*evt)++) {
+		__u8 mode = (i ? U_EVT_CLR : U_EVT_SET) |
+			    (complete ? U_COMPLETE : 0);
+
+		evt_set(_metadata, fd, *evt, i);
+		if (pl <= PL_NOOP_COMPLETE)
+			rec_noop(q, 0, 0, mode, *evt, 0);
+		else if (pl == PL_EVSEM_LANE0)
+			rec_lane0(rec_evsem(q), 0, 0, mode, *evt, 0);
+		else
+			rec_lane1(rec_evsem(q), 0, 0, mode, *evt, 0, 0);
+	}
+}
+
 TEST_F(core, update_modes_all_forms)
 {
 	__s32 v[256];
 	struct rec_prog p = {};
 	struct rec_queue *q;
-	unsigned int pl, i, sem = 0, evt = 0, reg;
+	unsigned int pl, i, sem = 0, evt = 0;
 	__u32 id;
 
 	memset(v, 0, sizeof(v));
 	q = rec_prog_queue(&p, NCSYNC_ENGINE_POOL);
-	for (pl = 0; pl < PL_N; pl++) {
-		bool complete = pl != PL_NOOP_READ;
-
-		for (i = 0; i < ARRAY_SIZE(upd_cases); i++, sem++) {
-			const struct upd_case *c = &upd_cases[i];
-			__u8 mode = c->mode | (complete ? U_COMPLETE : 0);
-			__u32 val = c->operand;
-
-			v[sem] = c->preset;
-			if (c->mode & U_REG) {
-				reg = 1 + i;
-				rec_movi(q, reg, c->operand);
-				val = reg;
-			}
-			if (pl <= PL_NOOP_COMPLETE)
-				rec_noop(q, 0, 0, mode, sem, val);
-			else if (pl == PL_EVSEM_LANE0)
-				rec_lane0(rec_evsem(q), 0, 0, mode, sem, val);
-			else
-				rec_lane1(rec_evsem(q), 0, 0, mode, sem, 0, val);
-		}
-		/* events: set a clear one, clear a set one */
-		for (i = 0; i < 2; i++, evt++) {
-			__u8 mode = (i ? U_EVT_CLR : U_EVT_SET) |
-				    (complete ? U_COMPLETE : 0);
-
-			evt_set(_metadata, self->fd, evt, i);
-			if (pl <= PL_NOOP_COMPLETE)
-				rec_noop(q, 0, 0, mode, evt, 0);
-			else if (pl == PL_EVSEM_LANE0)
-				rec_lane0(rec_evsem(q), 0, 0, mode, evt, 0);
-			else
-				rec_lane1(rec_evsem(q), 0, 0, mode, evt, 0, 0);
-		}
-	}
+	for (pl = 0; pl < PL_N; pl++)
+		add_update_placement(_metadata, self->fd, q, pl, v, &sem, &evt);
 	sems_set(_metadata, self->fd, v);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
@@ -1621,6 +1635,40 @@ TEST_F(core, reset_drops_in_flight_dma_completion)
 }
 
 /*
+ * Add to @q one record of every opcode, record i waiting for sem @g + i >= 1
+ * and updating @x, @y or the next of the semaphores from @base.  Return:
+ * how many of those from @base it updates.
+ */
+static int add_events_block_records(struct rec_queue *q,
+				    const struct devmem *m, int g, int x,
+				    int y, int base)
+{
+	int n = 0;
+	__u8 *r;
+
+	/* record i waits for sem g + i >= 1 (the shared value is 1) */
+	r = rec_movi(q, 1, 9);
+	rec_lane0(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
+	r = rec_poll(q, NCSYNC_POLL_SUM, 2, y, 1);
+	rec_lane0(r, W_GE, g + q->n - 1, U_INC, y, 1);
+	r = rec_br(q, NCSYNC_BR_EQ, NCSYNC_DTYPE_U32, 1, 0, 9, q->n + 1);
+	rec_lane0(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
+	r = rec_gr_range(q, x, x);
+	rec_lane0(r, W_GE, g + q->n - 1, U_INC, x, 1);
+	r = rec_drain(q);
+	rec_lane0(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
+	r = rec_dma(q, m->src, m->dst, 4, 0, 0, 0);
+	rec_lane0(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
+	r = rec_noop(q, 0, 0, 0, 0, 0);
+	rec_lane0(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
+	r = rec_evsem(q);
+	rec_lane0(r, W_GE, g + q->n - 1, U_COMPLETE | U_INC, base + n++, 1);
+	r = rec_halt(q);
+	rec_lane0(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
+	return n;
+}
+
+/*
  * Every opcode carries the events block (ENC 8, SYNC, records.rst): a lane-0
  * wait that must pass first, and an update applied after the op's effect.
  * GroupResetSemaphores zeroes a semaphore its own update then increments;
@@ -1634,33 +1682,14 @@ TEST_F(core, events_block_on_every_opcode)
 	struct rec_prog p = {};
 	struct rec_queue *q;
 	unsigned int i;
-	int n = 0;
-	__u8 *r;
 	__u32 id;
+	int n;
 
 	devmem_map(_metadata, self->fd, &m);
 	sem_set(_metadata, self->fd, x, 5);
 	sem_set(_metadata, self->fd, y, 7);
-	/* record i waits for sem g + i >= 1 (the shared value is 1) */
 	q = rec_prog_queue(&p, NCSYNC_ENGINE_ACT);
-	r = rec_movi(q, 1, 9);
-	rec_lane0(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
-	r = rec_poll(q, NCSYNC_POLL_SUM, 2, y, 1);
-	rec_lane0(r, W_GE, g + q->n - 1, U_INC, y, 1);
-	r = rec_br(q, NCSYNC_BR_EQ, NCSYNC_DTYPE_U32, 1, 0, 9, q->n + 1);
-	rec_lane0(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
-	r = rec_gr_range(q, x, x);
-	rec_lane0(r, W_GE, g + q->n - 1, U_INC, x, 1);
-	r = rec_drain(q);
-	rec_lane0(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
-	r = rec_dma(q, m.src, m.dst, 4, 0, 0, 0);
-	rec_lane0(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
-	r = rec_noop(q, 0, 0, 0, 0, 0);
-	rec_lane0(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
-	r = rec_evsem(q);
-	rec_lane0(r, W_GE, g + q->n - 1, U_COMPLETE | U_INC, base + n++, 1);
-	r = rec_halt(q);
-	rec_lane0(r, W_GE, g + q->n - 1, U_INC, base + n++, 1);
+	n = add_events_block_records(q, &m, g, x, y, base);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 
 	for (i = 0; i < q->n; i++) {

@@ -435,6 +435,44 @@ static void *kill_child_prog_wait(void *arg)
 	return NULL;
 }
 
+/*
+ * The child of kill9_during_blocked_programs: submit three programs (two
+ * block on sem[@s], one queued behind them), block a thread in PROG_WAIT,
+ * tell the parent through @wfd, then block in a semaphore wait on sem[@v].
+ * It never returns: its exit code says where it failed.
+ */
+static void kill9_child(int rfd, int wfd, unsigned int s, unsigned int t,
+			unsigned int u, unsigned int v)
+{
+	static struct rec_prog a, b, q;
+	struct kill_child k;
+	__u32 idb, idq;
+	pthread_t th;
+
+	close(rfd);
+	k.fd = open(DEV0, O_RDWR);
+	if (k.fd < 0)
+		_exit(1);
+	rec_wait_inc(rec_prog_queue(&a, NCSYNC_ENGINE_POOL), s, 1, t);
+	rec_wait_inc(rec_prog_queue(&b, NCSYNC_ENGINE_ACT), s, 1, t);
+	rec_wait_inc(rec_prog_queue(&b, NCSYNC_ENGINE_PE), s, 1, t);
+	rec_inc(rec_prog_queue(&q, NCSYNC_ENGINE_POOL), u);
+	if (submit(k.fd, &a, WD_LONG, &k.id) ||
+	    submit(k.fd, &b, WD_LONG, &idb) ||
+	    submit(k.fd, &q, WD_LONG, &idq))
+		_exit(2);
+	if (await_engine_blocked(k.fd, k.id, 0) ||
+	    await_engine_blocked(k.fd, idb, 0) ||
+	    await_engine_blocked(k.fd, idb, 1))
+		_exit(3);
+	if (pthread_create(&th, NULL, kill_child_prog_wait, &k))
+		_exit(4);
+	if (write(wfd, "B", 1) != 1)
+		_exit(4);
+	sem_wait(k.fd, v, NCSYNC_WAIT_SEM_EQ, 1, -1, NULL);
+	_exit(6);	/* must not return */
+}
+
 TEST_F(faults, kill9_during_blocked_programs)
 {
 	const unsigned int s = 40, t = 41, u = 42, v = 43;
@@ -448,35 +486,8 @@ TEST_F(faults, kill9_during_blocked_programs)
 	ASSERT_EQ(0, pipe(pipefd));
 	pid = fork();
 	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		static struct rec_prog a, b, q;
-		struct kill_child k;
-		__u32 idb;
-		pthread_t th;
-
-		close(pipefd[0]);
-		k.fd = open(DEV0, O_RDWR);
-		if (k.fd < 0)
-			_exit(1);
-		rec_wait_inc(rec_prog_queue(&a, NCSYNC_ENGINE_POOL), s, 1, t);
-		rec_wait_inc(rec_prog_queue(&b, NCSYNC_ENGINE_ACT), s, 1, t);
-		rec_wait_inc(rec_prog_queue(&b, NCSYNC_ENGINE_PE), s, 1, t);
-		rec_inc(rec_prog_queue(&q, NCSYNC_ENGINE_POOL), u);
-		if (submit(k.fd, &a, WD_LONG, &k.id) ||
-		    submit(k.fd, &b, WD_LONG, &idb) ||
-		    submit(k.fd, &q, WD_LONG, &id))
-			_exit(2);
-		if (await_engine_blocked(k.fd, k.id, 0) ||
-		    await_engine_blocked(k.fd, idb, 0) ||
-		    await_engine_blocked(k.fd, idb, 1))
-			_exit(3);
-		if (pthread_create(&th, NULL, kill_child_prog_wait, &k))
-			_exit(4);
-		if (write(pipefd[1], "B", 1) != 1)
-			_exit(4);
-		sem_wait(k.fd, v, NCSYNC_WAIT_SEM_EQ, 1, -1, NULL);
-		_exit(6);	/* must not return */
-	}
+	if (pid == 0)
+		kill9_child(pipefd[0], pipefd[1], s, t, u, v);
 	close(pipefd[1]);
 	ASSERT_EQ(1, read(pipefd[0], &c, 1)) TH_LOG("the child failed");
 	close(pipefd[0]);
@@ -917,6 +928,36 @@ static bool map_sem_is(const volatile __s32 *csr, unsigned int i, __s32 v)
 	return true;
 }
 
+/*
+ * The child of fork_with_window_mapped: through the mappings @csr and @mem
+ * and the descriptor @fd it inherited, see the parent's update, make its
+ * own, and leave a blocked program behind.  Its exit code says where it
+ * failed.
+ */
+static void fork_window_child(int fd, const volatile __s32 *csr,
+			      volatile __u8 *mem)
+{
+	struct rec_prog p = {};
+	__u32 id;
+
+	/* the parent's update, seen through the inherited mapping */
+	if (!map_sem_is(csr, 5, 42))
+		_exit(10);
+	if (sem_op(fd, NCSYNC_OP_SET, 6, 43, NULL))
+		_exit(11);
+	mem[0] = 0x5a;
+	/* a program of the shared open file outlives the child */
+	rec_wait_inc(rec_prog_queue(&p, NCSYNC_ENGINE_POOL), 7, 1, 8);
+	if (submit(fd, &p, WD_LONG, &id))
+		_exit(12);
+	if (await_engine_blocked(fd, id, 0))
+		_exit(13);
+	if (sem_op(fd, NCSYNC_OP_SET, 9, 1, NULL))
+		_exit(14);
+	close(fd);
+	_exit(0);	/* the mappings go with the child */
+}
+
 TEST_F(faults, fork_with_window_mapped)
 {
 	volatile __s32 *csr;
@@ -933,27 +974,8 @@ TEST_F(faults, fork_with_window_mapped)
 
 	pid = fork();
 	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		struct rec_prog p = {};
-		__u32 id;
-
-		/* the parent's update, seen through the inherited mapping */
-		if (!map_sem_is(csr, 5, 42))
-			_exit(10);
-		if (sem_op(self->fd, NCSYNC_OP_SET, 6, 43, NULL))
-			_exit(11);
-		mem[0] = 0x5a;
-		/* a program of the shared open file outlives the child */
-		rec_wait_inc(rec_prog_queue(&p, NCSYNC_ENGINE_POOL), 7, 1, 8);
-		if (submit(self->fd, &p, WD_LONG, &id))
-			_exit(12);
-		if (await_engine_blocked(self->fd, id, 0))
-			_exit(13);
-		if (sem_op(self->fd, NCSYNC_OP_SET, 9, 1, NULL))
-			_exit(14);
-		close(self->fd);
-		_exit(0);	/* the mappings go with the child */
-	}
+	if (pid == 0)
+		fork_window_child(self->fd, csr, mem);
 
 	sem_set(_metadata, self->fd, 5, 42);
 	EXPECT_TRUE(map_sem_is(csr, 6, 43)) TH_LOG("child's update not seen");

@@ -333,30 +333,19 @@ TEST_F(core, get_info)
  * waits, info, stats, ack) and changes nothing: every update is -EBADF and
  * leaves the banks as they were.
  */
-TEST_F(core, open_read_only_vs_writable)
+/* Everything that only reads works through read-only descriptor @ro. */
+static void ro_reads(struct __test_metadata *_metadata, struct ncsync_dev *ro)
 {
 	struct ncsync_op ops[2] = {
 		{ .bank = NCSYNC_BANK_SEM, .op = NCSYNC_OP_READ, .index = 7 },
 		{ .bank = NCSYNC_BANK_EVENT, .op = NCSYNC_OP_READ, .index = 9 },
 	};
-	struct ncsync_op upd = {
-		.bank = NCSYNC_BANK_SEM, .op = NCSYNC_OP_INC, .index = 7,
-		.value = 1,
-	};
-	struct ncsync_program *prog;
-	struct ncsync_prog_status st;
 	struct ncsync_stats stats;
-	struct ncsync_dev *ro;
 	struct timespec past = { 0, 0 };
-	uint32_t val, id = 0;
 	int32_t seen = 0;
+	uint32_t val;
 	uint64_t seq;
 
-	ASSERT_EQ(0, ncsync_sem_set(self->dev, 7, 1234, NULL));
-	ASSERT_EQ(0, ncsync_event_set(self->dev, 9));
-	ASSERT_EQ(0, ncsync_open(0, false, &ro));
-
-	/* Reads */
 	EXPECT_EQ(1234, ncsync_sem_read(ro, 7));
 	EXPECT_TRUE(ncsync_event_read(ro, 9));
 	EXPECT_EQ(0, ncsync_csr_read(ro, NCSYNC_CSR_SEM_READ + 4 * 7, &val, 1));
@@ -371,8 +360,19 @@ TEST_F(core, open_read_only_vs_writable)
 	EXPECT_EQ(0, ncsync_stats(ro, &stats));
 	EXPECT_EQ(0, ncsync_ack(ro, &seq));
 	EXPECT_EQ(stats.seq, seq);
+}
 
-	/* Updates */
+/* Every update through read-only descriptor @ro is refused with EBADF. */
+static void ro_updates_refused(struct __test_metadata *_metadata,
+			       struct ncsync_dev *ro)
+{
+	struct ncsync_op upd = {
+		.bank = NCSYNC_BANK_SEM, .op = NCSYNC_OP_INC, .index = 7,
+		.value = 1,
+	};
+	struct timespec past = { 0, 0 };
+	uint32_t val;
+
 	EXPECT_EQ(-EBADF, ncsync_sem_set(ro, 7, 1, NULL));
 	EXPECT_EQ(-EBADF, ncsync_sem_inc(ro, 7, 1, NULL));
 	EXPECT_EQ(-EBADF, ncsync_sem_dec(ro, 7, 1, NULL));
@@ -387,6 +387,24 @@ TEST_F(core, open_read_only_vs_writable)
 	EXPECT_EQ(-EBADF, ncsync_wait_event(ro, 9,
 					    NCSYNC_WAIT_EVT_SET_THEN_CLEAR,
 					    &past));
+}
+
+TEST_F(core, open_read_only_vs_writable)
+{
+	struct ncsync_program *prog;
+	struct ncsync_prog_status st;
+	struct ncsync_dev *ro;
+	uint32_t id = 0;
+
+	ASSERT_EQ(0, ncsync_sem_set(self->dev, 7, 1234, NULL));
+	ASSERT_EQ(0, ncsync_event_set(self->dev, 9));
+	ASSERT_EQ(0, ncsync_open(0, false, &ro));
+
+	/* Reads */
+	ro_reads(_metadata, ro);
+
+	/* Updates */
+	ro_updates_refused(_metadata, ro);
 	prog = prog_new(_metadata);
 	ADD(ncsync_add_semaphore_inc(stream(_metadata, prog,
 					    NCSYNC_ENGINE_POOL), 7));
@@ -408,31 +426,66 @@ TEST_F(core, open_read_only_vs_writable)
 	ncsync_close(ro);
 }
 
+/* Semaphore set, increment and decrement, with the value after each. */
+static void sem_updates(struct __test_metadata *_metadata,
+			struct ncsync_dev *dev)
+{
+	int32_t after = 0;
+
+	EXPECT_EQ(0, ncsync_sem_set(dev, 3, -17, &after));
+	EXPECT_EQ(-17, after);
+	EXPECT_EQ(-17, ncsync_sem_read(dev, 3));
+	EXPECT_EQ(0, ncsync_sem_inc(dev, 3, 20, &after));
+	EXPECT_EQ(3, after);
+	EXPECT_EQ(0, ncsync_sem_dec(dev, 3, 5, &after));
+	EXPECT_EQ(-2, after);
+	EXPECT_EQ(-2, ncsync_sem_read(dev, 3));
+	/* NULL @after is allowed */
+	EXPECT_EQ(0, ncsync_sem_inc(dev, 3, 2, NULL));
+	EXPECT_EQ(0, ncsync_sem_read(dev, 3));
+
+	/* Wrap-around, counted as an overflow. */
+	EXPECT_EQ(0, ncsync_sem_set(dev, 4, INT32_MAX, NULL));
+	EXPECT_EQ(0, ncsync_sem_inc(dev, 4, 1, &after));
+	EXPECT_EQ(INT32_MIN, after);
+	EXPECT_EQ(INT32_MIN, ncsync_sem_read(dev, 4));
+}
+
+/* Several CSRs at once; the window's bounds. */
+static void csr_ranges(struct __test_metadata *_metadata,
+		       struct ncsync_dev *dev)
+{
+	uint32_t vals[3];
+
+	EXPECT_EQ(0, ncsync_csr_read(dev,
+				     NCSYNC_CSR_SEM_READ + 4 * 3,
+				     vals, 3));
+	EXPECT_EQ(0U, vals[0]);
+	EXPECT_EQ((uint32_t)INT32_MIN, vals[1]);
+	EXPECT_EQ(0U, vals[2]);
+	vals[0] = 1;
+	vals[1] = 2;
+	EXPECT_EQ(0, ncsync_csr_write(dev,
+				      NCSYNC_CSR_SEM_SET + 4 * 5,
+				      vals, 2));
+	EXPECT_EQ(1, ncsync_sem_read(dev, 5));
+	EXPECT_EQ(2, ncsync_sem_read(dev, 6));
+	EXPECT_EQ(-EINVAL, ncsync_csr_read(dev,
+					   NCSYNC_CSR_SIZE - 4, vals,
+					   2));
+	EXPECT_EQ(-EINVAL, ncsync_csr_write(dev,
+					    NCSYNC_CSR_SEM_READ, vals,
+					    1));
+}
+
 TEST_F(core, sem_and_event_updates)
 {
 	struct ncsync_stats st0, st1;
-	int32_t after = 0;
-	uint32_t v, vals[3];
+	uint32_t v;
 
 	ASSERT_EQ(0, ncsync_stats(self->dev, &st0));
 
-	EXPECT_EQ(0, ncsync_sem_set(self->dev, 3, -17, &after));
-	EXPECT_EQ(-17, after);
-	EXPECT_EQ(-17, ncsync_sem_read(self->dev, 3));
-	EXPECT_EQ(0, ncsync_sem_inc(self->dev, 3, 20, &after));
-	EXPECT_EQ(3, after);
-	EXPECT_EQ(0, ncsync_sem_dec(self->dev, 3, 5, &after));
-	EXPECT_EQ(-2, after);
-	EXPECT_EQ(-2, ncsync_sem_read(self->dev, 3));
-	/* NULL @after is allowed */
-	EXPECT_EQ(0, ncsync_sem_inc(self->dev, 3, 2, NULL));
-	EXPECT_EQ(0, ncsync_sem_read(self->dev, 3));
-
-	/* Wrap-around, counted as an overflow. */
-	EXPECT_EQ(0, ncsync_sem_set(self->dev, 4, INT32_MAX, NULL));
-	EXPECT_EQ(0, ncsync_sem_inc(self->dev, 4, 1, &after));
-	EXPECT_EQ(INT32_MIN, after);
-	EXPECT_EQ(INT32_MIN, ncsync_sem_read(self->dev, 4));
+	sem_updates(_metadata, self->dev);
 
 	/* Events, including the two counted misuses. */
 	EXPECT_FALSE(ncsync_event_read(self->dev, 200));
@@ -458,26 +511,7 @@ TEST_F(core, sem_and_event_updates)
 	EXPECT_EQ(-EINVAL, ncsync_sem_set(self->dev, 256, 1, NULL));
 	EXPECT_EQ(-EINVAL, ncsync_event_set(self->dev, 256));
 
-	/* Several CSRs at once; the window's bounds. */
-	EXPECT_EQ(0, ncsync_csr_read(self->dev,
-				     NCSYNC_CSR_SEM_READ + 4 * 3,
-				     vals, 3));
-	EXPECT_EQ(0U, vals[0]);
-	EXPECT_EQ((uint32_t)INT32_MIN, vals[1]);
-	EXPECT_EQ(0U, vals[2]);
-	vals[0] = 1;
-	vals[1] = 2;
-	EXPECT_EQ(0, ncsync_csr_write(self->dev,
-				      NCSYNC_CSR_SEM_SET + 4 * 5,
-				      vals, 2));
-	EXPECT_EQ(1, ncsync_sem_read(self->dev, 5));
-	EXPECT_EQ(2, ncsync_sem_read(self->dev, 6));
-	EXPECT_EQ(-EINVAL, ncsync_csr_read(self->dev,
-					   NCSYNC_CSR_SIZE - 4, vals,
-					   2));
-	EXPECT_EQ(-EINVAL, ncsync_csr_write(self->dev,
-					    NCSYNC_CSR_SEM_READ, vals,
-					    1));
+	csr_ranges(_metadata, self->dev);
 
 	ASSERT_EQ(0, ncsync_stats(self->dev, &st1));
 	EXPECT_EQ(st0.sem_overflows + 1, st1.sem_overflows);
@@ -556,12 +590,54 @@ static void mapping_child(const struct ncsync_dev *ro, int tx, int rx)
 	syscall(SYS_exit, 0);
 }
 
+/* Make update @step (0 to 6) of the mapping test through @dev. */
+static void mapping_step(struct __test_metadata *_metadata,
+			 struct ncsync_dev *dev, unsigned int step)
+{
+	uint32_t v;
+
+	switch (step) {
+	case 0:
+		ASSERT_EQ(0, ncsync_sem_set(dev, 21, 11, NULL));
+		break;
+	case 1:
+		v = 22;
+		ASSERT_EQ(0, ncsync_csr_write(dev,
+					      NCSYNC_CSR_SEM_SET + 4 * 21,
+					      &v, 1));
+		break;
+	case 2:
+		v = 5;
+		ASSERT_EQ(0, ncsync_csr_write(dev,
+					      NCSYNC_CSR_SEM_INC + 4 * 21,
+					      &v, 1));
+		break;
+	case 3:
+		ASSERT_EQ(0, ncsync_sem_dec(dev, 21, 3, NULL));
+		break;
+	case 4:
+		ASSERT_EQ(0, ncsync_event_set(dev, 33));
+		break;
+	case 5:
+		v = 0;
+		ASSERT_EQ(0, ncsync_csr_write(dev,
+					      NCSYNC_CSR_EVENTS + 4 * 33,
+					      &v, 1));
+		break;
+	case 6:
+		v = 1;
+		ASSERT_EQ(0, ncsync_csr_write(dev,
+					      NCSYNC_CSR_EVENTS + 4 * 34,
+					      &v, 1));
+		break;
+	}
+}
+
 TEST_F_TIMEOUT(core, mapping_sees_updates_without_syscalls, 300)
 {
 	struct ncsync_dev *ro;
 	int up[2], down[2], status;
 	unsigned int step;
-	uint32_t v;
 	pid_t pid;
 	char c;
 
@@ -579,41 +655,7 @@ TEST_F_TIMEOUT(core, mapping_sees_updates_without_syscalls, 300)
 	close(down[0]);
 
 	for (step = 0; step < 7; step++) {
-		switch (step) {
-		case 0:
-			ASSERT_EQ(0, ncsync_sem_set(self->dev, 21, 11, NULL));
-			break;
-		case 1:
-			v = 22;
-			ASSERT_EQ(0, ncsync_csr_write(self->dev,
-						      NCSYNC_CSR_SEM_SET + 4 * 21,
-						      &v, 1));
-			break;
-		case 2:
-			v = 5;
-			ASSERT_EQ(0, ncsync_csr_write(self->dev,
-						      NCSYNC_CSR_SEM_INC + 4 * 21,
-						      &v, 1));
-			break;
-		case 3:
-			ASSERT_EQ(0, ncsync_sem_dec(self->dev, 21, 3, NULL));
-			break;
-		case 4:
-			ASSERT_EQ(0, ncsync_event_set(self->dev, 33));
-			break;
-		case 5:
-			v = 0;
-			ASSERT_EQ(0, ncsync_csr_write(self->dev,
-						      NCSYNC_CSR_EVENTS + 4 * 33,
-						      &v, 1));
-			break;
-		case 6:
-			v = 1;
-			ASSERT_EQ(0, ncsync_csr_write(self->dev,
-						      NCSYNC_CSR_EVENTS + 4 * 34,
-						      &v, 1));
-			break;
-		}
+		mapping_step(_metadata, self->dev, step);
 		c = 'g';
 		ASSERT_EQ(1, write(down[1], &c, 1));
 		ASSERT_EQ(1, read(up[0], &c, 1))
@@ -1061,6 +1103,114 @@ struct barrier_loop {
 };
 
 /*
+ * Fill @bl with the engines of @mask; reserve the runtime's slice of
+ * @prog, skip @skip semaphores and allocate the counters, fail and gate.
+ */
+static void barrier_loop_alloc(struct __test_metadata *_metadata,
+			       struct ncsync_program *prog,
+			       const struct ncsync_info *info,
+			       unsigned int mask, unsigned int skip,
+			       bool gate, struct barrier_loop *bl)
+{
+	unsigned int k, n = 0;
+
+	for (k = 0; k < NCSYNC_NUM_ENGINES; k++)
+		if (mask & (1U << engine_ids[k]))
+			bl->eng[n++] = engine_ids[k];
+	ASSERT_LT(0U, n);
+	bl->n = n;
+	ASSERT_EQ(0, ncsync_program_set_reserved(prog,
+						 info->rt_reserved_sem_first,
+						 info->rt_reserved_sem_count,
+						 info->rt_reserved_event_first,
+						 info->rt_reserved_event_count));
+	if (skip)
+		ADD(ncsync_sem_alloc(prog, skip));
+	bl->cnt = ncsync_sem_alloc(prog, n);
+	ADD(bl->cnt);
+	bl->fail = ncsync_sem_alloc(prog, 1);
+	ADD(bl->fail);
+	bl->gate = -1;
+	if (gate) {
+		bl->gate = ncsync_sem_alloc(prog, 1);
+		ADD(bl->gate);
+	}
+}
+
+/* Add the barrier of @kind (none for BK_NONE) to every stream of @prog. */
+static void barrier_loop_barrier(struct __test_metadata *_metadata,
+				 struct ncsync_program *prog,
+				 enum barrier_kind kind)
+{
+	switch (kind) {
+	case BK_SYNC:
+		ASSERT_EQ(0, ncsync_add_sync_barrier(prog));
+		break;
+	case BK_COUNTER:
+	case BK_EVENTS:
+		ASSERT_EQ(0, ncsync_add_all_engine_barrier(prog, NULL));
+		break;
+	case BK_MIXED:
+		ASSERT_EQ(0, ncsync_add_sync_barrier(prog));
+		ASSERT_EQ(0, ncsync_add_all_engine_barrier(prog, NULL));
+		break;
+	case BK_NONE:
+		break;
+	}
+}
+
+/*
+ * Add engine @k's checks after the barrier, its count, the loop's branch
+ * back to @loop, the exit and the @fail path to stream @q.
+ */
+static void barrier_loop_pass_end(struct __test_metadata *_metadata,
+				  struct ncsync_stream *q,
+				  const struct barrier_loop *bl,
+				  unsigned int k, unsigned int iters,
+				  int loop, int fail)
+{
+	unsigned int j, n = bl->n;
+
+	ADD(ncsync_add_poll_sem(q, NCSYNC_POLL_MIN, 2, bl->cnt, n, NULL));
+	ADD(ncsync_add_branch_reg(q, NCSYNC_BR_LT, NCSYNC_DTYPE_S32,
+				  2, 1, fail, NULL));
+	ADD(ncsync_add_mov32(q, NCSYNC_ALU_ADD_IMM, 3, 1, 1, NULL));
+	for (j = 0; j < n; j++) {
+		ADD(ncsync_add_poll_sem(q, NCSYNC_POLL_MIN, 4,
+					bl->cnt + j, 1, NULL));
+		ADD(ncsync_add_branch_reg(q, NCSYNC_BR_GT,
+					  NCSYNC_DTYPE_S32, 4, 3,
+					  fail, NULL));
+	}
+	ADD(ncsync_add_semaphore_inc(q, bl->cnt + k));
+	ADD(ncsync_add_mov32(q, NCSYNC_ALU_ADD_IMM, 1, 1, 1, NULL));
+	ADD(ncsync_add_branch_imm(q, NCSYNC_BR_LT, NCSYNC_DTYPE_U32,
+				  1, iters, loop, NULL));
+	ADD(ncsync_add_exit(q, NULL));
+	ADD(ncsync_label_bind(q, fail));
+	ADD(ncsync_add_semaphore_inc(q, bl->fail));
+	ADD(ncsync_add_halt(q, NULL));
+}
+
+/* Lower the barriers of @prog as @kind asks (sync barriers stay). */
+static void barrier_loop_lower(struct __test_metadata *_metadata,
+			       struct ncsync_program *prog,
+			       enum barrier_kind kind)
+{
+	switch (kind) {
+	case BK_COUNTER:
+		ASSERT_EQ(0, ncsync_program_lower(prog, NCSYNC_LOWER_COUNTER));
+		break;
+	case BK_EVENTS:
+	case BK_MIXED:
+		ASSERT_EQ(0, ncsync_program_lower(prog, NCSYNC_LOWER_EVENTS));
+		break;
+	default:
+		break;
+	}
+}
+
+/*
  * Build, on the engines of @mask, with r1 the pass number i (from 0):
  *
  *	movi r1, 0
@@ -1095,29 +1245,10 @@ static void build_barrier_loop(struct __test_metadata *_metadata,
 {
 	struct ncsync_stream *q[NCSYNC_NUM_ENGINES];
 	int loop[NCSYNC_NUM_ENGINES], fail[NCSYNC_NUM_ENGINES];
-	unsigned int k, j, n = 0;
+	unsigned int k, n;
 
-	for (k = 0; k < NCSYNC_NUM_ENGINES; k++)
-		if (mask & (1U << engine_ids[k]))
-			bl->eng[n++] = engine_ids[k];
-	ASSERT_LT(0U, n);
-	bl->n = n;
-	ASSERT_EQ(0, ncsync_program_set_reserved(prog,
-						 info->rt_reserved_sem_first,
-						 info->rt_reserved_sem_count,
-						 info->rt_reserved_event_first,
-						 info->rt_reserved_event_count));
-	if (skip)
-		ADD(ncsync_sem_alloc(prog, skip));
-	bl->cnt = ncsync_sem_alloc(prog, n);
-	ADD(bl->cnt);
-	bl->fail = ncsync_sem_alloc(prog, 1);
-	ADD(bl->fail);
-	bl->gate = -1;
-	if (gate) {
-		bl->gate = ncsync_sem_alloc(prog, 1);
-		ADD(bl->gate);
-	}
+	barrier_loop_alloc(_metadata, prog, info, mask, skip, gate, bl);
+	n = bl->n;
 
 	/* Every stream exists before the first barrier. */
 	for (k = 0; k < n; k++) {
@@ -1132,56 +1263,13 @@ static void build_barrier_loop(struct __test_metadata *_metadata,
 		ADD(ncsync_label_bind(q[k], loop[k]));
 	}
 
-	switch (kind) {
-	case BK_SYNC:
-		ASSERT_EQ(0, ncsync_add_sync_barrier(prog));
-		break;
-	case BK_COUNTER:
-	case BK_EVENTS:
-		ASSERT_EQ(0, ncsync_add_all_engine_barrier(prog, NULL));
-		break;
-	case BK_MIXED:
-		ASSERT_EQ(0, ncsync_add_sync_barrier(prog));
-		ASSERT_EQ(0, ncsync_add_all_engine_barrier(prog, NULL));
-		break;
-	case BK_NONE:
-		break;
-	}
+	barrier_loop_barrier(_metadata, prog, kind);
 
-	for (k = 0; k < n; k++) {
-		ADD(ncsync_add_poll_sem(q[k], NCSYNC_POLL_MIN, 2, bl->cnt, n,
-					NULL));
-		ADD(ncsync_add_branch_reg(q[k], NCSYNC_BR_LT, NCSYNC_DTYPE_S32,
-					  2, 1, fail[k], NULL));
-		ADD(ncsync_add_mov32(q[k], NCSYNC_ALU_ADD_IMM, 3, 1, 1, NULL));
-		for (j = 0; j < n; j++) {
-			ADD(ncsync_add_poll_sem(q[k], NCSYNC_POLL_MIN, 4,
-						bl->cnt + j, 1, NULL));
-			ADD(ncsync_add_branch_reg(q[k], NCSYNC_BR_GT,
-						  NCSYNC_DTYPE_S32, 4, 3,
-						  fail[k], NULL));
-		}
-		ADD(ncsync_add_semaphore_inc(q[k], bl->cnt + k));
-		ADD(ncsync_add_mov32(q[k], NCSYNC_ALU_ADD_IMM, 1, 1, 1, NULL));
-		ADD(ncsync_add_branch_imm(q[k], NCSYNC_BR_LT, NCSYNC_DTYPE_U32,
-					  1, iters, loop[k], NULL));
-		ADD(ncsync_add_exit(q[k], NULL));
-		ADD(ncsync_label_bind(q[k], fail[k]));
-		ADD(ncsync_add_semaphore_inc(q[k], bl->fail));
-		ADD(ncsync_add_halt(q[k], NULL));
-	}
+	for (k = 0; k < n; k++)
+		barrier_loop_pass_end(_metadata, q[k], bl, k, iters, loop[k],
+				      fail[k]);
 
-	switch (kind) {
-	case BK_COUNTER:
-		ASSERT_EQ(0, ncsync_program_lower(prog, NCSYNC_LOWER_COUNTER));
-		break;
-	case BK_EVENTS:
-	case BK_MIXED:
-		ASSERT_EQ(0, ncsync_program_lower(prog, NCSYNC_LOWER_EVENTS));
-		break;
-	default:
-		break;
-	}
+	barrier_loop_lower(_metadata, prog, kind);
 	ASSERT_EQ(0, ncsync_program_finalize(prog));
 }
 
@@ -1776,33 +1864,19 @@ TEST_F(core, barrier_check_detects_drift)
 }
 
 /*
- * The lower_control fence in a loop.  Each pass, every engine adds 1 to an
- * allocated semaphore A, meets the others at a barrier, checks A == 5 (all
- * added, nobody reset it yet: the reset comes after the fence's first
- * barrier), then runs the fence (barrier, reset of the allocated
- * semaphores, barrier, drain).  A == 5 at every check holds only if the
- * fence resets A on every pass, and only after every engine checked it.
- * A semaphore that is not allocated is not reset by the fence.  @flags
- * are added to the submission's.
+ * Build fence_loop's streams: @iters passes of A++, barrier, check A == 5
+ * (else sem[@sentinel + 1 + k] = 1 and halt), sem[@passes + k]++, fence;
+ * @spare is freed before the fence.
  */
-static void fence_loop(struct __test_metadata *_metadata,
-		       struct ncsync_dev *dev, const struct ncsync_info *info,
-		       bool lower_events, uint32_t flags)
+static void build_fence_loop(struct __test_metadata *_metadata,
+			     struct ncsync_program *prog, int a, int spare,
+			     unsigned int iters, unsigned int sentinel,
+			     unsigned int passes)
 {
-	const unsigned int iters = 150, sentinel = 200, passes = 100;
-	struct ncsync_program *prog = prog_new(_metadata);
 	struct ncsync_stream *q[NCSYNC_NUM_ENGINES];
 	int loop[NCSYNC_NUM_ENGINES], fail[NCSYNC_NUM_ENGINES];
-	struct ncsync_prog_status st;
 	unsigned int k;
-	int a, spare, state;
-	uint32_t id;
 
-	a = ncsync_sem_alloc(prog, 1);
-	ADD(a);
-	/* Allocated and freed before the fence: not in its mask. */
-	spare = ncsync_sem_alloc(prog, 1);
-	ADD(spare);
 	for (k = 0; k < NCSYNC_NUM_ENGINES; k++) {
 		q[k] = stream(_metadata, prog, engine_ids[k]);
 		loop[k] = ncsync_label_new(prog);
@@ -1832,6 +1906,35 @@ static void fence_loop(struct __test_metadata *_metadata,
 		ADD(ncsync_add_semaphore_set(q[k], sentinel + 1 + k, 1));
 		ADD(ncsync_add_halt(q[k], NULL));
 	}
+}
+
+/*
+ * The lower_control fence in a loop.  Each pass, every engine adds 1 to an
+ * allocated semaphore A, meets the others at a barrier, checks A == 5 (all
+ * added, nobody reset it yet: the reset comes after the fence's first
+ * barrier), then runs the fence (barrier, reset of the allocated
+ * semaphores, barrier, drain).  A == 5 at every check holds only if the
+ * fence resets A on every pass, and only after every engine checked it.
+ * A semaphore that is not allocated is not reset by the fence.  @flags
+ * are added to the submission's.
+ */
+static void fence_loop(struct __test_metadata *_metadata,
+		       struct ncsync_dev *dev, const struct ncsync_info *info,
+		       bool lower_events, uint32_t flags)
+{
+	const unsigned int iters = 150, sentinel = 200, passes = 100;
+	struct ncsync_program *prog = prog_new(_metadata);
+	struct ncsync_prog_status st;
+	unsigned int k;
+	int a, spare, state;
+	uint32_t id;
+
+	a = ncsync_sem_alloc(prog, 1);
+	ADD(a);
+	/* Allocated and freed before the fence: not in its mask. */
+	spare = ncsync_sem_alloc(prog, 1);
+	ADD(spare);
+	build_fence_loop(_metadata, prog, a, spare, iters, sentinel, passes);
 	if (lower_events)
 		ASSERT_EQ(0, ncsync_program_lower(prog, NCSYNC_LOWER_EVENTS));
 
@@ -1909,35 +2012,20 @@ static void devmem_map(struct __test_metadata *_metadata,
  * PE waits for S and checks D == 1 (or halts).  Userspace, woken by S,
  * finds the bytes already there.  A second copy lands with an event set.
  */
-TEST_F(core, dma_and_drain)
+/*
+ * Build dma_and_drain's streams: Act copies @src to @dst (D++ on landing),
+ * drains with S++, copies @src to @dst2 (event E on landing) and drains;
+ * PE waits for S and checks D == 1, or halts.
+ */
+static void build_dma_and_drain(struct __test_metadata *_metadata,
+				struct ncsync_program *prog, uint64_t src,
+				uint64_t dst, uint64_t dst2, uint32_t len,
+				uint32_t lat_us, int s, int d, int e)
 {
-	const uint32_t len = 4096, lat_us = 100000;
-	struct ncsync_program *prog = prog_new(_metadata);
 	struct ncsync_stream *act, *pe;
-	struct ncsync_prog_status st;
 	struct ncsync_events ev;
-	struct timespec dl;
-	struct devmem m;
-	uint64_t src, dst, dst2;
-	int s, d, e, fail;
-	uint32_t i, id;
+	int fail;
 
-	devmem_map(_metadata, self->dev, self->info, &m);
-	ASSERT_LE(4 * len, m.size);
-	src = 0;
-	dst = m.size / 2;
-	dst2 = m.size / 2 + 2 * len;
-	for (i = 0; i < len; i++)
-		m.p[src + i] = (uint8_t)(i * 7 + 3);
-	memset(m.p + dst, 0x11, len);
-	memset(m.p + dst2, 0x22, len);
-
-	s = ncsync_sem_alloc(prog, 1);
-	d = ncsync_sem_alloc(prog, 1);
-	e = ncsync_event_alloc(prog, 1);
-	ADD(s);
-	ADD(d);
-	ADD(e);
 	act = stream(_metadata, prog, NCSYNC_ENGINE_ACT);
 	pe = stream(_metadata, prog, NCSYNC_ENGINE_PE);
 
@@ -1960,6 +2048,37 @@ TEST_F(core, dma_and_drain)
 	ADD(ncsync_add_exit(pe, NULL));
 	ADD(ncsync_label_bind(pe, fail));
 	ADD(ncsync_add_halt(pe, NULL));
+}
+
+TEST_F(core, dma_and_drain)
+{
+	const uint32_t len = 4096, lat_us = 100000;
+	struct ncsync_program *prog = prog_new(_metadata);
+	struct ncsync_prog_status st;
+	struct timespec dl;
+	struct devmem m;
+	uint64_t src, dst, dst2;
+	int s, d, e;
+	uint32_t i, id;
+
+	devmem_map(_metadata, self->dev, self->info, &m);
+	ASSERT_LE(4 * len, m.size);
+	src = 0;
+	dst = m.size / 2;
+	dst2 = m.size / 2 + 2 * len;
+	for (i = 0; i < len; i++)
+		m.p[src + i] = (uint8_t)(i * 7 + 3);
+	memset(m.p + dst, 0x11, len);
+	memset(m.p + dst2, 0x22, len);
+
+	s = ncsync_sem_alloc(prog, 1);
+	d = ncsync_sem_alloc(prog, 1);
+	e = ncsync_event_alloc(prog, 1);
+	ADD(s);
+	ADD(d);
+	ADD(e);
+	build_dma_and_drain(_metadata, prog, src, dst, dst2, len, lat_us,
+			    s, d, e);
 
 	id = submit(_metadata, self->dev, prog, 0, WD_LONG);
 	dl = deadline_ms(LONG_MS);
@@ -2295,15 +2414,16 @@ static void submit_refused(struct __test_metadata *_metadata,
 	ncsync_program_free(prog);
 }
 
-TEST_F(core, submit_errors)
+/* Records the library or the kernel refuses, each at its engine and index. */
+static void submit_bad_records(struct __test_metadata *_metadata,
+			       struct ncsync_dev *dev,
+			       const struct ncsync_info *info)
 {
 	uint8_t rec[NCSYNC_RECORD_SIZE];
 	char hex[2 * NCSYNC_RECORD_SIZE + 1], text[1024];
 	struct ncsync_program *prog;
 	struct ncsync_submit_error err;
-	struct ncsync_stream *q;
 	uint32_t id = 0;
-	int label;
 
 	/* A NoOp with a reserved byte set, on PE at index 2. */
 	enc_header(rec, NCSYNC_OPC_NOOP);
@@ -2313,7 +2433,7 @@ TEST_F(core, submit_errors)
 		 "engine pool\n\tnop\n\tnop\n\tnop\n"
 		 "engine pe\n\tnop\n\tevsem lane1 then sem[1]++\n\t.raw %s\n"
 		 "\tnop\n", hex);
-	submit_refused(_metadata, self->dev, text, NCSYNC_ENGINE_PE, 2,
+	submit_refused(_metadata, dev, text, NCSYNC_ENGINE_PE, 2,
 		       NCSYNC_REC_RESERVED_BYTE);
 
 	/* A bad word length, first record of SP, after valid streams. */
@@ -2322,7 +2442,7 @@ TEST_F(core, submit_errors)
 	raw_hex(rec, hex);
 	snprintf(text, sizeof(text),
 		 "engine act\n\tnop\nengine sp\n\t.raw %s\n", hex);
-	submit_refused(_metadata, self->dev, text, NCSYNC_ENGINE_SP, 0,
+	submit_refused(_metadata, dev, text, NCSYNC_ENGINE_SP, 0,
 		       NCSYNC_REC_BAD_WORDLEN);
 
 	/* An unlowerable pseudo-op (CoreBarrier) */
@@ -2332,7 +2452,7 @@ TEST_F(core, submit_errors)
 	snprintf(text, sizeof(text), "engine dve\n\tnop\n\t.raw %s\n", hex);
 	prog = NULL;
 	ASSERT_EQ(0, ncsync_asm(text, &prog, NULL));
-	EXPECT_EQ(-EOPNOTSUPP, ncsync_program_submit(self->dev, prog, 0,
+	EXPECT_EQ(-EOPNOTSUPP, ncsync_program_submit(dev, prog, 0,
 						     WD_LONG, &id, &err));
 	ncsync_program_free(prog);
 
@@ -2344,11 +2464,20 @@ TEST_F(core, submit_errors)
 	snprintf(text, sizeof(text),
 		 "engine pool\n\tnop\nengine dve\n\tnop\n\tnop\n"
 		 "\tdma 0x0, 0x%x, 64\n\tnop\n",
-		 self->info->devmem_size - 32);
-	submit_refused(_metadata, self->dev, text, NCSYNC_ENGINE_DVE, 2,
+		 info->devmem_size - 32);
+	submit_refused(_metadata, dev, text, NCSYNC_ENGINE_DVE, 2,
 		       NCSYNC_REC_BAD_DMA);
+}
 
-	/* A valid .raw record runs. */
+/* A valid .raw record runs. */
+static void submit_valid_raw(struct __test_metadata *_metadata,
+			     struct ncsync_dev *dev)
+{
+	uint8_t rec[NCSYNC_RECORD_SIZE];
+	char hex[2 * NCSYNC_RECORD_SIZE + 1], text[1024];
+	struct ncsync_program *prog;
+	uint32_t id;
+
 	enc_noop(rec, NCSYNC_WAIT_NONE, 0,
 		 NCSYNC_UPD_COMPLETE | NCSYNC_UPD_SEM_ADD, 50, 3);
 	raw_hex(rec, hex);
@@ -2356,23 +2485,34 @@ TEST_F(core, submit_errors)
 		 hex);
 	prog = NULL;
 	ASSERT_EQ(0, ncsync_asm(text, &prog, NULL));
-	id = submit(_metadata, self->dev, prog, 0, WD_LONG);
-	EXPECT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->dev, id));
-	EXPECT_EQ(6, ncsync_sem_read(self->dev, 50));
+	id = submit(_metadata, dev, prog, 0, WD_LONG);
+	EXPECT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, dev, id));
+	EXPECT_EQ(6, ncsync_sem_read(dev, 50));
 	ncsync_program_free(prog);
+}
+
+/* Programs the library refuses: empty, unbound or out-of-range labels. */
+static void submit_bad_programs(struct __test_metadata *_metadata,
+				struct ncsync_dev *dev)
+{
+	struct ncsync_program *prog;
+	struct ncsync_submit_error err;
+	struct ncsync_stream *q;
+	uint32_t id = 0;
+	int label;
 
 	/* An empty program; a branch to a label never bound. */
 	prog = prog_new(_metadata);
 	stream(_metadata, prog, NCSYNC_ENGINE_POOL);
 	memset(&err, 0xa5, sizeof(err));
-	EXPECT_EQ(-ENODATA, ncsync_program_submit(self->dev, prog, 0, WD_LONG,
+	EXPECT_EQ(-ENODATA, ncsync_program_submit(dev, prog, 0, WD_LONG,
 						  &id, &err));
 	EXPECT_EQ((unsigned int)(NCSYNC_REC_OK), err.reason);
 	ncsync_program_free(prog);
 	prog = prog_new(_metadata);
 	ADD(ncsync_add_branch(stream(_metadata, prog, NCSYNC_ENGINE_POOL),
 			      ncsync_label_new(prog), NULL));
-	EXPECT_EQ(-ENOENT, ncsync_program_submit(self->dev, prog, 0, WD_LONG,
+	EXPECT_EQ(-ENOENT, ncsync_program_submit(dev, prog, 0, WD_LONG,
 						 &id, &err));
 	ncsync_program_free(prog);
 
@@ -2385,14 +2525,26 @@ TEST_F(core, submit_errors)
 	ADD(ncsync_add_branch(q, label, NULL));
 	ADD(ncsync_label_bind(q, label));
 	memset(&err, 0, sizeof(err));
-	EXPECT_EQ(-EINVAL, ncsync_program_submit(self->dev, prog, 0, WD_LONG,
+	EXPECT_EQ(-EINVAL, ncsync_program_submit(dev, prog, 0, WD_LONG,
 						 &id, &err));
 	EXPECT_EQ(NCSYNC_ENGINE_SP, err.engine);
 	EXPECT_EQ(1U, err.index);
 	EXPECT_EQ((uint32_t)NCSYNC_REC_BAD_TARGET, err.reason);
 	ncsync_program_free(prog);
+}
+
+TEST_F(core, submit_errors)
+{
+	struct ncsync_program *prog;
+	struct ncsync_submit_error err;
+	uint32_t id = 0;
+
+	submit_bad_records(_metadata, self->dev, self->info);
+	submit_valid_raw(_metadata, self->dev);
+	submit_bad_programs(_metadata, self->dev);
 
 	/* Bad flags, bad watchdog */
+	memset(&err, 0, sizeof(err));
 	prog = prog_new(_metadata);
 	ADD(ncsync_add_nop(stream(_metadata, prog, NCSYNC_ENGINE_POOL), NULL));
 	EXPECT_EQ(-EINVAL, ncsync_program_submit(self->dev, prog, 0x80,
@@ -2481,11 +2633,50 @@ TEST_F(core, program_status_sems_snapshot)
  * A running program's status is live; it cannot be released; its wait
  * times out at the deadline; cancel ends it CANCELLED.
  */
+/* SP of program @id blocks on sem[@s] == 3, and its report is live. */
+static void check_sp_blocked_live(struct __test_metadata *_metadata,
+				  struct ncsync_dev *dev, uint32_t id, int s)
+{
+	struct ncsync_prog_status st;
+	const struct ncsync_engine_status *e;
+
+	wait_blocked(_metadata, dev, id, NCSYNC_ENGINE_SP, &st);
+	EXPECT_EQ(NCSYNC_PROG_RUNNING, (int)st.state);
+	e = ENG(&st, NCSYNC_ENGINE_SP);
+	EXPECT_EQ(NCSYNC_BLOCK_SEM, e->wait_kind);
+	EXPECT_EQ(NCSYNC_WAIT_SEM_EQ, e->wait_mode);
+	EXPECT_EQ(s, e->wait_index);
+	EXPECT_EQ(3, e->wait_threshold);
+	EXPECT_EQ(0, e->wait_current);
+	/* Live: a change shows at once. */
+	ASSERT_EQ(0, ncsync_sem_set(dev, s, 2, NULL));
+	wait_blocked(_metadata, dev, id, NCSYNC_ENGINE_SP, &st);
+	EXPECT_EQ(2, ENG(&st, NCSYNC_ENGINE_SP)->wait_current);
+	EXPECT_EQ(-EBUSY, ncsync_program_status(dev, id, true, &st, NULL));
+}
+
+/* The report of cancelled program @id: Act done, SP cancelled at 0. */
+static void check_cancelled_report(struct __test_metadata *_metadata,
+				   struct ncsync_dev *dev, uint32_t id, int s)
+{
+	struct ncsync_prog_status st;
+	const struct ncsync_engine_status *e;
+
+	status_get(_metadata, dev, id, &st, NULL);
+	EXPECT_EQ(NCSYNC_PROG_CANCELLED, (int)st.state);
+	e = ENG(&st, NCSYNC_ENGINE_ACT);
+	EXPECT_EQ(NCSYNC_ENG_DONE, e->state);
+	EXPECT_EQ(NCSYNC_FAULT_NONE, e->fault);
+	e = ENG(&st, NCSYNC_ENGINE_SP);
+	EXPECT_EQ(NCSYNC_ENG_CANCELLED, e->state);
+	EXPECT_EQ(NCSYNC_FAULT_CANCELLED, e->fault);
+	EXPECT_EQ(0U, e->pc);
+	EXPECT_EQ(1, ncsync_sem_read(dev, s + 1));
+}
+
 TEST_F(core, program_wait_deadline_and_cancel)
 {
 	struct ncsync_program *prog = prog_new(_metadata);
-	struct ncsync_prog_status st;
-	const struct ncsync_engine_status *e;
 	struct timespec dl;
 	uint32_t id, state = 99;
 	int64_t t0;
@@ -2499,20 +2690,7 @@ TEST_F(core, program_wait_deadline_and_cancel)
 						NCSYNC_ENGINE_SP), s, 3));
 	id = submit(_metadata, self->dev, prog, 0, WD_LONG);
 
-	wait_blocked(_metadata, self->dev, id, NCSYNC_ENGINE_SP, &st);
-	EXPECT_EQ(NCSYNC_PROG_RUNNING, (int)st.state);
-	e = ENG(&st, NCSYNC_ENGINE_SP);
-	EXPECT_EQ(NCSYNC_BLOCK_SEM, e->wait_kind);
-	EXPECT_EQ(NCSYNC_WAIT_SEM_EQ, e->wait_mode);
-	EXPECT_EQ(s, e->wait_index);
-	EXPECT_EQ(3, e->wait_threshold);
-	EXPECT_EQ(0, e->wait_current);
-	/* Live: a change shows at once. */
-	ASSERT_EQ(0, ncsync_sem_set(self->dev, s, 2, NULL));
-	wait_blocked(_metadata, self->dev, id, NCSYNC_ENGINE_SP, &st);
-	EXPECT_EQ(2, ENG(&st, NCSYNC_ENGINE_SP)->wait_current);
-	EXPECT_EQ(-EBUSY, ncsync_program_status(self->dev, id, true, &st,
-						NULL));
+	check_sp_blocked_live(_metadata, self->dev, id, s);
 
 	t0 = now_ns();
 	dl = deadline_ms(100);
@@ -2525,16 +2703,7 @@ TEST_F(core, program_wait_deadline_and_cancel)
 
 	ASSERT_EQ(0, ncsync_program_cancel(self->dev, id));
 	ASSERT_EQ(NCSYNC_PROG_CANCELLED, wait_end(_metadata, self->dev, id));
-	status_get(_metadata, self->dev, id, &st, NULL);
-	EXPECT_EQ(NCSYNC_PROG_CANCELLED, (int)st.state);
-	e = ENG(&st, NCSYNC_ENGINE_ACT);
-	EXPECT_EQ(NCSYNC_ENG_DONE, e->state);
-	EXPECT_EQ(NCSYNC_FAULT_NONE, e->fault);
-	e = ENG(&st, NCSYNC_ENGINE_SP);
-	EXPECT_EQ(NCSYNC_ENG_CANCELLED, e->state);
-	EXPECT_EQ(NCSYNC_FAULT_CANCELLED, e->fault);
-	EXPECT_EQ(0U, e->pc);
-	EXPECT_EQ(1, ncsync_sem_read(self->dev, s + 1));
+	check_cancelled_report(_metadata, self->dev, id, s);
 	/* Cancelling an ended program does nothing. */
 	EXPECT_EQ(0, ncsync_program_cancel(self->dev, id));
 	ASSERT_EQ(0, ncsync_program_wait(self->dev, id, NULL, &state));
@@ -2766,18 +2935,19 @@ TEST_F(core, program_limit_per_descriptor)
 /* ---------------------------------------------------------------------- */
 /* Strict mode                                                             */
 
-TEST_F(core, strict_mode_faults)
+/*
+ * Strict mode: setting a set event faults Pool at record 1 and cancels SP;
+ * the same program without strict mode runs to the end (SP freed).
+ */
+static void strict_set_while_set(struct __test_metadata *_metadata,
+				 struct ncsync_dev *dev)
 {
 	struct ncsync_program *prog;
 	struct ncsync_prog_status st;
 	const struct ncsync_engine_status *e;
-	struct ncsync_stats s0, s1;
 	struct ncsync_stream *q;
 	uint32_t id;
 
-	ASSERT_EQ(0, ncsync_stats(self->dev, &s0));
-
-	/* Setting a set event: Pool faults at record 1, SP is cancelled. */
 	prog = prog_new(_metadata);
 	q = stream(_metadata, prog, NCSYNC_ENGINE_POOL);
 	ADD(ncsync_add_event_set(q, 70));
@@ -2785,10 +2955,9 @@ TEST_F(core, strict_mode_faults)
 	ADD(ncsync_add_semaphore_inc(q, 71));
 	ADD(ncsync_add_semaphore_wait_ge(stream(_metadata, prog,
 						NCSYNC_ENGINE_SP), 72, 1));
-	id = submit(_metadata, self->dev, prog, NCSYNC_SUBMIT_F_STRICT,
-		    WD_LONG);
-	ASSERT_EQ(NCSYNC_PROG_FAULTED, wait_end(_metadata, self->dev, id));
-	status_get(_metadata, self->dev, id, &st, NULL);
+	id = submit(_metadata, dev, prog, NCSYNC_SUBMIT_F_STRICT, WD_LONG);
+	ASSERT_EQ(NCSYNC_PROG_FAULTED, wait_end(_metadata, dev, id));
+	status_get(_metadata, dev, id, &st, NULL);
 	e = ENG(&st, NCSYNC_ENGINE_POOL);
 	EXPECT_EQ(NCSYNC_ENG_FAULTED, e->state);
 	EXPECT_EQ(NCSYNC_FAULT_EVENT_SET_WHILE_SET, e->fault);
@@ -2796,49 +2965,72 @@ TEST_F(core, strict_mode_faults)
 	e = ENG(&st, NCSYNC_ENGINE_SP);
 	EXPECT_EQ(NCSYNC_ENG_CANCELLED, e->state);
 	EXPECT_EQ(NCSYNC_FAULT_PEER, e->fault);
-	EXPECT_TRUE(ncsync_event_read(self->dev, 70));
-	EXPECT_EQ(0, ncsync_sem_read(self->dev, 71));
+	EXPECT_TRUE(ncsync_event_read(dev, 70));
+	EXPECT_EQ(0, ncsync_sem_read(dev, 71));
 
-	/* The same program without strict mode runs to the end (SP freed). */
-	ASSERT_EQ(0, ncsync_event_clear(self->dev, 70));
-	ASSERT_EQ(0, ncsync_sem_set(self->dev, 72, 1, NULL));
-	id = submit(_metadata, self->dev, prog, 0, WD_LONG);
-	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->dev, id));
-	EXPECT_EQ(1, ncsync_sem_read(self->dev, 71));
+	ASSERT_EQ(0, ncsync_event_clear(dev, 70));
+	ASSERT_EQ(0, ncsync_sem_set(dev, 72, 1, NULL));
+	id = submit(_metadata, dev, prog, 0, WD_LONG);
+	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, dev, id));
+	EXPECT_EQ(1, ncsync_sem_read(dev, 71));
 	ncsync_program_free(prog);
+}
 
-	/* Clearing a clear event. */
+/* Strict mode: clearing a clear event faults Act at record 1. */
+static void strict_clear_while_clear(struct __test_metadata *_metadata,
+				     struct ncsync_dev *dev)
+{
+	struct ncsync_program *prog;
+	struct ncsync_prog_status st;
+	struct ncsync_stream *q;
+	uint32_t id;
+
 	prog = prog_new(_metadata);
 	q = stream(_metadata, prog, NCSYNC_ENGINE_ACT);
 	ADD(ncsync_add_nop(q, NULL));
 	ADD(ncsync_add_event_clear(q, 73));
-	id = submit(_metadata, self->dev, prog, NCSYNC_SUBMIT_F_STRICT,
-		    WD_LONG);
-	ASSERT_EQ(NCSYNC_PROG_FAULTED, wait_end(_metadata, self->dev, id));
-	status_get(_metadata, self->dev, id, &st, NULL);
+	id = submit(_metadata, dev, prog, NCSYNC_SUBMIT_F_STRICT, WD_LONG);
+	ASSERT_EQ(NCSYNC_PROG_FAULTED, wait_end(_metadata, dev, id));
+	status_get(_metadata, dev, id, &st, NULL);
 	EXPECT_EQ(NCSYNC_ENG_FAULTED, st.engines[0].state);
 	EXPECT_EQ(NCSYNC_FAULT_EVENT_CLEAR_WHILE_CLEAR, st.engines[0].fault);
 	EXPECT_EQ(1U, st.engines[0].pc);
 	ncsync_program_free(prog);
+}
 
-	/* A semaphore overflow: applied (it wraps), then the fault. */
+/* Strict mode: a semaphore overflow is applied (it wraps), then faults. */
+static void strict_sem_overflow(struct __test_metadata *_metadata,
+				struct ncsync_dev *dev)
+{
+	struct ncsync_program *prog;
+	struct ncsync_prog_status st;
+	struct ncsync_stream *q;
+	uint32_t id;
+
 	prog = prog_new(_metadata);
 	q = stream(_metadata, prog, NCSYNC_ENGINE_PE);
 	ADD(ncsync_add_semaphore_set(q, 74, INT32_MAX));
 	ADD(ncsync_add_semaphore_inc(q, 74));
 	ADD(ncsync_add_semaphore_inc(q, 75));
-	id = submit(_metadata, self->dev, prog, NCSYNC_SUBMIT_F_STRICT,
-		    WD_LONG);
-	ASSERT_EQ(NCSYNC_PROG_FAULTED, wait_end(_metadata, self->dev, id));
-	status_get(_metadata, self->dev, id, &st, NULL);
+	id = submit(_metadata, dev, prog, NCSYNC_SUBMIT_F_STRICT, WD_LONG);
+	ASSERT_EQ(NCSYNC_PROG_FAULTED, wait_end(_metadata, dev, id));
+	status_get(_metadata, dev, id, &st, NULL);
 	EXPECT_EQ(NCSYNC_ENG_FAULTED, st.engines[0].state);
 	EXPECT_EQ(NCSYNC_FAULT_SEM_OVERFLOW, st.engines[0].fault);
 	EXPECT_EQ(1U, st.engines[0].pc);
-	EXPECT_EQ(INT32_MIN, ncsync_sem_read(self->dev, 74));
-	EXPECT_EQ(0, ncsync_sem_read(self->dev, 75));
+	EXPECT_EQ(INT32_MIN, ncsync_sem_read(dev, 74));
+	EXPECT_EQ(0, ncsync_sem_read(dev, 75));
 	ncsync_program_free(prog);
+}
 
-	/* DMA completions are outside strict mode: counted only. */
+/* Strict mode: DMA completions are outside it, counted only. */
+static void strict_dma_counted_only(struct __test_metadata *_metadata,
+				    struct ncsync_dev *dev)
+{
+	struct ncsync_program *prog;
+	struct ncsync_stream *q;
+	uint32_t id;
+
 	prog = prog_new(_metadata);
 	q = stream(_metadata, prog, NCSYNC_ENGINE_DVE);
 	ADD(ncsync_add_dma(q, 0, 64, 64, 1000,
@@ -2847,11 +3039,22 @@ TEST_F(core, strict_mode_faults)
 	ADD(ncsync_add_dma(q, 0, 64, 64, 1000,
 			   NCSYNC_UPD_COMPLETE | NCSYNC_UPD_EVT_SET, 76, NULL));
 	ADD(ncsync_add_drain(q, NULL));
-	id = submit(_metadata, self->dev, prog, NCSYNC_SUBMIT_F_STRICT,
-		    WD_LONG);
-	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->dev, id));
-	EXPECT_TRUE(ncsync_event_read(self->dev, 76));
+	id = submit(_metadata, dev, prog, NCSYNC_SUBMIT_F_STRICT, WD_LONG);
+	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, dev, id));
+	EXPECT_TRUE(ncsync_event_read(dev, 76));
 	ncsync_program_free(prog);
+}
+
+TEST_F(core, strict_mode_faults)
+{
+	struct ncsync_stats s0, s1;
+
+	ASSERT_EQ(0, ncsync_stats(self->dev, &s0));
+
+	strict_set_while_set(_metadata, self->dev);
+	strict_clear_while_clear(_metadata, self->dev);
+	strict_sem_overflow(_metadata, self->dev);
+	strict_dma_counted_only(_metadata, self->dev);
 
 	ASSERT_EQ(0, ncsync_stats(self->dev, &s1));
 	EXPECT_EQ(s0.event_set_while_set + 3, s1.event_set_while_set);
@@ -3000,17 +3203,69 @@ TEST_F_TIMEOUT(core, second_core_is_independent, BARRIER_TIMEOUT)
  * barrier's counter (in the slice) do not collide.  The snapshot lists
  * exactly the semaphores the program touched.
  */
+/*
+ * Build the allocator test's streams.  Pool: sem[c] += 3, ev set, barrier,
+ * wait sem[top] == 1, sem[c]++.  Act: barrier, wait ev set-then-clear,
+ * sem[top]++, ev+1 set.  PE: sem[b + 1] = -9, barrier, wait ev+1 set,
+ * sem[big]++.  top is the last id below the reserved slice (@user - 1).
+ */
+static void build_alloc_program(struct __test_metadata *_metadata,
+				struct ncsync_program *prog, unsigned int user,
+				int c, int b, int big, int ev)
+{
+	struct ncsync_stream *pool, *act, *pe;
+
+	pool = stream(_metadata, prog, NCSYNC_ENGINE_POOL);
+	act = stream(_metadata, prog, NCSYNC_ENGINE_ACT);
+	pe = stream(_metadata, prog, NCSYNC_ENGINE_PE);
+	ADD(ncsync_add_semaphore_add(pool, c, 3));
+	ADD(ncsync_add_event_set(pool, ev));
+	ADD(ncsync_add_semaphore_set(pe, b + 1, (uint32_t)-9));
+	ASSERT_EQ(0, ncsync_add_sync_barrier(prog));
+	ADD(ncsync_add_semaphore_wait_eq(pool, user - 1, 1));
+	ADD(ncsync_add_semaphore_inc(pool, c));
+	ADD(ncsync_add_event_wait(act, ev, NCSYNC_WAIT_EVT_SET_THEN_CLEAR));
+	ADD(ncsync_add_semaphore_inc(act, user - 1));
+	ADD(ncsync_add_event_set(act, ev + 1));
+	ADD(ncsync_add_event_wait(pe, ev + 1, NCSYNC_WAIT_EVT_SET));
+	ADD(ncsync_add_semaphore_inc(pe, big));
+}
+
+/* Check the allocator test's semaphores in the program's end snapshot. */
+static void check_alloc_snapshot(struct __test_metadata *_metadata,
+				 const struct ncsync_info *info,
+				 const struct ncsync_sem_value *sems,
+				 uint32_t nsems, unsigned int user,
+				 int c, int b, int big)
+{
+	bool found;
+
+	EXPECT_EQ(6U, nsems);
+	EXPECT_EQ(4, snap_sem(sems, nsems, c, &found));
+	EXPECT_TRUE(found);
+	EXPECT_EQ(-9, snap_sem(sems, nsems, b + 1, &found));
+	EXPECT_TRUE(found);
+	EXPECT_EQ(1, snap_sem(sems, nsems, big, &found));
+	EXPECT_TRUE(found);
+	EXPECT_EQ(1, snap_sem(sems, nsems, user - 1, &found));
+	EXPECT_TRUE(found);
+	EXPECT_EQ(3, snap_sem(sems, nsems, barrier_counter(info), &found));
+	EXPECT_TRUE(found);
+	/* the other counter, re-armed at the first pass: 3 * 2^27 */
+	EXPECT_EQ(3 << 27, snap_sem(sems, nsems, barrier_counter(info) + 1,
+				    &found));
+	EXPECT_TRUE(found);
+}
+
 TEST_F(core, allocator_ids_in_a_program)
 {
 	const struct ncsync_info *info = self->info;
 	struct ncsync_program *prog = prog_new(_metadata);
 	struct ncsync_sem_value sems[NCSYNC_NUM_SEMS];
-	struct ncsync_stream *pool, *act, *pe;
 	struct ncsync_prog_status st;
 	unsigned int user = info->rt_reserved_sem_first;
 	int a, b, c, big, last, ev, ev2;
 	uint32_t id;
-	bool found;
 
 	ASSERT_LE(8U, user);
 	ASSERT_EQ(0, ncsync_program_set_reserved(prog,
@@ -3044,46 +3299,13 @@ TEST_F(core, allocator_ids_in_a_program)
 	ADD(big);
 	ADD(ev);
 
-	/*
-	 * Pool: sem[c] += 3, ev set, barrier, wait sem[top] == 1, sem[c]++.
-	 * Act: barrier, wait ev set-then-clear, sem[top]++, ev+1 set.
-	 * PE: sem[b + 1] = -9, barrier, wait ev+1 set, sem[big]++.
-	 * top is the last id below the reserved slice.
-	 */
-	pool = stream(_metadata, prog, NCSYNC_ENGINE_POOL);
-	act = stream(_metadata, prog, NCSYNC_ENGINE_ACT);
-	pe = stream(_metadata, prog, NCSYNC_ENGINE_PE);
-	ADD(ncsync_add_semaphore_add(pool, c, 3));
-	ADD(ncsync_add_event_set(pool, ev));
-	ADD(ncsync_add_semaphore_set(pe, b + 1, (uint32_t)-9));
-	ASSERT_EQ(0, ncsync_add_sync_barrier(prog));
-	ADD(ncsync_add_semaphore_wait_eq(pool, user - 1, 1));
-	ADD(ncsync_add_semaphore_inc(pool, c));
-	ADD(ncsync_add_event_wait(act, ev, NCSYNC_WAIT_EVT_SET_THEN_CLEAR));
-	ADD(ncsync_add_semaphore_inc(act, user - 1));
-	ADD(ncsync_add_event_set(act, ev + 1));
-	ADD(ncsync_add_event_wait(pe, ev + 1, NCSYNC_WAIT_EVT_SET));
-	ADD(ncsync_add_semaphore_inc(pe, big));
+	build_alloc_program(_metadata, prog, user, c, b, big, ev);
 
 	id = submit(_metadata, self->dev, prog, NCSYNC_SUBMIT_F_STRICT,
 		    WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->dev, id));
 	status_get(_metadata, self->dev, id, &st, sems);
-	EXPECT_EQ(6U, st.nsems);
-	EXPECT_EQ(4, snap_sem(sems, st.nsems, c, &found));
-	EXPECT_TRUE(found);
-	EXPECT_EQ(-9, snap_sem(sems, st.nsems, b + 1, &found));
-	EXPECT_TRUE(found);
-	EXPECT_EQ(1, snap_sem(sems, st.nsems, big, &found));
-	EXPECT_TRUE(found);
-	EXPECT_EQ(1, snap_sem(sems, st.nsems, user - 1, &found));
-	EXPECT_TRUE(found);
-	EXPECT_EQ(3, snap_sem(sems, st.nsems, barrier_counter(info), &found));
-	EXPECT_TRUE(found);
-	/* the other counter, re-armed at the first pass: 3 * 2^27 */
-	EXPECT_EQ(3 << 27, snap_sem(sems, st.nsems, barrier_counter(info) + 1,
-				    &found));
-	EXPECT_TRUE(found);
+	check_alloc_snapshot(_metadata, info, sems, st.nsems, user, c, b, big);
 	EXPECT_FALSE(ncsync_event_read(self->dev, ev));
 	EXPECT_TRUE(ncsync_event_read(self->dev, ev + 1));
 	ncsync_program_free(prog);

@@ -2341,6 +2341,66 @@ TEST_F(nl, get_programs_lists_every_program)
 }
 
 /*
+ * Cancel ten programs the first datagram of @d listed (@gone 1) and the
+ * last ten of the @n0 submitted (@gone 2), then submit ten more.
+ */
+static void change_after_first_datagram(struct __test_metadata *_metadata,
+					struct many *m, const struct dump *d,
+					int *gone, int n0)
+{
+	struct ncsync_prog_cancel pc = { 0 };
+	int i, j;
+
+	for (i = 1; i <= NEW_PROGS; i++) {
+		j = many_find(m, &d->progs[i].p);
+		ASSERT_LE(1, j);
+		pc.id = m->s[j].id;
+		ASSERT_EQ(0, ioctl(m->s[j].fd, NCSYNC_IOC_PROG_CANCEL, &pc));
+		gone[j] = 1;
+	}
+	for (j = n0 - NEW_PROGS; j < n0; j++) {
+		pc.id = m->s[j].id;
+		ASSERT_EQ(0, ioctl(m->s[j].fd, NCSYNC_IOC_PROG_CANCEL, &pc));
+		gone[j] = 2;
+	}
+	for (i = 0; i < NEW_PROGS; i++)
+		many_submit(_metadata, m, i % NFD);
+}
+
+/*
+ * Check the whole dump @d: each program listed at most once and in order,
+ * as often as @gone says it should be, the new ones (from @n0) last.
+ */
+static void check_listed_once(struct __test_metadata *_metadata,
+			      const struct many *m, const struct dump *d,
+			      int *seen, const int *gone, int *when, int n0)
+{
+	int i, j, k, last;
+
+	last = -1;
+	for (i = 0; i < d->n; i++) {
+		j = many_find(m, &d->progs[i].p);
+		ASSERT_LE(0, j) TH_LOG("program %d of the dump: unknown", i);
+		EXPECT_EQ(0, seen[j]) TH_LOG("program %d listed twice", j);
+		seen[j]++;
+		when[j] = d->progs[i].datagram;
+		EXPECT_LT(last, j) TH_LOG("program %d after %d", j, last);
+		last = j;
+	}
+	for (j = 0; j < m->n; j++) {
+		if (gone[j] == 2 && when[j] <= 2 && seen[j])
+			continue;	/* sent before it was cancelled */
+		k = gone[j] == 2 ? 0 : 1;
+		EXPECT_EQ(k, seen[j])
+			TH_LOG("program %d (cancelled: %d) listed %d times", j,
+			       gone[j], seen[j]);
+	}
+	for (j = n0; j < m->n; j++)
+		EXPECT_LT(2, when[j]) TH_LOG("new program %d in datagram %d",
+					    j, when[j]);
+}
+
+/*
  * Programs that end, and programs submitted, between two datagrams of the
  * dump move no other: after the first datagram is read, ten programs it
  * listed and the last ten submitted are cancelled, and ten are submitted.
@@ -2351,11 +2411,10 @@ TEST_F(nl, get_programs_lists_every_program)
  */
 TEST_F(nl, get_programs_exactly_once_while_changing)
 {
-	struct ncsync_prog_cancel pc = { 0 };
 	int *seen, *gone, *when;
 	struct many *m;
 	struct dump d;
-	int i, j, k, n0, last;
+	int n0;
 
 	m = malloc(sizeof(*m));
 	ASSERT_NE(NULL, m);
@@ -2372,47 +2431,14 @@ TEST_F(nl, get_programs_exactly_once_while_changing)
 	ASSERT_LE(NEW_PROGS + 1, d.n) TH_LOG("first datagram: %d", d.n);
 
 	/* the second datagram is built: change what comes after it */
-	for (i = 1; i <= NEW_PROGS; i++) {
-		j = many_find(m, &d.progs[i].p);
-		ASSERT_LE(1, j);
-		pc.id = m->s[j].id;
-		ASSERT_EQ(0, ioctl(m->s[j].fd, NCSYNC_IOC_PROG_CANCEL, &pc));
-		gone[j] = 1;
-	}
-	for (j = n0 - NEW_PROGS; j < n0; j++) {
-		pc.id = m->s[j].id;
-		ASSERT_EQ(0, ioctl(m->s[j].fd, NCSYNC_IOC_PROG_CANCEL, &pc));
-		gone[j] = 2;
-	}
-	for (i = 0; i < NEW_PROGS; i++)
-		many_submit(_metadata, m, i % NFD);
+	change_after_first_datagram(_metadata, m, &d, gone, n0);
 
 	while (!d.done)
 		dump_next(_metadata, &d);
 	ASSERT_EQ(0, d.err);
 	ASSERT_LT(2, d.datagrams) TH_LOG("the dump ended before the changes");
 
-	last = -1;
-	for (i = 0; i < d.n; i++) {
-		j = many_find(m, &d.progs[i].p);
-		ASSERT_LE(0, j) TH_LOG("program %d of the dump: unknown", i);
-		EXPECT_EQ(0, seen[j]) TH_LOG("program %d listed twice", j);
-		seen[j]++;
-		when[j] = d.progs[i].datagram;
-		EXPECT_LT(last, j) TH_LOG("program %d after %d", j, last);
-		last = j;
-	}
-	for (j = 0; j < m->n; j++) {
-		if (gone[j] == 2 && when[j] <= 2 && seen[j])
-			continue;	/* sent before it was cancelled */
-		k = gone[j] == 2 ? 0 : 1;
-		EXPECT_EQ(k, seen[j])
-			TH_LOG("program %d (cancelled: %d) listed %d times", j,
-			       gone[j], seen[j]);
-	}
-	for (j = n0; j < m->n; j++)
-		EXPECT_LT(2, when[j]) TH_LOG("new program %d in datagram %d",
-					    j, when[j]);
+	check_listed_once(_metadata, m, &d, seen, gone, when, n0);
 
 	dump_free(&d);
 	many_teardown(_metadata, self, m);

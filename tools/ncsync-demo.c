@@ -48,14 +48,11 @@ static void *consumer(void *arg)
 	return NULL;
 }
 
-int main(void)
+/* Open core 0, print what it reports, and reset it. */
+static void open_and_reset(void)
 {
 	const struct ncsync_info *info;
-	struct ncsync_stats stats;
-	struct timespec deadline;
-	uint32_t one = 1;
-	pthread_t thr;
-	int i, ret;
+	int ret;
 
 	ret = ncsync_open(0, true, &dev);
 	if (ret)
@@ -69,10 +66,13 @@ int main(void)
 	ret = ncsync_reset(dev);
 	if (ret)
 		fail("reset", ret);
+}
 
-	ret = pthread_create(&thr, NULL, consumer, NULL);
-	if (ret)
-		fail("pthread_create", -ret);
+/* The producer: post PRODUCED tokens through the increment window. */
+static void produce(void)
+{
+	uint32_t one = 1;
+	int i, ret;
 
 	for (i = 0; i < PRODUCED; i++) {
 		usleep(100000);
@@ -85,6 +85,13 @@ int main(void)
 		       NCSYNC_CSR_SEM_INC + 4 * SEM_TOKENS, SEM_TOKENS,
 		       ncsync_sem_read(dev, SEM_TOKENS));
 	}
+}
+
+/* Wait for the consumer's event, consuming it. */
+static void wait_done(void)
+{
+	struct timespec deadline;
+	int ret;
 
 	ncsync_deadline_after(&deadline, 30LL * 1000000000);
 	ret = ncsync_wait_event(dev, EVT_DONE, NCSYNC_WAIT_EVT_SET_THEN_CLEAR,
@@ -93,7 +100,13 @@ int main(void)
 		fail("wait for event", ret);
 	printf("producer: consumed event[%d]; it now reads %d\n", EVT_DONE,
 	       ncsync_event_read(dev, EVT_DONE));
-	pthread_join(thr, NULL);
+}
+
+/* A wait that cannot be satisfied must end at its deadline. */
+static void expect_timeout(void)
+{
+	struct timespec deadline;
+	int ret;
 
 	ncsync_deadline_after(&deadline, 100LL * 1000000);
 	ret = ncsync_wait_sem(dev, SEM_TOKENS, NCSYNC_WAIT_SEM_EQ, 0,
@@ -103,6 +116,13 @@ int main(void)
 	       ret ? strerror(-ret) : "passed");
 	if (ret != -ETIMEDOUT)
 		fail("expected a timeout", ret ? ret : -EPROTO);
+}
+
+/* Print the core's change and reset counters. */
+static void print_stats(void)
+{
+	struct ncsync_stats stats;
+	int ret;
 
 	ret = ncsync_stats(dev, &stats);
 	if (ret)
@@ -110,6 +130,25 @@ int main(void)
 	printf("stats: %llu changes, %llu resets\n",
 	       (unsigned long long)stats.seq,
 	       (unsigned long long)stats.resets);
+}
+
+int main(void)
+{
+	pthread_t thr;
+	int ret;
+
+	open_and_reset();
+
+	ret = pthread_create(&thr, NULL, consumer, NULL);
+	if (ret)
+		fail("pthread_create", -ret);
+
+	produce();
+	wait_done();
+	pthread_join(thr, NULL);
+
+	expect_timeout();
+	print_stats();
 
 	if (ncsync_sem_read(dev, SEM_TOKENS) != PRODUCED ||
 	    ncsync_event_read(dev, EVT_DONE)) {
