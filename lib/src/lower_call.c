@@ -314,15 +314,17 @@ static int ncsync_call_height(struct ncsync_calls *cx,
 	struct ncsync_fn_info *in = &cx->info[f->body.fn - 1];
 	int h;
 
-	if (in->state == 2)
-		return (int)in->height;
 	if (in->state == 1)
 		return ncsync_fail_recursion(cx, f);
-	if (cx->depth == NCSYNC_CALL_MAX_DEPTH)
+	/* Checked once, but reached again on a longer path, maybe. */
+	if (cx->depth + (in->state == 2 ? in->height : 1) >
+	    NCSYNC_CALL_MAX_DEPTH)
 		return ncsync_lower_fail(cx->prog, -ELOOP,
 					 "engine %s function %s: calls nested deeper than %u",
 					 ncsync_eng(f->body.engine), f->name,
 					 NCSYNC_CALL_MAX_DEPTH);
+	if (in->state == 2)
+		return (int)in->height;
 	in->state = 1;
 	cx->path[cx->depth++] = f;
 	h = ncsync_check_stream(cx, &f->body);

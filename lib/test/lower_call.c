@@ -339,6 +339,44 @@ static int chain(unsigned int n)
 	return ncsync_program_finalize(p);
 }
 
+/*
+ * A chain f0 -> ... -> f@n, and g -> h0 -> ... -> h@k -> f0: f0 is
+ * checked first from g's path or from pool's own Call of f0, either way
+ * the nesting through g counts.
+ */
+static int two_paths(unsigned int n, unsigned int k, bool g_first)
+{
+	struct ncsync_stream *s, *f;
+	char name[8], next[8];
+	unsigned int i;
+
+	ncsync_program_new(&p);
+	ncsync_program_stream(p, NCSYNC_ENGINE_POOL, &s);
+	if (g_first)
+		ncsync_add_call(s, "g", 0, NULL);
+	ncsync_add_call(s, "f0", 0, NULL);
+	if (!g_first)
+		ncsync_add_call(s, "g", 0, NULL);
+	for (i = 0; i <= n; i++) {
+		snprintf(name, sizeof(name), "f%u", i);
+		snprintf(next, sizeof(next), "f%u", i + 1);
+		ncsync_program_add_function(p, NCSYNC_ENGINE_POOL, name, &f);
+		if (i < n)
+			ncsync_add_call(f, next, 0, NULL);
+		else
+			ncsync_add_nop(f, NULL);
+	}
+	ncsync_program_add_function(p, NCSYNC_ENGINE_POOL, "g", &f);
+	ncsync_add_call(f, "h0", 0, NULL);
+	for (i = 0; i <= k; i++) {
+		snprintf(name, sizeof(name), "h%u", i);
+		snprintf(next, sizeof(next), "h%u", i + 1);
+		ncsync_program_add_function(p, NCSYNC_ENGINE_POOL, name, &f);
+		ncsync_add_call(f, i < k ? next : "f0", 0, NULL);
+	}
+	return ncsync_program_finalize(p);
+}
+
 static void test_depth(void)
 {
 	const char *m;
@@ -351,6 +389,16 @@ static void test_depth(void)
 	m = ncsync_program_lower_error(p);
 	TAP_CHECK(m && strstr(m, "calls nested deeper than 16"),
 		  "... \"%s\"", m ? m : "(none)");
+	ncsync_program_free(p);
+	/* f: 10 deep; g, h0, h1, h2 then f: 14; h0 .. h6: 18. */
+	TAP_CHECK(two_paths(9, 2, false) == 0 && two_paths(9, 2, true) == 0,
+		  "f checked, then reached 4 calls deeper: 14, lowered");
+	ncsync_program_free(p);
+	TAP_CHECK(two_paths(9, 6, false) == -ELOOP,
+		  "f checked first, then reached 8 calls deeper: -ELOOP");
+	ncsync_program_free(p);
+	TAP_CHECK(two_paths(9, 6, true) == -ELOOP,
+		  "f first reached 8 calls deep: -ELOOP");
 	ncsync_program_free(p);
 }
 
