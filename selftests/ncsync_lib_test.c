@@ -2141,6 +2141,36 @@ static const char asm_calls[] =
 	"\tbr.lt.u32 r1, 10, loop\n"
 	"\texit\n";
 
+/*
+ * Pool's lowered stream, byte by byte (selftests/ncsync_rec.h): the body
+ * inlined at the Call, its early ret a branch to the copy's end with the
+ * ret's update, the last ret nothing, the loop's target relocated.
+ */
+static void check_pool_calls(struct __test_metadata *_metadata,
+			     struct ncsync_program *prog)
+{
+	struct ncsync_stream *s;
+	__u8 want[8][REC_SIZE];
+	unsigned int i;
+
+	enc_mov(want[0], NCSYNC_ALU_MOV_IMM, 1, 0, 0);
+	enc_noop(want[1], 0, 0, NCSYNC_UPD_COMPLETE | NCSYNC_UPD_SEM_INC, 40,
+		 0);
+	enc_mov(want[2], NCSYNC_ALU_AND_IMM, 2, 1, 1);
+	enc_branch(want[3], NCSYNC_BR_EQ, NCSYNC_DTYPE_U32, 2, 0, 0, 5);
+	enc_jump(want[4], 5);
+	rec_lane0(want[4], 0, 0, NCSYNC_UPD_COMPLETE | NCSYNC_UPD_SEM_INC, 40,
+		  0);
+	enc_mov(want[5], NCSYNC_ALU_ADD_IMM, 1, 1, 1);
+	enc_branch(want[6], NCSYNC_BR_LT, NCSYNC_DTYPE_U32, 1, 0, 10, 1);
+	enc_exit(want[7]);
+	s = ncsync_program_find_stream(prog, NCSYNC_ENGINE_POOL);
+	ASSERT_EQ(8U, ncsync_stream_count(s));
+	for (i = 0; i < 8; i++)
+		EXPECT_EQ(0, memcmp(ncsync_stream_peek(s, i), want[i],
+				    REC_SIZE)) TH_LOG("pool record %u", i);
+}
+
 TEST_F(core, asm_call_return_lowered)
 {
 	struct ncsync_program *prog = NULL;
@@ -2152,6 +2182,7 @@ TEST_F(core, asm_call_return_lowered)
 	ASSERT_EQ(0, ret) TH_LOG("%u:%u: %s", err.line, err.col, err.msg);
 	ret = ncsync_program_finalize(prog);
 	ASSERT_EQ(0, ret) TH_LOG("%s", ncsync_program_lower_error(prog));
+	check_pool_calls(_metadata, prog);
 	id = submit(_metadata, self->dev, prog, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->dev, id));
 	EXPECT_EQ(15, ncsync_sem_read(self->dev, 40));
@@ -2163,8 +2194,8 @@ TEST_F(core, asm_call_return_lowered)
 /*
  * A DMA barrier (0xC3) with an events block, lowered to a NoOp that keeps
  * it: pool's waits for act's sem[43] >= 1 and then sets ev[40], which act
- * waits on before it writes sem[44] = 7.  The record pool runs is the
- * NoOp.
+ * waits on before it writes sem[44] = 7.  The record pool runs is that
+ * NoOp, byte by byte.
  */
 TEST_F(core, dma_barrier_lowered_with_events)
 {
@@ -2175,6 +2206,7 @@ TEST_F(core, dma_barrier_lowered_with_events)
 	};
 	struct ncsync_program *prog = prog_new(_metadata);
 	struct ncsync_stream *p, *a;
+	__u8 want[REC_SIZE];
 	const uint8_t *rec;
 	uint32_t id;
 
@@ -2189,9 +2221,9 @@ TEST_F(core, dma_barrier_lowered_with_events)
 	ASSERT_EQ(0, ncsync_program_finalize(prog));
 	rec = ncsync_stream_peek(p, 0);
 	ASSERT_NE(NULL, rec);
-	EXPECT_EQ(NCSYNC_OPC_NOOP, rec[0]);
-	EXPECT_EQ(NCSYNC_WAIT_SEM_GE, rec[NCSYNC_REC_EV_WAIT_MODE]);
-	EXPECT_EQ(40, rec[NCSYNC_REC_EV_UPD_IDX]);
+	enc_noop(want, NCSYNC_WAIT_SEM_GE, 43,
+		 NCSYNC_UPD_COMPLETE | NCSYNC_UPD_EVT_SET, 40, 1);
+	EXPECT_EQ(0, memcmp(rec, want, REC_SIZE));
 	id = submit(_metadata, self->dev, prog, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->dev, id));
 	EXPECT_TRUE(ncsync_event_read(self->dev, 40));

@@ -137,7 +137,8 @@ struct ncsync_func {
  * @conf_bad: the lowering met a malformed 0xD5 record (the conformance
  *	profile refuses the program: NCSYNC_REC_CONF_PSEUDO).
  * @conf_engine: the engine of the first one.
- * @conf_index: its index in that stream before the lowering.
+ * @conf_index: its index in that stream before the lowering (of the
+ *	barriers: after Calls are inlined, lower_call.c).
  * @frozen: lowered or finalized: no more records may be added.
  * @finalized: ncsync_program_finalize() succeeded.
  * @bad_engine: the engine of the record the last finalization refused.
