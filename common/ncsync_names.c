@@ -20,6 +20,9 @@ const struct ncsync_text ncsync_text_opcodes[] = {
 	{ NCSYNC_OPC_EXIT, 0, "exit" },
 	{ NCSYNC_OPC_DMA, 0, "dma" },
 	{ NCSYNC_OPC_ALL_ENGINE_BARRIER, 0, "barrier" },
+	{ NCSYNC_OPC_DMA_BARRIER, 0, "dma_barrier" },
+	{ NCSYNC_OPC_RETURN, 0, "ret" },
+	{ NCSYNC_OPC_CALL, 0, "call" },
 	NCSYNC_TEXT_END
 };
 

@@ -2309,6 +2309,131 @@ TEST_F(core, asm_program_with_labels_and_barrier)
 }
 
 /*
+ * Functions, Call and Return (lowered by the library, inlined): pool's
+ * "post" adds 1 to sem[40] and, on odd passes, 1 more (an early ret on
+ * even ones); act's "twice" calls its "one" twice (nested calls), each
+ * adding 3 to sem[41]; both call in a loop of 10 passes.
+ */
+static const char asm_calls[] =
+	"engine pool\n"
+	"func post\n"
+	"\tnop then sem[40]++\n"
+	"\tandi r2, r1, 1\n"
+	"\tbr.eq.u32 r2, 0, even\n"
+	"\tret then sem[40]++\n"
+	"even:\tret\n"
+	"endfunc\n"
+	"\tmovi r1, 0\n"
+	"loop:\tcall post, args=5\n"
+	"\taddi r1, r1, 1\n"
+	"\tbr.lt.u32 r1, 10, loop\n"
+	"\texit\n"
+	"engine act\n"
+	"func one\n"
+	"\tnop then sem[41] += 3\n"
+	"endfunc\n"
+	"func twice\n"
+	"\tcall one\n"
+	"\tcall one\n"
+	"endfunc\n"
+	"\tmovi r1, 0\n"
+	"loop:\tcall twice wait sem[40] >= 0 then sem[42]++\n"
+	"\taddi r1, r1, 1\n"
+	"\tbr.lt.u32 r1, 10, loop\n"
+	"\texit\n";
+
+/*
+ * Pool's lowered stream, byte by byte (selftests/ncsync_rec.h): the body
+ * inlined at the Call, its early ret a branch to the copy's end with the
+ * ret's update, the last ret nothing, the loop's target relocated.
+ */
+static void check_pool_calls(struct __test_metadata *_metadata,
+			     struct ncsync_program *prog)
+{
+	struct ncsync_stream *s;
+	__u8 want[8][REC_SIZE];
+	unsigned int i;
+
+	enc_mov(want[0], NCSYNC_ALU_MOV_IMM, 1, 0, 0);
+	enc_noop(want[1], 0, 0, NCSYNC_UPD_COMPLETE | NCSYNC_UPD_SEM_INC, 40,
+		 0);
+	enc_mov(want[2], NCSYNC_ALU_AND_IMM, 2, 1, 1);
+	enc_branch(want[3], NCSYNC_BR_EQ, NCSYNC_DTYPE_U32, 2, 0, 0, 5);
+	enc_jump(want[4], 5);
+	rec_lane0(want[4], 0, 0, NCSYNC_UPD_COMPLETE | NCSYNC_UPD_SEM_INC, 40,
+		  0);
+	enc_mov(want[5], NCSYNC_ALU_ADD_IMM, 1, 1, 1);
+	enc_branch(want[6], NCSYNC_BR_LT, NCSYNC_DTYPE_U32, 1, 0, 10, 1);
+	enc_exit(want[7]);
+	s = ncsync_program_find_stream(prog, NCSYNC_ENGINE_POOL);
+	ASSERT_EQ(8U, ncsync_stream_count(s));
+	for (i = 0; i < 8; i++)
+		EXPECT_EQ(0, memcmp(ncsync_stream_peek(s, i), want[i],
+				    REC_SIZE)) TH_LOG("pool record %u", i);
+}
+
+TEST_F(core, asm_call_return_lowered)
+{
+	struct ncsync_program *prog = NULL;
+	struct ncsync_asm_error err;
+	int ret;
+	uint32_t id;
+
+	ret = ncsync_asm(asm_calls, &prog, &err);
+	ASSERT_EQ(0, ret) TH_LOG("%u:%u: %s", err.line, err.col, err.msg);
+	ret = ncsync_program_finalize(prog);
+	ASSERT_EQ(0, ret) TH_LOG("%s", ncsync_program_lower_error(prog));
+	check_pool_calls(_metadata, prog);
+	id = submit(_metadata, self->dev, prog, 0, WD_LONG);
+	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->dev, id));
+	EXPECT_EQ(15, ncsync_sem_read(self->dev, 40));
+	EXPECT_EQ(10 * 2 * 3, ncsync_sem_read(self->dev, 41));
+	EXPECT_EQ(10, ncsync_sem_read(self->dev, 42));
+	ncsync_program_free(prog);
+}
+
+/*
+ * A DMA barrier (0xC3) with an events block, lowered to a NoOp that keeps
+ * it: pool's waits for act's sem[43] >= 1 and then sets ev[40], which act
+ * waits on before it writes sem[44] = 7.  The record pool runs is that
+ * NoOp, byte by byte.
+ */
+TEST_F(core, dma_barrier_lowered_with_events)
+{
+	const struct ncsync_events ev = {
+		.wait_mode = NCSYNC_WAIT_SEM_GE, .wait_idx = 43, .value = 1,
+		.upd_mode = NCSYNC_UPD_COMPLETE | NCSYNC_UPD_EVT_SET,
+		.upd_idx = 40,
+	};
+	struct ncsync_program *prog = prog_new(_metadata);
+	struct ncsync_stream *p, *a;
+	__u8 want[REC_SIZE];
+	const uint8_t *rec;
+	uint32_t id;
+
+	ADD(ncsync_program_stream(prog, NCSYNC_ENGINE_POOL, &p));
+	ADD(ncsync_program_stream(prog, NCSYNC_ENGINE_ACT, &a));
+	ADD(ncsync_add_dma_barrier(p, &ev));
+	ADD(ncsync_add_exit(p, NULL));
+	ADD(ncsync_add_semaphore_inc(a, 43));
+	ADD(ncsync_add_event_wait(a, 40, NCSYNC_WAIT_EVT_SET));
+	ADD(ncsync_add_semaphore_set(a, 44, 7));
+	ADD(ncsync_add_exit(a, NULL));
+	ASSERT_EQ(0, ncsync_program_finalize(prog));
+	rec = ncsync_stream_peek(p, 0);
+	ASSERT_NE(NULL, rec);
+	enc_noop(want, NCSYNC_WAIT_SEM_GE, 43,
+		 NCSYNC_UPD_COMPLETE | NCSYNC_UPD_EVT_SET, 40, 1);
+	EXPECT_EQ(0, memcmp(rec, want, REC_SIZE));
+	id = submit(_metadata, self->dev, prog, 0, WD_LONG);
+	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->dev, id));
+	EXPECT_TRUE(ncsync_event_read(self->dev, 40));
+	EXPECT_EQ(1, ncsync_sem_read(self->dev, 43));
+	EXPECT_EQ(7, ncsync_sem_read(self->dev, 44));
+	ncsync_program_free(prog);
+}
+
+/*
  * The text form is exact: a finalized program (lowered barriers, resolved
  * branches) printed by ncsync_disasm_program() assembles back into the
  * same records, and runs the same.  For both lowerings.

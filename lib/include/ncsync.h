@@ -254,6 +254,21 @@ int ncsync_add_all_engine_barrier(struct ncsync_program *prog,
 				  const struct ncsync_events *ev);
 int ncsync_add_lower_control_fence(struct ncsync_program *prog);
 
+/*
+ * Pseudo-ops lowered record by record (Documentation/ncsync/barriers.rst,
+ * "Call, Return and the DMA barrier"): the DMA barrier (0xC3), Call (0xD3)
+ * of a function of the same engine, inlined, and Return (0xD2).
+ */
+int ncsync_program_add_function(struct ncsync_program *prog, uint8_t engine,
+				const char *name, struct ncsync_stream **bodyp);
+int ncsync_add_dma_barrier(struct ncsync_stream *s,
+			   const struct ncsync_events *ev);
+int ncsync_add_call(struct ncsync_stream *s, const char *name,
+		    uint32_t args_id, const struct ncsync_events *ev);
+int ncsync_add_return(struct ncsync_stream *s, const struct ncsync_events *ev);
+/* Why the last lowering failed, or NULL. */
+const char *ncsync_program_lower_error(const struct ncsync_program *prog);
+
 /* Text form (Documentation/ncsync/asm.rst). */
 
 /**

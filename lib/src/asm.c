@@ -20,17 +20,22 @@
 #include "internal.h"
 #include "text.h"
 
-/* A label: its name is unique within its engine's stream. */
+/* A label: its name is unique within its stream (or function body). */
 struct asm_sym {
 	const char *name;
 	size_t len;
-	uint8_t engine;
+	const struct ncsync_stream *scope;
 	bool bound;
 	bool used;
 	int label;
 	uint32_t index;		/* where it is bound */
 	unsigned int line;	/* where it was defined, or first used */
 	unsigned int col;
+};
+
+struct asm_tok {
+	const char *s;
+	size_t len;
 };
 
 struct asm_ctx {
@@ -48,11 +53,10 @@ struct asm_ctx {
 	uint32_t *hash;			/* 1 + index into @syms, or 0 */
 	size_t hash_size;		/* a power of 2, > 2 * @nsyms */
 	bool barrier;			/* a barrier was added */
-};
-
-struct asm_tok {
-	const char *s;
-	size_t len;
+	struct ncsync_stream *outer;	/* in a func: the engine's stream */
+	struct asm_tok func;		/* ... the func's name */
+	unsigned int func_line;		/* ... and where it is opened */
+	unsigned int func_col;
 };
 
 /* One value field of a record, and whether a clause has filled it. */
@@ -613,10 +617,11 @@ static int parse_sync(struct asm_ctx *c, struct asm_lane lane[2],
 
 /* Labels */
 
-/* FNV-1a of a label's engine and name. */
-static size_t sym_hash(uint8_t engine, const char *s, size_t len)
+/* FNV-1a of a label's stream and name. */
+static size_t sym_hash(const struct ncsync_stream *scope, const char *s,
+		       size_t len)
 {
-	uint32_t h = 2166136261U ^ engine;
+	uint32_t h = 2166136261U ^ (uint32_t)((uintptr_t)scope >> 4);
 	size_t i;
 
 	for (i = 0; i < len; i++)
@@ -625,10 +630,11 @@ static size_t sym_hash(uint8_t engine, const char *s, size_t len)
 }
 
 /* The hash slot of a label: its own, or the free one it would take. */
-static uint32_t *sym_slot(struct asm_ctx *c, uint8_t engine, const char *s,
+static uint32_t *sym_slot(struct asm_ctx *c,
+			  const struct ncsync_stream *scope, const char *s,
 			  size_t len)
 {
-	size_t i = sym_hash(engine, s, len) & (c->hash_size - 1);
+	size_t i = sym_hash(scope, s, len) & (c->hash_size - 1);
 
 	for (;; i = (i + 1) & (c->hash_size - 1)) {
 		const struct asm_sym *sym;
@@ -636,7 +642,7 @@ static uint32_t *sym_slot(struct asm_ctx *c, uint8_t engine, const char *s,
 		if (!c->hash[i])
 			return &c->hash[i];
 		sym = &c->syms[c->hash[i] - 1];
-		if (sym->engine == engine && sym->len == len &&
+		if (sym->scope == scope && sym->len == len &&
 		    !memcmp(sym->name, s, len))
 			return &c->hash[i];
 	}
@@ -667,12 +673,12 @@ static int sym_grow(struct asm_ctx *c)
 	c->hash = hash;
 	c->hash_size = size;
 	for (i = 0; i < c->nsyms; i++)
-		*sym_slot(c, c->syms[i].engine, c->syms[i].name,
+		*sym_slot(c, c->syms[i].scope, c->syms[i].name,
 			  c->syms[i].len) = i + 1;
 	return 0;
 }
 
-/* The label @t of the current engine, created on first sight. */
+/* The label @t of the current stream, created on first sight. */
 static struct asm_sym *sym_get(struct asm_ctx *c, const struct asm_tok *t,
 			       const char *at, int *ret)
 {
@@ -681,7 +687,7 @@ static struct asm_sym *sym_get(struct asm_ctx *c, const struct asm_tok *t,
 	int label;
 
 	if (c->hash_size) {
-		slot = sym_slot(c, c->engine, t->s, t->len);
+		slot = sym_slot(c, c->cur, t->s, t->len);
 		if (*slot)
 			return &c->syms[*slot - 1];
 	}
@@ -689,7 +695,7 @@ static struct asm_sym *sym_get(struct asm_ctx *c, const struct asm_tok *t,
 		*ret = asm_fail(c, at, -ENOMEM, "out of memory");
 		return NULL;
 	}
-	slot = sym_slot(c, c->engine, t->s, t->len);
+	slot = sym_slot(c, c->cur, t->s, t->len);
 	label = ncsync_label_new(c->prog);
 	if (label < 0) {
 		*ret = asm_fail(c, at, label, "cannot create label: %s",
@@ -700,7 +706,7 @@ static struct asm_sym *sym_get(struct asm_ctx *c, const struct asm_tok *t,
 	*slot = c->nsyms;
 	sym->name = t->s;
 	sym->len = t->len;
-	sym->engine = c->engine;
+	sym->scope = c->cur;
 	sym->bound = false;
 	sym->used = false;
 	sym->label = label;
@@ -740,7 +746,7 @@ static int sym_define(struct asm_ctx *c, const struct asm_tok *t)
  */
 static int syms_check(struct asm_ctx *c)
 {
-	struct ncsync_stream *s;
+	const struct ncsync_stream *s;
 	const char *fmt;
 	size_t i;
 
@@ -750,8 +756,10 @@ static int syms_check(struct asm_ctx *c)
 		if (!sym->bound) {
 			fmt = "undefined label '%.*s'";
 		} else {
-			s = ncsync_program_find_stream(c->prog, sym->engine);
-			if (!sym->used || sym->index < ncsync_stream_count(s))
+			s = sym->scope;
+			/* A function's end is the end of each inlined copy. */
+			if (!sym->used || sym->index < ncsync_stream_count(s) ||
+			    s->fn)
 				continue;
 			fmt = "label '%.*s' is past the last record of its stream";
 		}
@@ -1281,24 +1289,36 @@ static int asm_plain(struct asm_ctx *c, const struct asm_tok *mn,
 	return asm_emit(c, mn, &in, lane, NULL);
 }
 
+/*
+ * The sync clauses of a pseudo-op into @ev: lane 0, valid on a NoOp (the
+ * record that carries them once lowered).
+ */
+static int parse_pseudo_sync(struct asm_ctx *c, const struct asm_tok *mn,
+			     struct ncsync_events *ev)
+{
+	struct asm_lane lane[2];
+	struct ncsync_insn in;
+	int ret;
+
+	ret = parse_sync(c, lane, false, false);
+	if (ret)
+		return ret;
+	lane_events(&lane[0], ev);
+	asm_insn(&in, NCSYNC_OPC_NOOP);
+	ncsync_insn_events(&in, ev);
+	return asm_check(c, mn, &in);
+}
+
 /* barrier: one pseudo-op in every engine's stream, at once */
 static int asm_barrier(struct asm_ctx *c, const struct asm_tok *mn)
 {
-	struct asm_lane lane[2];
 	struct ncsync_events ev;
-	struct ncsync_insn in;
 	int ret;
 
 	if (!c->cur)
 		return asm_err(c, mn->s, "barrier before any engine");
-	ret = parse_sync(c, lane, false, false);
-	if (ret)
-		return ret;
 	/* The events block must be valid on its own (on a NoOp). */
-	lane_events(&lane[0], &ev);
-	asm_insn(&in, NCSYNC_OPC_NOOP);
-	ncsync_insn_events(&in, &ev);
-	ret = asm_check(c, mn, &in);
+	ret = parse_pseudo_sync(c, mn, &ev);
 	if (ret)
 		return ret;
 	ret = ncsync_add_all_engine_barrier(c->prog, &ev);
@@ -1310,6 +1330,126 @@ static int asm_barrier(struct asm_ctx *c, const struct asm_tok *mn)
 	return 0;
 }
 
+/* dma_barrier and ret: the sync clauses of lane 0 */
+static int asm_pseudo(struct asm_ctx *c, const struct asm_tok *mn,
+		      uint8_t opcode)
+{
+	struct ncsync_events ev;
+	int ret;
+
+	ret = parse_pseudo_sync(c, mn, &ev);
+	if (ret)
+		return ret;
+	if (opcode == NCSYNC_OPC_RETURN)
+		return asm_added(c, mn, ncsync_add_return(c->cur, &ev));
+	return asm_added(c, mn, ncsync_add_dma_barrier(c->cur, &ev));
+}
+
+/* A function name: a word of at most NCSYNC_CALL_NAME_LEN characters. */
+static int parse_func_name(struct asm_ctx *c, struct asm_tok *t, char *name)
+{
+	const char *at;
+
+	skip_ws(c);
+	at = c->p;
+	if (!read_ident(c, t))
+		return asm_err(c, at, "expected a function name");
+	if (t->len > NCSYNC_CALL_NAME_LEN ||
+	    !ncsync_call_name_valid(t->s, t->len))
+		return asm_err(c, at, "function name longer than %u characters",
+			       NCSYNC_CALL_NAME_LEN);
+	memcpy(name, t->s, t->len);
+	name[t->len] = '\0';
+	return 0;
+}
+
+/* call NAME [, args=N]: a Call of a function of this engine */
+static int asm_call(struct asm_ctx *c, const struct asm_tok *mn)
+{
+	char name[NCSYNC_CALL_NAME_LEN + 1];
+	struct ncsync_events ev;
+	struct asm_tok t;
+	uint32_t args = 0;
+	int ret;
+
+	ret = parse_func_name(c, &t, name);
+	if (!ret && accept(c, ",")) {
+		skip_ws(c);
+		if (!accept_word(c, "args"))
+			return asm_err(c, c->p, "expected 'args'");
+		ret = expect(c, "=");
+		if (!ret)
+			ret = parse_u32(c, &args);
+	}
+	if (!ret)
+		ret = parse_pseudo_sync(c, mn, &ev);
+	if (ret)
+		return ret;
+	return asm_added(c, mn, ncsync_add_call(c->cur, name, args, &ev));
+}
+
+/* func NAME: the following records are the body of a function */
+static int asm_func(struct asm_ctx *c, const struct asm_tok *mn)
+{
+	char name[NCSYNC_CALL_NAME_LEN + 1];
+	struct ncsync_stream *body;
+	struct asm_tok t;
+	int ret;
+
+	if (c->outer)
+		return asm_err(c, mn->s, "func inside func '%.*s'",
+			       (int)c->func.len, c->func.s);
+	if (!c->cur)
+		return asm_err(c, mn->s, "func before any engine");
+	ret = parse_func_name(c, &t, name);
+	if (!ret)
+		ret = expect_eol(c);
+	if (ret)
+		return ret;
+	ret = ncsync_program_add_function(c->prog, c->engine, name, &body);
+	if (ret == -EEXIST)
+		return asm_err(c, t.s, "function '%s' already defined for engine %s",
+			       name, ncsync_engine_name(c->engine));
+	if (ret < 0)
+		return asm_fail(c, t.s, ret, "func: %s", strerror(-ret));
+	c->outer = c->cur;
+	c->cur = body;
+	c->func = t;
+	c->func_line = c->lineno;
+	c->func_col = (unsigned int)(mn->s - c->line) + 1;
+	return 0;
+}
+
+static int asm_endfunc(struct asm_ctx *c, const struct asm_tok *mn)
+{
+	int ret;
+
+	if (!c->outer)
+		return asm_err(c, mn->s, "endfunc outside a func");
+	ret = expect_eol(c);
+	if (ret)
+		return ret;
+	c->cur = c->outer;
+	c->outer = NULL;
+	return 0;
+}
+
+/* Statements that change where records go. */
+static int asm_section(struct asm_ctx *c, const struct asm_tok *mn)
+{
+	if (tok_is(mn, "func"))
+		return asm_func(c, mn);
+	if (tok_is(mn, "endfunc"))
+		return asm_endfunc(c, mn);
+	if (c->outer)
+		return asm_err(c, mn->s, "%.*s inside func '%.*s': close it with endfunc",
+			       (int)mn->len, mn->s, (int)c->func.len,
+			       c->func.s);
+	if (tok_is(mn, "engine"))
+		return asm_engine(c);
+	return asm_barrier(c, mn);
+}
+
 static int asm_stmt(struct asm_ctx *c)
 {
 	const struct ncsync_text *e;
@@ -1318,10 +1458,9 @@ static int asm_stmt(struct asm_ctx *c)
 
 	if (!read_ident(c, &mn))
 		return asm_err(c, c->p, "expected an instruction or a label");
-	if (tok_is(&mn, "engine"))
-		return asm_engine(c);
-	if (tok_is(&mn, "barrier"))
-		return asm_barrier(c, &mn);
+	if (tok_is(&mn, "engine") || tok_is(&mn, "barrier") ||
+	    tok_is(&mn, "func") || tok_is(&mn, "endfunc"))
+		return asm_section(c, &mn);
 
 	ret = need_stream(c, mn.s);
 	if (ret)
@@ -1345,6 +1484,11 @@ static int asm_stmt(struct asm_ctx *c)
 		return asm_poll(c, &mn);
 	case NCSYNC_OPC_DMA:
 		return asm_dma(c, &mn);
+	case NCSYNC_OPC_CALL:
+		return asm_call(c, &mn);
+	case NCSYNC_OPC_RETURN:
+	case NCSYNC_OPC_DMA_BARRIER:
+		return asm_pseudo(c, &mn, e->val);
 	default:
 		return asm_plain(c, &mn, e->val);
 	}
@@ -1419,6 +1563,16 @@ int ncsync_asm(const char *text, struct ncsync_program **progp,
 			break;
 	}
 	c.prog->cur_line = 0;
+	if (!ret && c.outer) {
+		ret = -EINVAL;
+		if (err) {
+			err->line = c.func_line;
+			err->col = c.func_col;
+			snprintf(err->msg, sizeof(err->msg),
+				 "func '%.*s' is not closed with endfunc",
+				 (int)c.func.len, c.func.s);
+		}
+	}
 	if (!ret)
 		ret = syms_check(&c);
 	if (ret) {

@@ -362,14 +362,14 @@ int ncsync_add_branch_insn(struct ncsync_stream *s,
 	if (label < 0 || (unsigned int)label >= prog->nlabels)
 		return -EINVAL;
 	l = &prog->labels[label];
-	if (l->bound && l->engine != s->engine)
+	if (l->bound && (l->engine != s->engine || l->fn != s->fn))
 		return -EXDEV;
 	b.br.target = 0;
 	ncsync_record_encode(&b, rec);
 	ret = ncsync_check_isolated(rec);
 	if (ret)
 		return ret;
-	ret = ncsync_fixup_add(prog, s->engine, s->count, label);
+	ret = ncsync_fixup_add(prog, s->engine, s->fn, s->count, label);
 	if (ret)
 		return ret;
 	idx = ncsync_stream_put(s, rec);

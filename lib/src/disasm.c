@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ncsync.h"
+#include "ncsync_pseudo.h"
 #include "ncsync_record.h"
 #include "text.h"
 
@@ -290,6 +291,34 @@ static void dis_insn(struct dis_buf *b, const struct ncsync_insn *in,
 }
 
 /*
+ * A DMA barrier, Return or Call (common/ncsync_pseudo.h): its mnemonic,
+ * a Call's name and args id, and the sync clauses of its events block,
+ * decoded as on a NoOp.  False when the record is not one of them.
+ */
+static bool dis_pseudo(struct dis_buf *b, const uint8_t *rec)
+{
+	uint8_t nop[NCSYNC_RECORD_SIZE];
+	struct ncsync_pseudo p;
+	struct ncsync_insn in;
+
+	if (ncsync_pseudo_decode(rec, &p))
+		return false;
+	ncsync_pseudo_noop(rec, nop);
+	if (ncsync_record_decode(nop, 1, 0, &in))
+		return false;
+	dis_printf(b, "%s", ncsync_text_name(ncsync_text_opcodes, p.opcode));
+	if (p.opcode == NCSYNC_OPC_CALL) {
+		dis_printf(b, " %s", p.name);
+		if (p.args) {
+			dis_printf(b, ", args=");
+			dis_u32(b, p.args);
+		}
+	}
+	dis_lane(b, &in.lane[0], true, false);
+	return true;
+}
+
+/*
  * One record into @b.  @nrecords bounds branch targets; @labels prints
  * them as labels L<n> (ncsync_disasm_program()) instead of @n.
  */
@@ -300,6 +329,8 @@ static void dis_record(struct dis_buf *b, const uint8_t *rec,
 	enum ncsync_rec_reason r;
 
 	r = ncsync_record_decode(rec, nrecords, UINT64_MAX, &in);
+	if (r == NCSYNC_REC_PSEUDO_OP && dis_pseudo(b, rec))
+		return;
 	if (r)
 		dis_raw(b, rec, r);
 	else

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "ncsync.h"
+#include "ncsync_pseudo.h"
 #include "ncsync_record.h"
 
 /* Engine ids are below 8; the datapath ones are in NCSYNC_ENGINE_MASK. */
@@ -37,6 +38,8 @@
  * struct ncsync_stream - the records of one engine.
  * @prog: the program it belongs to.
  * @engine: its engine (NCSYNC_ENGINE_*).
+ * @fn: 0 for the engine's stream; 1 + the index in @prog->funcs for the
+ *	body of a function (ncsync_program_add_function()).
  * @count: records in @recs.
  * @cap: records @recs has room for.
  * @recs: @count records of NCSYNC_RECORD_SIZE bytes.
@@ -46,6 +49,7 @@
 struct ncsync_stream {
 	struct ncsync_program *prog;
 	uint8_t engine;
+	uint32_t fn;
 	uint32_t count;
 	uint32_t cap;
 	uint8_t *recs;
@@ -56,22 +60,26 @@ struct ncsync_stream {
  * struct ncsync_label - a branch target.
  * @bound: whether ncsync_label_bind() gave it a place.
  * @engine: the engine of the stream it is bound in.
+ * @fn: the @fn of that stream: 0, or a function body.
  * @index: the record index it stands for in that stream.
  */
 struct ncsync_label {
 	bool bound;
 	uint8_t engine;
+	uint32_t fn;
 	uint32_t index;
 };
 
 /**
  * struct ncsync_fixup - a branch record whose target is a label.
  * @engine: the engine of the stream holding the branch.
+ * @fn: the @fn of that stream: 0, or a function body.
  * @index: the branch record's index in that stream.
  * @label: the label.
  */
 struct ncsync_fixup {
 	uint8_t engine;
+	uint32_t fn;
 	uint32_t index;
 	int label;
 };
@@ -85,6 +93,21 @@ struct ncsync_bank_alloc {
 	uint16_t len[NCSYNC_NUM_SEMS];
 	bool used[NCSYNC_NUM_SEMS];
 };
+
+/**
+ * struct ncsync_func - a named subroutine of one engine, inlined at each
+ *	Call (0xD3) of that engine by the lowering
+ *	(Documentation/ncsync/barriers.rst, "Call and Return").
+ * @name: its name, NUL-terminated, at most NCSYNC_CALL_NAME_LEN bytes.
+ * @body: its records; @body.fn is 1 + its index in the program's funcs.
+ */
+struct ncsync_func {
+	char name[NCSYNC_CALL_NAME_LEN + 1];
+	struct ncsync_stream body;
+};
+
+/* The longest lowering error message, NUL included. */
+#define NCSYNC_LOWER_MSG_MAX		160
 
 /**
  * struct ncsync_program - a program: streams, labels and allocations.
@@ -114,13 +137,18 @@ struct ncsync_bank_alloc {
  * @conf_bad: the lowering met a malformed 0xD5 record (the conformance
  *	profile refuses the program: NCSYNC_REC_CONF_PSEUDO).
  * @conf_engine: the engine of the first one.
- * @conf_index: its index in that stream before the lowering.
+ * @conf_index: its index in that stream before the lowering (of the
+ *	barriers: after Calls are inlined, lower_call.c).
  * @frozen: lowered or finalized: no more records may be added.
  * @finalized: ncsync_program_finalize() succeeded.
  * @bad_engine: the engine of the record the last finalization refused.
  * @bad_index: its index.
  * @bad_reason: its enum ncsync_rec_reason, or 0 (ncsync_program_error()).
  * @cur_line: the text line of the records appended now, 0 for none.
+ * @funcs: @nfuncs functions (ncsync_program_add_function()), dropped by
+ *	the lowering once inlined.
+ * @nfuncs: functions in @funcs.
+ * @lower_msg: why the last lowering failed, or "" (ncsync_program_lower_error()).
  */
 struct ncsync_program {
 	struct ncsync_stream *streams[NCSYNC_MAX_ENGINE_ID];
@@ -154,6 +182,9 @@ struct ncsync_program {
 	uint32_t bad_index;
 	uint32_t bad_reason;
 	uint32_t cur_line;
+	struct ncsync_func **funcs;
+	unsigned int nfuncs;
+	char lower_msg[NCSYNC_LOWER_MSG_MAX];
 };
 
 /* device.c */
@@ -167,7 +198,7 @@ uint8_t *ncsync_stream_at(const struct ncsync_stream *s, uint32_t index);
 uint8_t *ncsync_stream_append(struct ncsync_stream *s);
 int ncsync_stream_put(struct ncsync_stream *s, const uint8_t *rec);
 int ncsync_fixup_add(struct ncsync_program *prog, uint8_t engine,
-		     uint32_t index, int label);
+		     uint32_t fn, uint32_t index, int label);
 bool ncsync_is_pseudo(uint8_t opcode);
 
 /* builders.c */
@@ -196,5 +227,45 @@ bool ncsync_dl_can_post(const struct ncsync_stream *s,
 
 /* lower.c */
 int ncsync_lower_pending(const struct ncsync_program *prog);
+bool ncsync_events_zero(const struct ncsync_events *ev);
+void ncsync_events_get(const uint8_t *rec, struct ncsync_events *ev);
+void ncsync_events_split(const struct ncsync_events *ev,
+			 struct ncsync_events *wait,
+			 struct ncsync_events *upd);
+int __attribute__((format(printf, 3, 4)))
+ncsync_lower_fail(struct ncsync_program *prog, int ret, const char *fmt, ...);
+
+/**
+ * struct ncsync_call_undo - the program as it was before the lowering of
+ *	Calls, Returns and DMA barriers (lower_call.c), to put back when the
+ *	rest of the lowering fails.
+ * @done: the streams were rewritten; the rest is valid.
+ * @recs: each stream's records before.
+ * @lines: their lines.
+ * @count: their number.
+ * @cap: the room of @recs.
+ * @labels: a copy of the labels before.
+ * @nlabels: their number.
+ * @fixups: a copy of the fixups before.
+ * @nfixups: their number.
+ */
+struct ncsync_call_undo {
+	bool done;
+	uint8_t *recs[NCSYNC_MAX_ENGINE_ID];
+	uint32_t *lines[NCSYNC_MAX_ENGINE_ID];
+	uint32_t count[NCSYNC_MAX_ENGINE_ID];
+	uint32_t cap[NCSYNC_MAX_ENGINE_ID];
+	struct ncsync_label *labels;
+	unsigned int nlabels;
+	struct ncsync_fixup *fixups;
+	unsigned int nfixups;
+};
+
+/* lower_call.c */
+int ncsync_lower_calls(struct ncsync_program *prog,
+		       struct ncsync_call_undo *undo);
+void ncsync_lower_calls_end(struct ncsync_program *prog,
+			    struct ncsync_call_undo *undo, int ret);
+void ncsync_funcs_free(struct ncsync_program *prog);
 
 #endif /* NCSYNC_INTERNAL_H */

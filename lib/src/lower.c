@@ -28,22 +28,26 @@
  * cleared by the owner after the next pass; r30 holds the phase.
  *
  * The events block of a 0xD5 record is split: its wait on a NoOp before
- * the arrival, its update on a NoOp after the rendezvous.  Other
- * pseudo-ops fail with -EOPNOTSUPP.
+ * the arrival, its update on a NoOp after the rendezvous.  Calls, Returns
+ * and DMA barriers are lowered first (lower_call.c); other pseudo-ops fail
+ * with -EOPNOTSUPP, the message of ncsync_program_lower_error() naming
+ * the opcode.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 
-static bool ncsync_events_zero(const struct ncsync_events *ev)
+bool ncsync_events_zero(const struct ncsync_events *ev)
 {
 	return !ev || (!ev->wait_mode && !ev->wait_idx && !ev->upd_mode &&
 		       !ev->upd_idx && !ev->value);
 }
 
-static void ncsync_events_get(const uint8_t *rec, struct ncsync_events *ev)
+void ncsync_events_get(const uint8_t *rec, struct ncsync_events *ev)
 {
 	ev->wait_mode = rec[NCSYNC_REC_EV_WAIT_MODE];
 	ev->wait_idx = rec[NCSYNC_REC_EV_WAIT_IDX];
@@ -395,6 +399,7 @@ static int ncsync_emit_ev_epilogue(struct ncsync_stream *s, unsigned int mask)
  * @ev_prologue: insert the event prologue and epilogues.
  * @tmp: the rewritten streams.
  * @map: for each stream, the new index of every old record, and of the end.
+ * @undo: what the lowering of Calls changed, undone when the rest fails.
  */
 struct ncsync_lowering {
 	enum ncsync_barrier_lowering how;
@@ -404,16 +409,17 @@ struct ncsync_lowering {
 	bool ev_prologue;
 	struct ncsync_stream tmp[NCSYNC_MAX_ENGINE_ID];
 	uint32_t *map[NCSYNC_MAX_ENGINE_ID];
+	struct ncsync_call_undo undo;
 };
 
 /*
- * The two halves of a 0xD5's events block: its wait (with the threshold
- * when the wait has one) and its update (with the operand when the update
- * has one).
+ * The two halves of a pseudo-op's events block: its wait (with the
+ * threshold when the wait has one) and its update (with the operand when
+ * the update has one).
  */
-static void ncsync_events_split(const struct ncsync_events *ev,
-				struct ncsync_events *wait,
-				struct ncsync_events *upd)
+void ncsync_events_split(const struct ncsync_events *ev,
+			 struct ncsync_events *wait,
+			 struct ncsync_events *upd)
 {
 	uint8_t base = ev->upd_mode & 0x0F;
 
@@ -525,7 +531,8 @@ static void ncsync_lower_commit(struct ncsync_program *prog,
 	for (i = 0; i < nlabels; i++) {
 		struct ncsync_label *l = &prog->labels[i];
 
-		if (l->bound && lw->map[l->engine])
+		/* A function's labels died with it (lower_call.c). */
+		if (l->bound && !l->fn && lw->map[l->engine])
 			l->index = lw->map[l->engine][l->index];
 	}
 	for (i = 0; i < nfixups; i++) {
@@ -589,7 +596,10 @@ static int ncsync_lower_plan(struct ncsync_program *prog,
 			if (op == NCSYNC_OPC_ALL_ENGINE_BARRIER)
 				ncsync_lower_note_barrier(prog, lw, s, i);
 			else if (ncsync_is_pseudo(op))
-				return -EOPNOTSUPP;
+				return ncsync_lower_fail(prog, -EOPNOTSUPP,
+							 "engine %s record %u: pseudo-op 0x%02x has no lowering",
+							 ncsync_engine_name(e),
+							 i, op);
 		}
 	}
 	lw->mask = ncsync_program_engines(prog);
@@ -609,6 +619,8 @@ int ncsync_lower_pending(const struct ncsync_program *prog)
 	uint32_t i;
 
 	if (prog->ctr_used && !prog->ctr_prologue)
+		return 1;
+	if (prog->nfuncs)
 		return 1;
 	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++) {
 		struct ncsync_stream *s = prog->streams[e];
@@ -675,6 +687,44 @@ static int ncsync_lower_streams(struct ncsync_program *prog,
 	return 0;
 }
 
+/**
+ * ncsync_lower_fail() - record why the lowering fails.
+ * @prog: the program.
+ * @ret: the negative errno returned.
+ * @fmt: the message (ncsync_program_lower_error()), printf-style.
+ *
+ * Return: @ret.
+ */
+int ncsync_lower_fail(struct ncsync_program *prog, int ret, const char *fmt,
+		      ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(prog->lower_msg, sizeof(prog->lower_msg), fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/**
+ * ncsync_program_lower_error() - why the last lowering failed.
+ * @prog: the program.
+ *
+ * The last ncsync_program_lower(), or the one ncsync_program_finalize()
+ * or ncsync_program_submit() runs, is the one reported: an unknown
+ * pseudo-op (naming its opcode), a Call to an unknown function or a
+ * recursive one (naming the functions), a Return outside a function.
+ *
+ * Return: a message, valid until the program changes or is freed; NULL
+ * when the last lowering did not fail with one, or @prog is NULL.
+ */
+const char *ncsync_program_lower_error(const struct ncsync_program *prog)
+{
+	if (!prog || !prog->lower_msg[0])
+		return NULL;
+	return prog->lower_msg;
+}
+
 int ncsync_program_lower(struct ncsync_program *prog,
 			 enum ncsync_barrier_lowering how)
 {
@@ -685,6 +735,7 @@ int ncsync_program_lower(struct ncsync_program *prog,
 	if (!prog ||
 	    (how != NCSYNC_LOWER_COUNTER && how != NCSYNC_LOWER_EVENTS))
 		return -EINVAL;
+	prog->lower_msg[0] = '\0';
 	if (!ncsync_lower_pending(prog)) {
 		prog->frozen = true;
 		return 0;
@@ -693,11 +744,14 @@ int ncsync_program_lower(struct ncsync_program *prog,
 	if (!lw)
 		return -ENOMEM;
 	lw->how = how;
-	ret = ncsync_lower_plan(prog, lw);
+	ret = ncsync_lower_calls(prog, &lw->undo);
+	if (!ret)
+		ret = ncsync_lower_plan(prog, lw);
 	if (!ret)
 		ret = ncsync_lower_take(prog, lw);
 	if (!ret)
 		ret = ncsync_lower_streams(prog, lw);
+	ncsync_lower_calls_end(prog, &lw->undo, ret);
 	prog->cur_line = 0;
 	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++) {
 		free(lw->tmp[e].recs);

@@ -67,6 +67,7 @@ void ncsync_program_free(struct ncsync_program *prog)
 		return;
 	for (i = 0; i < NCSYNC_MAX_ENGINE_ID; i++)
 		ncsync_stream_free(prog->streams[i]);
+	ncsync_funcs_free(prog);
 	free(prog->labels);
 	free(prog->fixups);
 	free(prog);
@@ -246,12 +247,13 @@ int ncsync_label_bind(struct ncsync_stream *s, int label)
 		return -EEXIST;
 	l->bound = true;
 	l->engine = s->engine;
+	l->fn = s->fn;
 	l->index = s->count;
 	return (int)s->count;
 }
 
 int ncsync_fixup_add(struct ncsync_program *prog, uint8_t engine,
-		     uint32_t index, int label)
+		     uint32_t fn, uint32_t index, int label)
 {
 	struct ncsync_fixup *f;
 
@@ -266,6 +268,7 @@ int ncsync_fixup_add(struct ncsync_program *prog, uint8_t engine,
 	}
 	f = &prog->fixups[prog->nfixups++];
 	f->engine = engine;
+	f->fn = fn;
 	f->index = index;
 	f->label = label;
 	return 0;
@@ -283,7 +286,8 @@ static int ncsync_fixups_resolve(struct ncsync_program *prog)
 
 		if (!l->bound)
 			return -ENOENT;
-		if (l->engine != f->engine)
+		/* Function bodies are inlined by the lowering: none is left. */
+		if (l->engine != f->engine || l->fn || f->fn)
 			return -EXDEV;
 		rec = ncsync_stream_at(prog->streams[f->engine], f->index);
 		if (!rec)

@@ -251,12 +251,17 @@ static void refusals(void)
 	ncsync_program_free(p);
 	p = build(1U << 1, NULL);
 	s = ncsync_program_find_stream(p, 1);
-	ncsync_stream_record(s, 0)[0] = NCSYNC_OPC_DMA_BARRIER;
+	ncsync_stream_record(s, 0)[0] = 0xC7;
 	TAP_CHECK(ncsync_program_lower(p, NCSYNC_LOWER_COUNTER) == -EOPNOTSUPP,
-		  "another pseudo-op (0xC3): -EOPNOTSUPP");
-	ncsync_stream_record(s, 0)[0] = NCSYNC_OPC_CALL;
-	TAP_CHECK(ncsync_program_finalize(p) == -EOPNOTSUPP,
-		  "Call (0xD3) from finalize: -EOPNOTSUPP");
+		  "a pseudo-op with no lowering (0xC7): -EOPNOTSUPP");
+	TAP_CHECK(ncsync_program_lower_error(p) &&
+		  strstr(ncsync_program_lower_error(p),
+			 "record 0: pseudo-op 0xc7 has no lowering"),
+		  "... its message names the record and the opcode");
+	ncsync_stream_record(s, 0)[0] = 0xDE;
+	TAP_CHECK(ncsync_program_finalize(p) == -EOPNOTSUPP &&
+		  strstr(ncsync_program_lower_error(p), "pseudo-op 0xde"),
+		  "0xDE from finalize: -EOPNOTSUPP, named");
 	ncsync_program_free(p);
 	p = build(1U << 1, NULL);
 	TAP_CHECK(ncsync_program_lower(p, 7) == -EINVAL, "unknown lowering");

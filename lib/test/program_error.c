@@ -175,7 +175,7 @@ static void first_refused(void)
 	t_bad_rec(rec_at(p, w[2].engine, 2), NCSYNC_REC_BAD_OPCODE);
 	TAP_CHECK(ncsync_program_finalize(p) == -EINVAL &&
 		  error_of(p, &e) == 0, "refused again");
-	t_rec(rec_at(p, w[2].engine, 0), NCSYNC_OPC_DMA_BARRIER);
+	t_rec(rec_at(p, w[2].engine, 0), 0xC7);
 	TAP_CHECK(ncsync_program_finalize(p) == -EOPNOTSUPP &&
 		  error_of(p, &e) == -ENOENT && cleared(&e),
 		  "then a pseudo-op the lowering refuses: -ENOENT");
@@ -277,7 +277,7 @@ static void not_a_record(void)
 	ncsync_program_free(p);
 
 	/* A pseudo-op other than the barrier: the lowering refuses it. */
-	t_rec(rec, NCSYNC_OPC_CALL);
+	t_rec(rec, 0xCF);
 	p = with_bad(NCSYNC_ENGINE_ACT, NCSYNC_ENGINE_DVE, 1, rec);
 	TAP_CHECK(ncsync_program_finalize(p) == -EOPNOTSUPP &&
 		  error_of(p, &e) == -ENOENT,

@@ -167,14 +167,20 @@ static int image_write(const char *path, struct ncsync_program *prog)
 }
 
 /*
- * ncsync_program_finalize() failed with @err: name the record the validator
- * refused (ncsync_program_error()), or just the error.
+ * ncsync_program_finalize() failed with @err: say why the lowering failed
+ * (ncsync_program_lower_error()), name the record the validator refused
+ * (ncsync_program_error()), or just the error.
  */
 static void report_refused(const char *path, struct ncsync_program *prog,
 			   int err)
 {
+	const char *msg = ncsync_program_lower_error(prog);
 	struct ncsync_submit_error e;
 
+	if (msg) {
+		fail_msg("%s: lowering: %s", path, msg);
+		return;
+	}
 	if (err == -EINVAL && !ncsync_program_error(prog, &e)) {
 		fail_msg("%s: engine %s record %u: %s", path,
 			 engine_label(e.engine), e.index,
@@ -222,6 +228,13 @@ static int build_text(const char *path, const char *buf, size_t len,
 	}
 	ret = ncsync_program_lower(*progp, bo->lowering);
 	if (ret) {
+		const char *msg = ncsync_program_lower_error(*progp);
+
+		if (msg) {
+			fail_msg("%s: lowering: %s", path, msg);
+			ncsync_program_free(*progp);
+			return EXIT_FAIL;
+		}
 		ncsync_program_free(*progp);
 		return fail_err(ret, "%s: lowering the barriers", path);
 	}
