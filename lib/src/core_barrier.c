@@ -80,29 +80,22 @@ static int ncsync_core_barrier_check(const struct ncsync_program *prog,
 int ncsync_add_core_barrier(struct ncsync_program *prog, uint8_t sem,
 			    unsigned int lnc)
 {
-	uint32_t counts[NCSYNC_MAX_ENGINE_ID] = { 0 };
-	unsigned int e, mask, nfixups;
+	struct ncsync_mark mark;
+	unsigned int mask;
 	int ret;
 
 	ret = ncsync_core_barrier_check(prog, sem, lnc);
 	if (ret < 0)
 		return ret;
 	mask = ncsync_program_engines(prog);
-	nfixups = prog->nfixups;
-	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++)
-		if (prog->streams[e])
-			counts[e] = prog->streams[e]->count;
+	ncsync_program_mark(prog, &mark);
 	ret = ncsync_add_sync_barrier(prog);
 	if (!ret)
 		ret = ncsync_core_arrive(prog->streams[__builtin_ctz(mask)],
 					 sem, lnc);
 	if (!ret)
 		ret = ncsync_add_sync_barrier(prog);
-	if (ret < 0) {
-		for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++)
-			if (prog->streams[e])
-				prog->streams[e]->count = counts[e];
-		prog->nfixups = nfixups;
-	}
+	if (ret < 0)
+		ncsync_program_rewind(prog, &mark);
 	return ret;
 }

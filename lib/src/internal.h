@@ -194,6 +194,22 @@ int ncsync_ioctl(const struct ncsync_dev *dev, unsigned long cmd, void *arg);
 bool ncsync_engine_valid(unsigned int engine);
 unsigned int ncsync_engine_slot(uint8_t engine);
 unsigned int ncsync_program_nstreams(const struct ncsync_program *prog);
+
+/**
+ * struct ncsync_mark - where a program's streams ended: what a builder
+ *	that appends to several streams rewinds to when it fails.
+ * @counts: records of each engine's stream.
+ * @nfixups: pending branch targets.
+ */
+struct ncsync_mark {
+	uint32_t counts[NCSYNC_MAX_ENGINE_ID];
+	unsigned int nfixups;
+};
+
+void ncsync_program_mark(const struct ncsync_program *prog,
+			 struct ncsync_mark *m);
+void ncsync_program_rewind(struct ncsync_program *prog,
+			   const struct ncsync_mark *m);
 uint8_t *ncsync_stream_at(const struct ncsync_stream *s, uint32_t index);
 uint8_t *ncsync_stream_append(struct ncsync_stream *s);
 int ncsync_stream_put(struct ncsync_stream *s, const uint8_t *rec);

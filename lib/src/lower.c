@@ -768,8 +768,8 @@ typedef int (*ncsync_stream_fn)(struct ncsync_stream *s, const void *arg);
 static int ncsync_append_all(struct ncsync_program *prog, ncsync_stream_fn fn,
 			     const void *arg)
 {
-	uint32_t counts[NCSYNC_MAX_ENGINE_ID] = { 0 };
-	unsigned int e, nfixups;
+	struct ncsync_mark mark;
+	unsigned int e;
 	int ret = 0;
 
 	if (!prog)
@@ -778,10 +778,7 @@ static int ncsync_append_all(struct ncsync_program *prog, ncsync_stream_fn fn,
 		return -EBUSY;
 	if (!ncsync_program_engines(prog))
 		return -EINVAL;
-	nfixups = prog->nfixups;
-	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++)
-		if (prog->streams[e])
-			counts[e] = prog->streams[e]->count;
+	ncsync_program_mark(prog, &mark);
 	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++) {
 		if (!prog->streams[e])
 			continue;
@@ -790,10 +787,7 @@ static int ncsync_append_all(struct ncsync_program *prog, ncsync_stream_fn fn,
 			break;
 	}
 	if (ret < 0) {
-		for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++)
-			if (prog->streams[e])
-				prog->streams[e]->count = counts[e];
-		prog->nfixups = nfixups;
+		ncsync_program_rewind(prog, &mark);
 		return ret;
 	}
 	return 0;

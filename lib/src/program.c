@@ -115,6 +115,29 @@ unsigned int ncsync_program_engines(const struct ncsync_program *prog)
 	return mask;
 }
 
+/* Where every stream ends now, for ncsync_program_rewind(). */
+void ncsync_program_mark(const struct ncsync_program *prog,
+			 struct ncsync_mark *m)
+{
+	unsigned int e;
+
+	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++)
+		m->counts[e] = prog->streams[e] ? prog->streams[e]->count : 0;
+	m->nfixups = prog->nfixups;
+}
+
+/* Drop every record and fixup added since @m. */
+void ncsync_program_rewind(struct ncsync_program *prog,
+			   const struct ncsync_mark *m)
+{
+	unsigned int e;
+
+	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++)
+		if (prog->streams[e])
+			prog->streams[e]->count = m->counts[e];
+	prog->nfixups = m->nfixups;
+}
+
 unsigned int ncsync_program_nstreams(const struct ncsync_program *prog)
 {
 	return __builtin_popcount(ncsync_program_engines(prog));
