@@ -8,9 +8,12 @@
 #  1. bad_lnc: "cores=3 lnc=2" is refused: EINVAL, the kernel log says
 #     why, and the module does not stay loaded;
 #  2. lnc_test: reload with cores=4 lnc=2 and run ncsync_lnc_test (signals
-#     between the cores of a logical core), none of it skipped;
-#  3. info: "ncsync info -c 1" names the logical core;
-#  4. load_again: the module loads again, with the parameters it had.
+#     between the cores of a logical core, programs across cores), none of
+#     it skipped;
+#  3. lnc_lib_test: ncsync_lnc_lib_test (programs across cores through the
+#     library), likewise;
+#  4. info: "ncsync info -c 1" names the logical core;
+#  5. load_again: the module loads again, with the parameters it had.
 #
 # selftests/run.sh runs this inside the test VM with the module loaded; it
 # is left loaded as found (the module file: ncsync_module.sh).  Outside
@@ -22,9 +25,10 @@ top=$(cd "$here/.." && pwd)
 build=${BUILD:-$top/build}
 tool=$build/tools/ncsync
 bin=$build/selftests/ncsync_lnc_test
+libbin=$build/selftests/ncsync_lnc_lib_test
 sys=/sys/module/ncsync
 . "$here/ncsync_module.sh"
-tap_plan 4 lnc
+tap_plan 5 lnc
 
 ncsync_reload_begin "$bin"
 
@@ -49,10 +53,11 @@ else
 	tap_not_ok "bad_lnc # cannot unload (refcnt $(cat $sys/refcnt))"
 fi
 
-# 2, 3: two logical cores of two
+# 2, 3, 4: two logical cores of two
 # shellcheck disable=SC2046 # one word per parameter
 if out=$(ncsync_load $(ncsync_params_with cores=4 lnc=2)); then
 	tap_run lnc_test "cores=4 lnc=2" "$bin"
+	tap_run lnc_lib_test "cores=4 lnc=2" "$libbin"
 	out=$("$tool" info -c 3 2>&1)
 	if echo "$out" | grep -q 'logical core 1: cores 2-3 (lnc 2)'; then
 		tap_ok "info"
@@ -61,9 +66,10 @@ if out=$(ncsync_load $(ncsync_params_with cores=4 lnc=2)); then
 	fi
 else
 	tap_not_ok "lnc_test # load with cores=4 lnc=2: $out"
+	tap_not_ok "lnc_lib_test # not loaded"
 	tap_not_ok "info # not loaded"
 fi
 
-# 4: loaded again as found
+# 5: loaded again as found
 tap_load_again
 exit $tap_failed
