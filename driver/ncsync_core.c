@@ -19,6 +19,7 @@ int ncsync_core_init(struct ncsync_core *core, unsigned int index)
 
 	spin_lock_init(&core->prog_lock);
 	INIT_LIST_HEAD(&core->progs);
+	INIT_LIST_HEAD(&core->gmembers);
 	init_waitqueue_head(&core->done_wq);
 	INIT_DELAYED_WORK(&core->watchdog, ncsync_watchdog_fn);
 	init_llist_head(&core->reap);

@@ -3,11 +3,14 @@
  * ncsync: the central device header of the module.
  *
  * Lock order (outer first):
- *   ncsync_core.prog_lock -> ncsync_core.lock -> ncsync_core.ntf_lock
+ *   ncsync_group_mutex (ncsync_group.c) -> ncsync_core.prog_lock
+ *   -> ncsync_group.lock -> ncsync_core.lock -> ncsync_core.ntf_lock
  *   -> ncsync_core.dma_lock -> ncsync_users_lock (ncsync_user.c)
  *   -> wait queue and workqueue locks
- * No lock is held across a sleep, a copy to or from userspace, or
- * kthread_stop().
+ * No spinlock is held across a sleep, a copy to or from userspace, or
+ * kthread_stop().  Two cores' prog_locks are never held together: what a
+ * program across cores does to its other members goes through
+ * ncsync_group.lock and the group's work.
  */
 #ifndef _NCSYNC_DRV_H
 #define _NCSYNC_DRV_H
@@ -36,6 +39,53 @@
 struct ncsync_core;
 struct ncsync_prog;
 struct ncsync_user;
+
+/**
+ * struct ncsync_group - a program across the cores of a logical core: one
+ *	member program per named core (NCSYNC_SUBMIT_F_CORES).
+ * @ref: references: each member, the group's pending work.
+ * @lock: protects @members, @mstate, @stop, @origin, @nlive, @state and
+ *	@poll_pending; taken inside a member core's prog_lock.
+ * @n: members; member 0 is the submitter's core's (the primary), whose id
+ *	names the program.
+ * @members: the members, each with a reference, until the primary is
+ *	forgotten by its descriptor (ncsync_group_forget()); NULL before a
+ *	member is queued and after.
+ * @mstate: each member's final NCSYNC_PROG_* state once it ended.
+ * @nready: members that may start (no earlier program of their core
+ *	shares an engine with them); atomic.
+ * @go: every member is ready: they start; WRITE_ONCE()/READ_ONCE().
+ * @stop: the NCSYNC_FAULT_* reason the first stopped member stopped with,
+ *	0 before; the work stops the other members with it.
+ * @origin: index of that member, or -1.
+ * @nlive: members not ended.
+ * @state: the program's final state once @ended.
+ * @ended: every member ended; set with smp_store_release().
+ * @poll_pending: the primary's descriptor is to be woken (EPOLLPRI): the
+ *	program ended on another core.
+ * @last_progress: jiffies of the last progress of any member: the
+ *	watchdog of each member's core measures the whole program.
+ * @done_wq: where NCSYNC_IOC_PROG_WAIT of the program sleeps.
+ * @work: stops the other members, wakes the primary's pollers.
+ */
+struct ncsync_group {
+	struct kref ref;
+	spinlock_t lock;	/* see above */
+	unsigned int n;
+	struct ncsync_prog *members[NCSYNC_MAX_LNC];
+	u8 mstate[NCSYNC_MAX_LNC];
+	atomic_t nready;
+	bool go;
+	int stop;
+	int origin;
+	unsigned int nlive;
+	u32 state;
+	bool ended;
+	bool poll_pending;
+	unsigned long last_progress;
+	wait_queue_head_t done_wq;
+	struct work_struct work;
+};
 
 /**
  * struct ncsync_dma_copy - a copy issued on the core's DMA engine.
@@ -145,6 +195,12 @@ struct ncsync_snapshot {
  * @pid: the thread group of the process that submitted it.
  * @ntf_node: entry in ncsync_core.ntf_progs; under ntf_lock.
  * @reap_node: entry in ncsync_core.reap.
+ * @group: the program across cores it is a member of, or NULL; a
+ *	reference.
+ * @gidx: its index in @group->members.
+ * @gready: it counts in @group->nready; under prog_lock.
+ * @gnode: entry in ncsync_core.gmembers from its queueing until it is
+ *	freed; under prog_lock.
  * @nq: entries of @q.
  * @q: the engines' queues, in submission order.
  */
@@ -175,6 +231,10 @@ struct ncsync_prog {
 	u32 pid;
 	struct list_head ntf_node;
 	struct llist_node reap_node;
+	struct ncsync_group *group;
+	u8 gidx;
+	bool gready;
+	struct list_head gnode;
 	unsigned int nq;
 	struct ncsync_equeue q[];
 };
@@ -259,6 +319,9 @@ struct ncsync_engine {
  *	ncsync_prog.seq.
  * @prog_seq: the seq of the last program submitted; never goes back, not
  *	even across a reset.
+ * @gmembers: the members of programs across cores queued on this core and
+ *	not freed (ncsync_prog.gnode), ended or not: a reset or a close
+ *	stops the programs they belong to.
  * @done_wq: where userspace and resets wait for programs to end.
  * @engines: the datapath engines, in ncsync_engine_ids order.
  * @dma_lock: protects @dma_progs and the programs' copy lists.
@@ -302,6 +365,7 @@ struct ncsync_core {
 	spinlock_t prog_lock;	/* see above */
 	struct list_head progs;
 	u64 prog_seq;
+	struct list_head gmembers;
 	wait_queue_head_t done_wq;
 	struct ncsync_engine engines[NCSYNC_NUM_ENGINES];
 	spinlock_t dma_lock;	/* see above */
@@ -441,6 +505,38 @@ struct ncsync_equeue *ncsync_prog_next_queue(struct ncsync_core *core,
 					     u8 engine);
 bool ncsync_prog_work_ready(struct ncsync_core *core, u8 engine);
 void ncsync_reap_fn(struct work_struct *work);
+
+void ncsync_prog_put_forgotten(struct ncsync_prog *prog);
+void ncsync_prog_end_locked(struct ncsync_prog *prog);
+void ncsync_progs_wake(struct ncsync_core *core, u32 engine_mask);
+void ncsync_snapshot_log(struct ncsync_prog *prog);
+void ncsync_prog_unqueue(struct ncsync_prog *prog);
+struct ncsync_prog *ncsync_prog_make(struct ncsync_file *nfile,
+				     const struct ncsync_queue *uqs, u32 nq,
+				     struct ncsync_submit *sub,
+				     u32 engine_mask, u64 records);
+struct ncsync_prog *ncsync_prog_queue(struct ncsync_prog *prog);
+int ncsync_queues_check(const struct ncsync_queue *uqs, u32 nq,
+			u32 *engine_mask, u64 *records);
+bool ncsync_prog_over(struct ncsync_prog *prog);
+
+/* ncsync_prog.c: the state of programs across cores */
+int ncsync_groups_init(void);
+void ncsync_groups_fini(void);
+void ncsync_group_kick(struct ncsync_group *g);
+void ncsync_group_put(struct ncsync_group *g);
+bool ncsync_group_may_start_locked(struct ncsync_prog *prog);
+void ncsync_group_stop(struct ncsync_group *g, unsigned int origin,
+		       int reason);
+void ncsync_group_member_end_locked(struct ncsync_prog *prog);
+void ncsync_group_forget(struct ncsync_group *g);
+struct ncsync_prog *ncsync_group_member_get(struct ncsync_group *g,
+					    u32 pos);
+u32 ncsync_group_state(struct ncsync_group *g);
+bool ncsync_group_ended(struct ncsync_group *g);
+
+/* ncsync_group.c: submitting programs across cores, above ncsync_prog.c */
+int ncsync_submit_cores(struct ncsync_file *nfile, struct ncsync_submit *sub);
 
 /* ncsync_engine.c */
 int ncsync_engines_start(struct ncsync_core *core);

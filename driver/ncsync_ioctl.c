@@ -214,13 +214,19 @@ static int ncsync_stats_ioctl(struct ncsync_file *nfile, void *data)
  * NCSYNC_IOC_SUBMIT: validate a program and queue it.
  * Errors: EBADF through a read-only descriptor; the rest from
  * ncsync_submit().  The argument is written back on EINVAL too, to name a
- * refused record.
+ * refused record.  NCSYNC_IOC_SUBMIT_V1 is the same with the first 40
+ * bytes: the fields after them read as zero (ncsync_ioctl() zeroes the
+ * kernel copy), none is written back.
  */
 static int ncsync_submit_ioctl(struct ncsync_file *nfile, void *data)
 {
+	struct ncsync_submit *sub = data;
+
 	if (!nfile->writable)
 		return -EBADF;
-	return ncsync_submit(nfile, data);
+	if (sub->flags & NCSYNC_SUBMIT_F_CORES)
+		return ncsync_submit_cores(nfile, sub);
+	return ncsync_submit(nfile, sub);
 }
 
 /*
@@ -278,6 +284,7 @@ static const struct ncsync_ioctl_desc ncsync_ioctls[] = {
 	{ NCSYNC_IOC_ACK, ncsync_ack_ioctl },
 	{ NCSYNC_IOC_STATS, ncsync_stats_ioctl },
 	{ NCSYNC_IOC_SUBMIT, ncsync_submit_ioctl, true },
+	{ NCSYNC_IOC_SUBMIT_V1, ncsync_submit_ioctl, true },
 	{ NCSYNC_IOC_PROG_STATUS, ncsync_prog_status_ioctl },
 	{ NCSYNC_IOC_PROG_WAIT, ncsync_prog_wait_ioctl },
 	{ NCSYNC_IOC_PROG_CANCEL, ncsync_prog_cancel_ioctl },
@@ -314,7 +321,8 @@ long ncsync_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	size = _IOC_SIZE(cmd);
 	if (WARN_ON_ONCE(size > sizeof(kdata)))
 		return -ENOTTY;
-	memset(kdata, 0, size);
+	/* All of it: NCSYNC_IOC_SUBMIT_V1 reads the fields past its size. */
+	memset(kdata, 0, sizeof(kdata));
 	if ((_IOC_DIR(cmd) & _IOC_WRITE) && copy_from_user(kdata, uarg, size))
 		return -EFAULT;
 	/* An argument that cannot be written back must change nothing. */

@@ -122,11 +122,9 @@ static int ncsync_devmem_fits(void)
 	return -ENOMEM;
 }
 
-static int __init ncsync_init(void)
+/* The module parameters, checked before anything is allocated. */
+static int ncsync_params_check(void)
 {
-	unsigned int i;
-	int ret;
-
 	if (!ncsync_params_ok()) {
 		pr_err("ncsync: a module parameter is out of range (see modinfo ncsync)\n");
 		return -EINVAL;
@@ -136,15 +134,27 @@ static int __init ncsync_init(void)
 		       ncsync_num_cores, ncsync_lnc);
 		return -EINVAL;
 	}
+	return ncsync_devmem_fits();
+}
+
+static int __init ncsync_init(void)
+{
+	unsigned int i;
+	int ret;
+
 	BUILD_BUG_ON(PAGE_SIZE != 4096);	/* the CSR window is 2 pages */
-	ret = ncsync_devmem_fits();
+	ret = ncsync_params_check();
 	if (ret)
 		return ret;
 
+	ret = ncsync_groups_init();
+	if (ret)
+		return ret;
 	ncsync_dev.cores = kcalloc(ncsync_num_cores, sizeof(*ncsync_dev.cores),
 				   GFP_KERNEL);
+	ret = -ENOMEM;
 	if (!ncsync_dev.cores)
-		return -ENOMEM;
+		goto err_groups;
 
 	ret = alloc_chrdev_region(&ncsync_dev.devt, 0, ncsync_num_cores,
 				  "ncsync");
@@ -182,6 +192,8 @@ err_region:
 	unregister_chrdev_region(ncsync_dev.devt, ncsync_num_cores);
 err_free:
 	kfree(ncsync_dev.cores);
+err_groups:
+	ncsync_groups_fini();
 	return ret;
 }
 
@@ -190,6 +202,7 @@ static void __exit ncsync_exit(void)
 	unsigned int i;
 
 	/* No descriptor is open: nothing writes events or ends programs. */
+	ncsync_groups_fini();	/* after the works the last closes queued */
 	ncsync_debugfs_fini();
 	ncsync_nl_unregister();
 	for (i = 0; i < ncsync_num_cores; i++)

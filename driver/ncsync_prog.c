@@ -13,6 +13,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 
 #include "ncsync_drv.h"
 #include "ncsync_names.h"
@@ -35,6 +36,14 @@ static void ncsync_prog_free(struct kref *ref)
 		ncsync_user_uncharge(prog->user, prog->user_mem);
 		ncsync_user_put(prog->user);
 	}
+	if (prog->group) {
+		if (!list_empty(&prog->gnode)) {
+			spin_lock(&prog->core->prog_lock);
+			list_del(&prog->gnode);
+			spin_unlock(&prog->core->prog_lock);
+		}
+		ncsync_group_put(prog->group);
+	}
 	kfree(prog->snap);
 	kfree(prog);
 }
@@ -49,12 +58,34 @@ void ncsync_prog_put(struct ncsync_prog *prog)
 }
 
 /**
+ * ncsync_prog_put_forgotten() - drop the reference of the descriptor that
+ *	forgot a program.
+ * @prog: the program, off its descriptor's list; no spinlock held.
+ *
+ * The primary of a program across cores takes the group's references on
+ * its members with it: nothing can name the program any more.
+ */
+void ncsync_prog_put_forgotten(struct ncsync_prog *prog)
+{
+	if (prog->group && !prog->gidx)
+		ncsync_group_forget(prog->group);
+	ncsync_prog_put(prog);
+}
+
+/* Where a program's progress is kept: its group's, for a member. */
+static unsigned long *ncsync_prog_progress_ptr(struct ncsync_prog *prog)
+{
+	return prog->group ? &prog->group->last_progress :
+			     &prog->last_progress;
+}
+
+/**
  * ncsync_prog_progress() - note that a program made progress.
  * @prog: the program.
  */
 void ncsync_prog_progress(struct ncsync_prog *prog)
 {
-	WRITE_ONCE(prog->last_progress, jiffies);
+	WRITE_ONCE(*ncsync_prog_progress_ptr(prog), jiffies);
 }
 
 /*
@@ -96,14 +127,31 @@ static bool ncsync_prog_ended(const struct ncsync_prog *prog)
 	return prog->state >= NCSYNC_PROG_DONE;
 }
 
-/*
- * A program's decoded records are freed (the program ended): give their
- * memory back to the descriptor and the user, wake the descriptor's
- * pollers (EPOLLPRI) and notify netlink.
+/**
+ * ncsync_prog_over() - whether what a descriptor's id names has ended: the
+ *	program, or for the primary of a program across cores, every member.
+ * @prog: the program; its core's prog_lock held or not.
+ *
+ * Return: true if so.
  */
-static void ncsync_prog_end_locked(struct ncsync_prog *prog)
+bool ncsync_prog_over(struct ncsync_prog *prog)
+{
+	if (prog->group && !prog->gidx)
+		return ncsync_group_ended(prog->group);
+	return ncsync_prog_ended(prog);
+}
+
+/**
+ * ncsync_prog_end_locked() - a program ended: give its decoded records'
+ *	memory back to the descriptor and the user, wake the descriptor's
+ *	pollers (EPOLLPRI), notify netlink and its group.
+ * @prog: the program; prog_lock held.
+ */
+void ncsync_prog_end_locked(struct ncsync_prog *prog)
 {
 	lockdep_assert_held(&prog->core->prog_lock);
+	if (prog->group)
+		ncsync_group_member_end_locked(prog);
 	list_del(&prog->core_node);
 	prog->nfile->mem -= prog->insn_mem;
 	prog->user_mem -= prog->insn_mem;
@@ -177,9 +225,18 @@ out:
 	return ret;
 }
 
-/* Check the queue descriptors: engines, counts, pads. */
-static int ncsync_queues_check(const struct ncsync_queue *uqs, u32 nq,
-			       u32 *engine_mask, u64 *records)
+/**
+ * ncsync_queues_check() - check the queue descriptors of one core: engines,
+ *	counts, pads.
+ * @uqs: the queues.
+ * @nq: entries of @uqs.
+ * @engine_mask: out: bit i for engine i.
+ * @records: out: the records of all queues.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ncsync_queues_check(const struct ncsync_queue *uqs, u32 nq,
+			u32 *engine_mask, u64 *records)
 {
 	u32 i;
 
@@ -231,7 +288,7 @@ static struct ncsync_prog *ncsync_file_evict_locked(struct ncsync_file *nfile)
 	if (nfile->nprogs < NCSYNC_MAX_PROGS_PER_FD)
 		return NULL;
 	list_for_each_entry(prog, &nfile->progs, file_node) {
-		if (ncsync_prog_ended(prog)) {
+		if (ncsync_prog_over(prog)) {
 			ncsync_file_forget_locked(nfile, prog);
 			return prog;
 		}
@@ -250,6 +307,7 @@ static struct ncsync_prog *ncsync_prog_alloc(u32 nq, const u32 *counts)
 	kref_init(&prog->ref);
 	INIT_LIST_HEAD(&prog->dma_copies);
 	INIT_LIST_HEAD(&prog->dma_node);
+	INIT_LIST_HEAD(&prog->gnode);
 	prog->nq = nq;
 	prog->snap = kzalloc(sizeof(*prog->snap), GFP_KERNEL_ACCOUNT);
 	if (!prog->snap)
@@ -340,11 +398,22 @@ static int ncsync_prog_decode(struct ncsync_prog *prog,
 	return 0;
 }
 
-/* Allocate and decode a program whose queues passed ncsync_queues_check(). */
-static struct ncsync_prog *ncsync_prog_make(struct ncsync_file *nfile,
-					    const struct ncsync_queue *uqs,
-					    struct ncsync_submit *sub,
-					    u32 engine_mask, u64 records)
+/**
+ * ncsync_prog_make() - allocate and decode a program whose queues passed
+ *	ncsync_queues_check().
+ * @nfile: the descriptor it is charged to.
+ * @uqs: its queues.
+ * @nq: entries of @uqs.
+ * @sub: the request: flags and watchdog; names a refused record.
+ * @engine_mask: the engines of @uqs.
+ * @records: their records.
+ *
+ * Return: the program, with one reference, or an ERR_PTR().
+ */
+struct ncsync_prog *ncsync_prog_make(struct ncsync_file *nfile,
+				     const struct ncsync_queue *uqs, u32 nq,
+				     struct ncsync_submit *sub,
+				     u32 engine_mask, u64 records)
 {
 	struct ncsync_prog *prog;
 	u32 counts[NCSYNC_NUM_ENGINES];
@@ -355,13 +424,13 @@ static struct ncsync_prog *ncsync_prog_make(struct ncsync_file *nfile,
 
 	/* Refuse what cannot fit before allocating or reading anything. */
 	mem = records * sizeof(struct ncsync_insn) +
-	      struct_size(prog, q, sub->nqueues) + sizeof(struct ncsync_snapshot);
+	      struct_size(prog, q, nq) + sizeof(struct ncsync_snapshot);
 	ret = ncsync_prog_charge(&stub, mem);
 	if (ret)
 		return ERR_PTR(ret);
-	for (i = 0; i < sub->nqueues; i++)
+	for (i = 0; i < nq; i++)
 		counts[i] = uqs[i].count;
-	prog = ncsync_prog_alloc(sub->nqueues, counts);
+	prog = ncsync_prog_alloc(nq, counts);
 	if (!prog) {
 		ncsync_user_uncharge(nfile->user, mem);
 		return ERR_PTR(-ENOMEM);
@@ -377,7 +446,7 @@ static struct ncsync_prog *ncsync_prog_make(struct ncsync_file *nfile,
 	prog->engine_mask = engine_mask;
 	prog->pid = task_tgid_nr(current);
 	prog->state = NCSYNC_PROG_QUEUED;
-	prog->nrunning = sub->nqueues;
+	prog->nrunning = nq;
 	ret = ncsync_prog_decode(prog, uqs, sub);
 	if (ret) {
 		ncsync_prog_put(prog);
@@ -386,11 +455,15 @@ static struct ncsync_prog *ncsync_prog_make(struct ncsync_file *nfile,
 	return prog;
 }
 
-/*
- * Put a decoded program on its descriptor's and its core's lists.  Return
- * an ended program evicted to make room (to be put), NULL, or an error.
+/**
+ * ncsync_prog_queue() - put a decoded program on its descriptor's and its
+ *	core's lists.
+ * @prog: the program.
+ *
+ * Return: an ended program evicted to make room (to be put with
+ * ncsync_prog_put_forgotten()), NULL, or an ERR_PTR() (-ENOMEM, -EAGAIN).
  */
-static struct ncsync_prog *ncsync_prog_queue(struct ncsync_prog *prog)
+struct ncsync_prog *ncsync_prog_queue(struct ncsync_prog *prog)
 {
 	struct ncsync_file *nfile = prog->nfile;
 	struct ncsync_core *core = nfile->core;
@@ -419,6 +492,30 @@ out:
 }
 
 /**
+ * ncsync_prog_unqueue() - take a queued program that never started off
+ *	its lists again: a program across cores whose other members could not
+ *	be queued.
+ * @prog: the program, queued by ncsync_prog_queue(); it cannot have
+ *	started (its group never let it).  The caller puts its reference.
+ */
+void ncsync_prog_unqueue(struct ncsync_prog *prog)
+{
+	struct ncsync_file *nfile = prog->nfile;
+	struct ncsync_core *core = prog->core;
+
+	spin_lock(&core->prog_lock);
+	if (!ncsync_prog_ended(prog)) {
+		/* What ncsync_prog_end_locked() would give back. */
+		list_del(&prog->core_node);
+		nfile->mem -= prog->insn_mem;
+		prog->user_mem -= prog->insn_mem;
+		ncsync_user_uncharge(prog->user, prog->insn_mem);
+	}
+	ncsync_file_forget_locked(nfile, prog);
+	spin_unlock(&core->prog_lock);
+}
+
+/**
  * ncsync_submit() - validate a program and queue it on the core.
  * @nfile: the descriptor, open for writing.
  * @sub: the request; on success @sub->id is set, and when a record is
@@ -443,7 +540,11 @@ int ncsync_submit(struct ncsync_file *nfile, struct ncsync_submit *sub)
 	sub->bad_index = 0;
 	sub->reason = NCSYNC_REC_OK;
 	sub->id = 0;
-	if (sub->flags & ~NCSYNC_SUBMIT_F_ALL || sub->reserved ||
+	sub->bad_core = 0;
+	/* NCSYNC_SUBMIT_F_CORES: ncsync_submit_cores(). */
+	if (sub->flags & ~NCSYNC_SUBMIT_F_ALL ||
+	    sub->flags & NCSYNC_SUBMIT_F_CORES || sub->reserved ||
+	    sub->reserved2[0] || sub->reserved2[1] || sub->fds || sub->nfds ||
 	    !sub->nqueues || sub->nqueues > NCSYNC_NUM_ENGINES ||
 	    sub->watchdog_ms > NCSYNC_MAX_WATCHDOG_MS)
 		return -EINVAL;
@@ -454,7 +555,8 @@ int ncsync_submit(struct ncsync_file *nfile, struct ncsync_submit *sub)
 	if (ret)
 		return ret;
 
-	prog = ncsync_prog_make(nfile, uqs, sub, engine_mask, records);
+	prog = ncsync_prog_make(nfile, uqs, sub->nqueues, sub, engine_mask,
+				records);
 	if (IS_ERR(prog))
 		return PTR_ERR(prog);
 	evict = ncsync_prog_queue(prog);
@@ -464,7 +566,7 @@ int ncsync_submit(struct ncsync_file *nfile, struct ncsync_submit *sub)
 	}
 	sub->id = prog->id;
 	if (evict)
-		ncsync_prog_put(evict);
+		ncsync_prog_put_forgotten(evict);
 	ncsync_engines_kick(nfile->core, engine_mask);
 	return 0;
 }
@@ -476,7 +578,7 @@ static void ncsync_prog_start_locked(struct ncsync_prog *prog)
 
 	lockdep_assert_held(&core->prog_lock);
 	prog->state = NCSYNC_PROG_RUNNING;
-	prog->last_progress = jiffies;
+	WRITE_ONCE(*ncsync_prog_progress_ptr(prog), jiffies);
 	schedule_delayed_work(&core->watchdog, 1);
 	ncsync_engines_kick(core, prog->engine_mask);
 }
@@ -516,7 +618,8 @@ static bool ncsync_prog_walk_locked(struct ncsync_core *core, u8 engine,
 		bool mine = prog->engine_mask & bit;
 
 		if (prog->state == NCSYNC_PROG_QUEUED && !prog->stop &&
-		    !(prog->engine_mask & busy)) {
+		    !(prog->engine_mask & busy) &&
+		    (!prog->group || ncsync_group_may_start_locked(prog))) {
 			if (!take)
 				return true;
 			ncsync_prog_start_locked(prog);
@@ -544,7 +647,8 @@ static bool ncsync_prog_walk_locked(struct ncsync_core *core, u8 engine,
  * @engine: NCSYNC_ENGINE_*.
  *
  * A program starts when every earlier program of the core sharing an
- * engine with it has ended.
+ * engine with it has ended; a member of a program across cores, when every
+ * member may start (ncsync_group_may_start_locked()).
  *
  * Return: the queue, now NCSYNC_ENG_RUNNING, or NULL.
  */
@@ -641,13 +745,16 @@ void ncsync_snapshot_locked(struct ncsync_prog *prog)
 	spin_unlock(&core->lock);
 }
 
-/*
- * Wake what must notice that programs on @engine_mask stopped: their
- * engines (whose waits also sleep on the engine's own queue), the DMA
- * engine (to drop their copies) and the waiters for programs.  Nothing
+/**
+ * ncsync_progs_wake() - wake what must notice that programs stopped.
+ * @core: their core; no lock held.
+ * @engine_mask: their engines.
+ *
+ * Their engines (whose waits also sleep on the engine's own queue), the
+ * DMA engine (to drop their copies) and the waiters for programs.  Nothing
  * else: waits of other programs and of userspace sleep on.
  */
-static void ncsync_progs_wake(struct ncsync_core *core, u32 engine_mask)
+void ncsync_progs_wake(struct ncsync_core *core, u32 engine_mask)
 {
 	if (!engine_mask)
 		return;
@@ -675,6 +782,8 @@ bool ncsync_prog_stop_locked(struct ncsync_prog *prog, int reason)
 	if (ncsync_prog_ended(prog) || prog->stop)
 		return false;
 	WRITE_ONCE(prog->stop, reason);
+	if (prog->group)
+		ncsync_group_stop(prog->group, prog->gidx, reason);
 	if (prog->state != NCSYNC_PROG_QUEUED)
 		return true;
 	for (i = 0; i < prog->nq; i++) {
@@ -708,6 +817,9 @@ static u32 ncsync_prog_final_state(const struct ncsync_prog *prog)
 			return NCSYNC_PROG_FAULTED;
 		halted |= prog->q[i].st.state == NCSYNC_ENG_HALTED;
 	}
+	/* A member of a program across cores another core's fault stopped. */
+	if (prog->stop == NCSYNC_FAULT_PEER)
+		return NCSYNC_PROG_CANCELLED;
 	return halted ? NCSYNC_PROG_HALTED : NCSYNC_PROG_DONE;
 }
 
@@ -768,7 +880,7 @@ static void ncsync_status_fill_locked(struct ncsync_prog *prog,
 	unsigned int i;
 
 	lockdep_assert_held(&prog->core->prog_lock);
-	ps->state = prog->state;
+	ps->state = prog->group ? ncsync_group_state(prog->group) : prog->state;
 	ps->nengines = prog->nq;
 	if (ncsync_prog_ended(prog) || prog->snapped) {
 		*tmp = *prog->snap;
@@ -784,12 +896,62 @@ static void ncsync_status_fill_locked(struct ncsync_prog *prog,
 	ps->nsems = tmp->nsems;
 }
 
+/*
+ * The program whose engines a status reports: @prog itself, or the member
+ * of its group that @ps names; with a reference, or an ERR_PTR().
+ */
+static struct ncsync_prog *ncsync_status_target(struct ncsync_prog *prog,
+						const struct ncsync_prog_status *ps)
+{
+	u32 pos = ps->core;
+	struct ncsync_prog *m;
+
+	if (!(ps->flags & NCSYNC_STATUS_F_CORE) && ps->core)
+		return ERR_PTR(-EINVAL);
+	if (!prog->group) {
+		if (ps->flags & NCSYNC_STATUS_F_CORE &&
+		    pos != prog->core->index - prog->core->lnc_first->index)
+			return ERR_PTR(-EINVAL);
+		kref_get(&prog->ref);
+		return prog;
+	}
+	if (!(ps->flags & NCSYNC_STATUS_F_CORE))
+		pos = prog->core->index - prog->core->lnc_first->index;
+	m = ncsync_group_member_get(prog->group, pos);
+	return m ?: ERR_PTR(-EINVAL);
+}
+
+/*
+ * Fill @ps and @tmp for NCSYNC_IOC_PROG_STATUS, under the lock of the core
+ * whose engines it reports; -EBUSY to release a program that runs,
+ * -EINVAL for a core it does not name.
+ */
+static int ncsync_status_report(struct ncsync_prog *prog,
+				struct ncsync_prog_status *ps,
+				struct ncsync_snapshot *tmp)
+{
+	struct ncsync_prog *m = ncsync_status_target(prog, ps);
+
+	if (IS_ERR(m))
+		return PTR_ERR(m);
+	if (ps->flags & NCSYNC_STATUS_F_RELEASE && !ncsync_prog_over(prog)) {
+		ncsync_prog_put(m);
+		return -EBUSY;
+	}
+	spin_lock(&m->core->prog_lock);
+	ncsync_status_fill_locked(m, ps, tmp);
+	spin_unlock(&m->core->prog_lock);
+	ncsync_prog_put(m);
+	return 0;
+}
+
 /**
  * ncsync_prog_status() - report a program's state.
  * @nfile: the descriptor that submitted it.
  * @ps: the request and the reply.
  *
- * Return: 0; -EINVAL for unknown flags or non-zero reserved; -ENOENT for an
+ * Return: 0; -EINVAL for unknown flags, a non-zero @ps->core without
+ * NCSYNC_STATUS_F_CORE or a core the program does not name; -ENOENT for an
  * unknown or released id; -EBUSY to release a program that has not ended;
  * -EFAULT when @ps->sems cannot be written.
  */
@@ -803,7 +965,7 @@ int ncsync_prog_status(struct ncsync_file *nfile,
 	bool release;
 	int ret = 0;
 
-	if (ps->flags & ~NCSYNC_STATUS_F_ALL || ps->reserved)
+	if (ps->flags & ~NCSYNC_STATUS_F_ALL)
 		return -EINVAL;
 	prog = ncsync_prog_get(nfile, ps->id);
 	if (!prog)
@@ -813,16 +975,10 @@ int ncsync_prog_status(struct ncsync_file *nfile,
 		ret = -ENOMEM;
 		goto out;
 	}
-
-	spin_lock(&core->prog_lock);
-	release = ps->flags & NCSYNC_STATUS_F_RELEASE;
-	if (release && !ncsync_prog_ended(prog)) {
-		spin_unlock(&core->prog_lock);
-		ret = -EBUSY;
+	ret = ncsync_status_report(prog, ps, tmp);
+	if (ret)
 		goto out;
-	}
-	ncsync_status_fill_locked(prog, ps, tmp);
-	spin_unlock(&core->prog_lock);
+	release = ps->flags & NCSYNC_STATUS_F_RELEASE;
 
 	if (usems && copy_to_user(usems, tmp->sems,
 				  ps->nsems * sizeof(tmp->sems[0]))) {
@@ -833,12 +989,12 @@ int ncsync_prog_status(struct ncsync_file *nfile,
 		ps->nsems = 0;
 
 	spin_lock(&core->prog_lock);
-	if (ncsync_prog_ended(prog))
+	if (ncsync_prog_over(prog))
 		prog->seen = true;
 	if (release && !list_empty(&prog->file_node)) {
 		ncsync_file_forget_locked(nfile, prog);
 		spin_unlock(&core->prog_lock);
-		ncsync_prog_put(prog);	/* the descriptor's reference */
+		ncsync_prog_put_forgotten(prog); /* the descriptor's reference */
 	} else {
 		spin_unlock(&core->prog_lock);
 	}
@@ -865,8 +1021,10 @@ static int ncsync_prog_wait_cond(void *arg)
 	int ret = 0;
 
 	spin_lock(&core->prog_lock);
-	if (ncsync_prog_ended(pw->prog)) {
-		pw->state = pw->prog->state;
+	if (ncsync_prog_over(pw->prog)) {
+		pw->state = pw->prog->group ?
+			    ncsync_group_state(pw->prog->group) :
+			    pw->prog->state;
 		pw->prog->seen = true;
 		ret = 1;
 	}
@@ -896,8 +1054,9 @@ int ncsync_prog_wait(struct ncsync_file *nfile, struct ncsync_prog_wait *pw)
 	waiter.prog = ncsync_prog_get(nfile, pw->id);
 	if (!waiter.prog)
 		return -ENOENT;
-	ret = ncsync_sleep(nfile, &nfile->core->done_wq, NULL, &deadline,
-			   ncsync_prog_wait_cond, &waiter);
+	ret = ncsync_sleep(nfile, waiter.prog->group ?
+			   &waiter.prog->group->done_wq : &nfile->core->done_wq,
+			   NULL, &deadline, ncsync_prog_wait_cond, &waiter);
 	if (!ret)
 		pw->state = waiter.state;
 	ncsync_prog_put(waiter.prog);
@@ -964,6 +1123,10 @@ static void ncsync_progs_stop(struct ncsync_core *core, int reason,
 		if ((!nfile || prog->nfile == nfile) &&
 		    ncsync_prog_stop_locked(prog, reason))
 			mask |= prog->engine_mask;
+	/* Programs across cores whose member here ended stop too. */
+	list_for_each_entry(prog, &core->gmembers, gnode)
+		if (!nfile || prog->nfile == nfile)
+			ncsync_group_stop(prog->group, prog->gidx, reason);
 	spin_unlock(&core->prog_lock);
 	ncsync_progs_wake(core, mask);
 	wait_event(core->done_wq, !ncsync_core_stopping(core, nfile));
@@ -997,7 +1160,7 @@ void ncsync_progs_release_file(struct ncsync_file *nfile)
 	spin_unlock(&core->prog_lock);
 	list_for_each_entry_safe(prog, tmp, &gone, file_node) {
 		list_del_init(&prog->file_node);
-		ncsync_prog_put(prog);
+		ncsync_prog_put_forgotten(prog);
 	}
 }
 
@@ -1016,7 +1179,7 @@ bool ncsync_file_progs_unseen(struct ncsync_file *nfile)
 
 	spin_lock(&core->prog_lock);
 	list_for_each_entry(prog, &nfile->progs, file_node)
-		if (ncsync_prog_ended(prog) && !prog->seen)
+		if (ncsync_prog_over(prog) && !prog->seen)
 			unseen = true;
 	spin_unlock(&core->prog_lock);
 	return unseen;
@@ -1090,18 +1253,22 @@ static void ncsync_snapshot_log_sems(const struct ncsync_snapshot *snap)
 	kfree(buf);
 }
 
-/*
- * Write a program's snapshot to the kernel log, one printk record per line
- * (a record is cut near 1 KiB), within the module's rate limit.
+/**
+ * ncsync_snapshot_log() - write a program's snapshot to the kernel log.
+ * @prog: the program, timed out; no lock held.
+ *
+ * One printk record per line (a record is cut near 1 KiB), within the
+ * module's rate limit.  A member of a program across cores says so.
  */
-static void ncsync_snapshot_log(struct ncsync_prog *prog)
+void ncsync_snapshot_log(struct ncsync_prog *prog)
 {
 	unsigned int i;
 
 	if (!ncsync_log_allowed(prog->core))
 		return;
-	pr_info("ncsync: core %u program %u timed out: no progress for %u ms\n",
-		prog->core->index, prog->id, prog->watchdog_ms);
+	pr_info("ncsync: core %u program %u timed out: no progress for %u ms%s\n",
+		prog->core->index, prog->id, prog->watchdog_ms,
+		prog->group ? " (a member of a program across cores)" : "");
 	for (i = 0; i < prog->nq; i++)
 		ncsync_snapshot_log_engine(&prog->snap->engines[i]);
 	ncsync_snapshot_log_sems(prog->snap);
@@ -1124,7 +1291,7 @@ void ncsync_watchdog_fn(struct work_struct *work)
 
 	spin_lock(&core->prog_lock);
 	list_for_each_entry(prog, &core->progs, core_node) {
-		unsigned long limit = READ_ONCE(prog->last_progress) +
+		unsigned long limit = READ_ONCE(*ncsync_prog_progress_ptr(prog)) +
 				      msecs_to_jiffies(prog->watchdog_ms);
 
 		if (prog->state != NCSYNC_PROG_RUNNING || prog->stop ||
@@ -1147,4 +1314,234 @@ void ncsync_watchdog_fn(struct work_struct *work)
 	}
 	if (again)
 		schedule_delayed_work(&core->watchdog, NCSYNC_WATCHDOG_PERIOD);
+}
+
+/* ---- the state of programs across cores (ncsync_group.c submits them) */
+
+/* Runs the groups' works; drained before the module goes. */
+static struct workqueue_struct *ncsync_group_wq;
+
+/**
+ * ncsync_groups_init() - set up what programs across cores need.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ncsync_groups_init(void)
+{
+	ncsync_group_wq = alloc_workqueue("ncsync_group", 0, 0);
+	return ncsync_group_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * ncsync_groups_fini() - wait for the groups' works and free their queue.
+ */
+void ncsync_groups_fini(void)
+{
+	destroy_workqueue(ncsync_group_wq);
+}
+
+static void ncsync_group_free(struct kref *ref)
+{
+	kfree(container_of(ref, struct ncsync_group, ref));
+}
+
+/**
+ * ncsync_group_put() - drop a reference to a group.
+ * @g: the group; any context (freeing it frees nothing else).
+ */
+void ncsync_group_put(struct ncsync_group *g)
+{
+	kref_put(&g->ref, ncsync_group_free);
+}
+
+/**
+ * ncsync_group_kick() - queue a group's work.
+ * @g: the group; the caller holds a reference, so this never puts the last.
+ */
+void ncsync_group_kick(struct ncsync_group *g)
+{
+	kref_get(&g->ref);
+	if (!queue_work(ncsync_group_wq, &g->work))
+		ncsync_group_put(g);
+}
+
+/* A member's position in its logical core. */
+static u32 ncsync_prog_pos(const struct ncsync_prog *prog)
+{
+	return prog->core->index - prog->core->lnc_first->index;
+}
+
+/**
+ * ncsync_group_may_start_locked() - whether a member that may start on its
+ *	core may start: whether every member may.
+ * @prog: the member; no earlier program of its core shares an engine with
+ *	it; its core's prog_lock held.
+ *
+ * The first call for a member counts it ready; the last member to become
+ * ready releases them all and kicks their engines.  A member stays ready:
+ * earlier programs only end.
+ *
+ * Return: true when the members start.
+ */
+bool ncsync_group_may_start_locked(struct ncsync_prog *prog)
+{
+	struct ncsync_group *g = prog->group;
+	unsigned int i;
+
+	lockdep_assert_held(&prog->core->prog_lock);
+	if (!prog->gready) {
+		prog->gready = true;
+		if (atomic_inc_return(&g->nready) == g->n) {
+			WRITE_ONCE(g->go, true);
+			spin_lock(&g->lock);
+			for (i = 0; i < g->n; i++)
+				if (g->members[i])
+					ncsync_engines_kick(g->members[i]->core,
+							    g->members[i]->engine_mask);
+			spin_unlock(&g->lock);
+		}
+	}
+	return READ_ONCE(g->go);
+}
+
+/**
+ * ncsync_group_stop() - a member stopped: stop the others.
+ * @g: the group.
+ * @origin: the member's index.
+ * @reason: its NCSYNC_FAULT_* reason, which the others stop with too.
+ *
+ * The first stop wins; a program that ended stays as it ended.  Called
+ * with a member's core's prog_lock held or not.
+ */
+void ncsync_group_stop(struct ncsync_group *g, unsigned int origin,
+		       int reason)
+{
+	spin_lock(&g->lock);
+	if (!g->stop && !g->ended) {
+		g->stop = reason;
+		g->origin = origin;
+		ncsync_group_kick(g);
+	}
+	spin_unlock(&g->lock);
+}
+
+/* The final state of a group whose members all ended; g->lock held. */
+static u32 ncsync_group_final_locked(struct ncsync_group *g)
+{
+	u32 state = NCSYNC_PROG_DONE;
+	unsigned int i;
+
+	lockdep_assert_held(&g->lock);
+	switch (g->stop) {
+	case 0:
+		break;
+	case NCSYNC_FAULT_WATCHDOG:
+		return NCSYNC_PROG_TIMED_OUT;
+	case NCSYNC_FAULT_PEER:		/* an engine faulted */
+		return NCSYNC_PROG_FAULTED;
+	default:
+		return NCSYNC_PROG_CANCELLED;
+	}
+	for (i = 0; i < g->n; i++)
+		state = max_t(u32, state, g->mstate[i]);
+	return state;
+}
+
+/**
+ * ncsync_group_member_end_locked() - a member ended.
+ * @prog: the member, its final state set; its core's prog_lock held.
+ *
+ * The last member ends the program: its state is final, its waiters are
+ * woken, and the primary's pollers by the work when the primary is not
+ * the last (its core's lock is not held here).
+ */
+void ncsync_group_member_end_locked(struct ncsync_prog *prog)
+{
+	struct ncsync_group *g = prog->group;
+
+	lockdep_assert_held(&prog->core->prog_lock);
+	spin_lock(&g->lock);
+	g->mstate[prog->gidx] = prog->state;
+	if (!--g->nlive) {
+		g->state = ncsync_group_final_locked(g);
+		/* @state before @ended: ncsync_group_ended()'s acquire. */
+		smp_store_release(&g->ended, true);
+		if (prog->gidx) {
+			g->poll_pending = true;
+			ncsync_group_kick(g);
+		}
+	}
+	spin_unlock(&g->lock);
+	wake_up_all(&g->done_wq);
+}
+
+/**
+ * ncsync_group_ended() - whether every member of a group ended.
+ * @g: the group.
+ *
+ * Return: true if so; then ncsync_group_state() is final.
+ */
+bool ncsync_group_ended(struct ncsync_group *g)
+{
+	/* Pairs with the release in ncsync_group_member_end_locked(). */
+	return smp_load_acquire(&g->ended);
+}
+
+/**
+ * ncsync_group_state() - the NCSYNC_PROG_* state of a program across cores.
+ * @g: the group.
+ *
+ * Return: queued until its members start, running until every one ended,
+ * then its final state.
+ */
+u32 ncsync_group_state(struct ncsync_group *g)
+{
+	if (ncsync_group_ended(g))
+		return g->state;
+	return READ_ONCE(g->go) ? NCSYNC_PROG_RUNNING : NCSYNC_PROG_QUEUED;
+}
+
+/**
+ * ncsync_group_member_get() - the member of a group on a core.
+ * @g: the group.
+ * @pos: the core's position in the logical core.
+ *
+ * Return: the member with a reference, or NULL when the program names no
+ * queue on that core or was forgotten.
+ */
+struct ncsync_prog *ncsync_group_member_get(struct ncsync_group *g, u32 pos)
+{
+	struct ncsync_prog *m = NULL;
+	unsigned int i;
+
+	spin_lock(&g->lock);
+	for (i = 0; i < g->n; i++) {
+		if (g->members[i] && ncsync_prog_pos(g->members[i]) == pos) {
+			m = g->members[i];
+			kref_get(&m->ref);
+			break;
+		}
+	}
+	spin_unlock(&g->lock);
+	return m;
+}
+
+/**
+ * ncsync_group_forget() - drop the group's references to its members.
+ * @g: the group; its primary was forgotten by its descriptor (the caller
+ *	holds the primary's reference); no spinlock held.
+ */
+void ncsync_group_forget(struct ncsync_group *g)
+{
+	struct ncsync_prog *m;
+	unsigned int i;
+
+	for (i = 0; i < g->n; i++) {
+		spin_lock(&g->lock);
+		m = g->members[i];
+		g->members[i] = NULL;
+		spin_unlock(&g->lock);
+		if (m)
+			ncsync_prog_put(m);
+	}
 }

@@ -1158,7 +1158,7 @@ static bool do_status(struct thread *w)
 	if (chance(r, 1, 32))
 		ps.flags = rnd(r);
 	if (chance(r, 1, 32))
-		ps.reserved = rnd(r);
+		ps.core = rnd(r);
 	arg = rand_ptr(r, &ps, sizeof(ps));
 	ok = !ioctl(fd, NCSYNC_IOC_PROG_STATUS, arg);
 	/* The answer is in @ps only when it went there (not ps + 1). */

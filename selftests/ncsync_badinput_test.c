@@ -923,7 +923,7 @@ static void check_status(struct __test_metadata *_metadata,
 	EXPECT_EQ(done ? NCSYNC_PROG_DONE : NCSYNC_PROG_RUNNING, ps->state);
 	EXPECT_EQ(0, ps->flags);
 	EXPECT_EQ(1, ps->nengines);
-	EXPECT_EQ(0, ps->reserved);
+	EXPECT_EQ(0, ps->core);
 	EXPECT_EQ(done ? NCSYNC_ENGINE_PE : NCSYNC_ENGINE_POOL, e->engine);
 	EXPECT_EQ(done ? NCSYNC_ENG_DONE : NCSYNC_ENG_BLOCKED, e->state);
 	EXPECT_EQ(NCSYNC_FAULT_NONE, e->fault);
@@ -1601,7 +1601,7 @@ IOCTL_CASE(reset_rdonly_einval_first, NCSYNC_IOC_RESET, EINVAL,
 /* ---- NCSYNC_IOC_SUBMIT ---- */
 #define SUB(...)	.arg.submit = { .nqueues = 1, __VA_ARGS__ }
 
-IOCTL_CASE(submit_flags_4, NCSYNC_IOC_SUBMIT, EINVAL, SUB(.flags = 4));
+IOCTL_CASE(submit_flags_8, NCSYNC_IOC_SUBMIT, EINVAL, SUB(.flags = 8));
 IOCTL_CASE(submit_flags_80000000, NCSYNC_IOC_SUBMIT, EINVAL,
 	   SUB(.flags = 0x80000000U));
 IOCTL_CASE(submit_reserved_1, NCSYNC_IOC_SUBMIT, EINVAL,
@@ -1719,14 +1719,14 @@ static void __attribute__((constructor)) rec_cases(void)
 }
 
 /* ---- NCSYNC_IOC_PROG_STATUS ---- */
-IOCTL_CASE(status_flags_2, NCSYNC_IOC_PROG_STATUS, EINVAL,
-	   .arg.ps = { .flags = 2 });
+IOCTL_CASE(status_flags_4, NCSYNC_IOC_PROG_STATUS, EINVAL,
+	   .arg.ps = { .flags = 4 });
 IOCTL_CASE(status_flags_80000000, NCSYNC_IOC_PROG_STATUS, EINVAL,
 	   .idk = ID_DONE,
 	   .arg.ps = { .flags = 0x80000000U | NCSYNC_STATUS_F_RELEASE });
-IOCTL_CASE(status_reserved_1, NCSYNC_IOC_PROG_STATUS, EINVAL,
+IOCTL_CASE(status_core_1_without_flag, NCSYNC_IOC_PROG_STATUS, EINVAL,
 	   .idk = ID_DONE, .arg.ps = { .flags = NCSYNC_STATUS_F_RELEASE,
-				       .reserved = 1 });
+				       .core = 1 });
 IOCTL_CASE(status_id_0, NCSYNC_IOC_PROG_STATUS, ENOENT, .idk = ID_RAW,
 	   .arg.ps = { .id = 0 });
 IOCTL_CASE(status_id_999, NCSYNC_IOC_PROG_STATUS, ENOENT, .idk = ID_RAW,

@@ -2695,10 +2695,10 @@ TEST_F(core, status_bad_flags_reserved_einval)
 	rec_inc(rec_prog_queue(&p, NCSYNC_ENGINE_ACT), 1);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
-	EXPECT_EQ(-EINVAL, status_raw(self->fd, id, 2, &ps, NULL));
+	EXPECT_EQ(-EINVAL, status_raw(self->fd, id, 4, &ps, NULL));
 	memset(&ps, 0, sizeof(ps));
 	ps.id = id;
-	ps.reserved = 1;
+	ps.core = 1;
 	EXPECT_EQ(-1, ioctl(self->fd, NCSYNC_IOC_PROG_STATUS, &ps));
 	EXPECT_EQ(EINVAL, errno);
 	rec_prog_free(&p);

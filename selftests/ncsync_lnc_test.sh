@@ -8,13 +8,18 @@
 #  1. bad_lnc: "cores=3 lnc=2" is refused: EINVAL, the kernel log says
 #     why, and the module does not stay loaded;
 #  2. lnc_test: reload with cores=4 lnc=2 and run ncsync_lnc_test (signals
-#     between the cores of a logical core), none of it skipped;
-#  3. corebarrier_test: ncsync_corebarrier_test under the same
+#     between the cores of a logical core, programs across cores), none of
+#     it skipped;
+#  3. deadlock_report: the watchdog test of ncsync_lnc_test left each
+#     core's report of its member in the kernel log;
+#  4. lnc_lib_test: ncsync_lnc_lib_test (programs across cores through the
+#     library), none of it skipped;
+#  5. corebarrier_test: ncsync_corebarrier_test under the same
 #     parameters (core barriers between cores 0 and 1), none of it skipped;
-#  4. info: "ncsync info -c 1" names the logical core;
-#  5. dump: "ncsync dump -c 3" shows cores 2 and 3, text and JSON;
-#  6. top: "ncsync top --once -c 3", likewise;
-#  7. load_again: the module loads again, with the parameters it had.
+#  6. info: "ncsync info -c 1" names the logical core;
+#  7. dump: "ncsync dump -c 3" shows cores 2 and 3, text and JSON;
+#  8. top: "ncsync top --once -c 3", likewise;
+#  9. load_again: the module loads again, with the parameters it had.
 #
 # selftests/run.sh runs this inside the test VM with the module loaded; it
 # is left loaded as found (the module file: ncsync_module.sh).  Outside
@@ -26,10 +31,11 @@ top=$(cd "$here/.." && pwd)
 build=${BUILD:-$top/build}
 tool=$build/tools/ncsync
 bin=$build/selftests/ncsync_lnc_test
+libbin=$build/selftests/ncsync_lnc_lib_test
 cbin=$build/selftests/ncsync_corebarrier_test
 sys=/sys/module/ncsync
 . "$here/ncsync_module.sh"
-tap_plan 7 lnc
+tap_plan 9 lnc
 
 ncsync_reload_begin "$bin"
 
@@ -54,7 +60,7 @@ else
 	tap_not_ok "bad_lnc # cannot unload (refcnt $(cat $sys/refcnt))"
 fi
 
-# 5, 6: dump and top of core 3 show cores 2 and 3, each with its own
+# 7, 8: dump and top of core 3 show cores 2 and 3, each with its own
 # banks (sem[7] is 2 on core 2, 3 on core 3), and not core 0 or 1.
 lnc_view() {
 	# shellcheck disable=SC2086 # $1 is words
@@ -100,10 +106,21 @@ lnc_views() {
 	rm -f "$tmpf"
 }
 
-# 2 - 4: two logical cores of two
+# 2 - 8: two logical cores of two
 # shellcheck disable=SC2046 # one word per parameter
 if out=$(ncsync_load $(ncsync_params_with cores=4 lnc=2)); then
 	tap_run lnc_test "cores=4 lnc=2" "$bin"
+	why=
+	for c in 0 1; do
+		dmesg | grep 'timed out: no progress for 300 ms (a member of a program across cores)' |
+			grep -q "ncsync: core $c program" || why="$why core $c"
+	done
+	if [ -z "$why" ]; then
+		tap_ok "deadlock_report"
+	else
+		tap_not_ok "deadlock_report # no report of the member on$why"
+	fi
+	tap_run lnc_lib_test "cores=4 lnc=2" "$libbin"
 	tap_run corebarrier_test "cores=4 lnc=2" "$cbin"
 	out=$("$tool" info -c 3 2>&1)
 	if echo "$out" | grep -q 'logical core 1: cores 2-3 (lnc 2)'; then
@@ -114,12 +131,14 @@ if out=$(ncsync_load $(ncsync_params_with cores=4 lnc=2)); then
 	lnc_views
 else
 	tap_not_ok "lnc_test # load with cores=4 lnc=2: $out"
+	tap_not_ok "deadlock_report # not loaded"
+	tap_not_ok "lnc_lib_test # not loaded"
 	tap_not_ok "corebarrier_test # not loaded"
 	tap_not_ok "info # not loaded"
 	tap_not_ok "dump # not loaded"
 	tap_not_ok "top # not loaded"
 fi
 
-# 7: loaded again as found
+# 9: loaded again as found
 tap_load_again
 exit $tap_failed

@@ -405,6 +405,13 @@ struct ncsync_submit_error {
 int ncsync_program_submit(struct ncsync_dev *dev, struct ncsync_program *prog,
 			  uint32_t flags, uint32_t watchdog_ms, uint32_t *id,
 			  struct ncsync_submit_error *err);
+/* @progs[i] on @devs[i]'s core, one program across a logical core. */
+int ncsync_program_submit_cores(struct ncsync_dev *const devs[],
+				struct ncsync_program *const progs[],
+				unsigned int n, uint32_t flags,
+				uint32_t watchdog_ms, uint32_t *id,
+				struct ncsync_submit_error *err,
+				unsigned int *err_part);
 /* The record the last finalization refused: 0, or -ENOENT for none. */
 int ncsync_program_conform(const struct ncsync_program *prog,
 			   struct ncsync_submit_error *err);
@@ -415,6 +422,11 @@ int ncsync_program_wait(struct ncsync_dev *dev, uint32_t id,
 int ncsync_program_status(struct ncsync_dev *dev, uint32_t id, bool release,
 			  struct ncsync_prog_status *status,
 			  struct ncsync_sem_value *sems);
+/* The part on the core at @core_pos of a program across cores. */
+int ncsync_program_status_core(struct ncsync_dev *dev, uint32_t id,
+			       unsigned int core_pos,
+			       struct ncsync_prog_status *status,
+			       struct ncsync_sem_value *sems);
 int ncsync_program_cancel(struct ncsync_dev *dev, uint32_t id);
 
 int ncsync_reset(struct ncsync_dev *dev);

@@ -296,6 +296,19 @@ int ncsync_program_status(struct ncsync_dev *dev, uint32_t id, bool release,
 	return ncsync_ioctl(dev, NCSYNC_IOC_PROG_STATUS, status);
 }
 
+int ncsync_program_status_core(struct ncsync_dev *dev, uint32_t id,
+			       unsigned int core_pos,
+			       struct ncsync_prog_status *status,
+			       struct ncsync_sem_value *sems)
+{
+	memset(status, 0, sizeof(*status));
+	status->id = id;
+	status->flags = NCSYNC_STATUS_F_CORE;
+	status->core = core_pos;
+	status->sems = (uintptr_t)sems;
+	return ncsync_ioctl(dev, NCSYNC_IOC_PROG_STATUS, status);
+}
+
 int ncsync_program_cancel(struct ncsync_dev *dev, uint32_t id)
 {
 	struct ncsync_prog_cancel c = { .id = id };

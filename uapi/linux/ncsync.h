@@ -681,8 +681,11 @@ enum ncsync_rec_reason {
  * struct ncsync_queue - the records of one engine in a submission.
  * @records: user pointer to @count records of NCSYNC_RECORD_SIZE bytes.
  * @count: 1 .. NCSYNC_MAX_RECORDS.
- * @engine: a datapath engine (NCSYNC_ENGINE_*, not DMA), once per program.
- * @pad: zero.
+ * @engine: a datapath engine (NCSYNC_ENGINE_*, not DMA), once per program
+ *	(with NCSYNC_SUBMIT_F_CORES: once per core).
+ * @pad: zero; with NCSYNC_SUBMIT_F_CORES, @pad[0] is the position of the
+ *	queue's core in the submitter's logical core (0 .. lnc - 1), the
+ *	rest zero.
  */
 struct ncsync_queue {
 	__u64 records;
@@ -696,8 +699,11 @@ struct ncsync_queue {
 /* struct ncsync_submit flags */
 #define NCSYNC_SUBMIT_F_STRICT		0x1U	/* fault on event misuse, overflow */
 #define NCSYNC_SUBMIT_F_CONFORM		0x2U	/* the conformance profile */
+/* queues name (core, engine); the other cores' descriptors are in fds */
+#define NCSYNC_SUBMIT_F_CORES		0x4U
 #define NCSYNC_SUBMIT_F_ALL		(NCSYNC_SUBMIT_F_STRICT | \
-					 NCSYNC_SUBMIT_F_CONFORM)
+					 NCSYNC_SUBMIT_F_CONFORM | \
+					 NCSYNC_SUBMIT_F_CORES)
 
 /**
  * struct ncsync_submit - NCSYNC_IOC_SUBMIT argument: one program.
@@ -711,6 +717,21 @@ struct ncsync_queue {
  * @bad_index: out, likewise: its index in the queue.
  * @reason: out, likewise: an enum ncsync_rec_reason.
  * @reserved: zero.
+ * @fds: with NCSYNC_SUBMIT_F_CORES: user pointer to @nfds __s32 file
+ *	descriptors, one per core the queues name other than the
+ *	submitter's own, each a descriptor of that core open for writing;
+ *	else zero.
+ * @nfds: entries of @fds: 0 .. lnc - 1; zero without the flag.
+ * @bad_core: out, on EINVAL for a record: the position of its core in the
+ *	logical core (0 without NCSYNC_SUBMIT_F_CORES).
+ * @reserved2: zero.
+ *
+ * A program across cores (NCSYNC_SUBMIT_F_CORES) runs as one member
+ * program per named core, started together; @nqueues is then
+ * 1 .. lnc * NCSYNC_NUM_ENGINES, the submitter's core must name a queue,
+ * and @id names the whole program (Documentation/ncsync/engines.rst,
+ * "Programs across cores").  A binary built before @fds existed passes
+ * the first 40 bytes (NCSYNC_IOC_SUBMIT_V1): the rest reads as zero.
  */
 struct ncsync_submit {
 	__u64 queues;
@@ -722,6 +743,10 @@ struct ncsync_submit {
 	__u32 bad_index;
 	__u32 reason;
 	__u32 reserved;
+	__u64 fds;
+	__u32 nfds;
+	__u32 bad_core;
+	__u32 reserved2[2];
 };
 
 /* Program states */
@@ -809,7 +834,10 @@ struct ncsync_sem_value {
 
 /* struct ncsync_prog_status flags */
 #define NCSYNC_STATUS_F_RELEASE		0x1U	/* forget a finished program */
-#define NCSYNC_STATUS_F_ALL		NCSYNC_STATUS_F_RELEASE
+/* report the member of a program across cores at position core */
+#define NCSYNC_STATUS_F_CORE		0x2U
+#define NCSYNC_STATUS_F_ALL		(NCSYNC_STATUS_F_RELEASE | \
+					 NCSYNC_STATUS_F_CORE)
 
 /**
  * struct ncsync_prog_status - NCSYNC_IOC_PROG_STATUS: a program's state.
@@ -820,9 +848,15 @@ struct ncsync_sem_value {
  * @state: out: NCSYNC_PROG_*.
  * @nengines: out: entries of @engines used.
  * @nsems: out: entries written to @sems.
- * @reserved: zero.
+ * @core: with NCSYNC_STATUS_F_CORE, the position in the logical core of
+ *	the core whose engines and semaphores are reported, one the program
+ *	names; else zero, which reports the submitter's core.
  * @engines: out: the engines, in submission order.  For a finished program
  *	this is the snapshot taken when it ended.
+ *
+ * For a program across cores @state is the whole program's: running until
+ * every core's member ended, then the state of the member whose fault,
+ * timeout or cancellation stopped the others, or else the worst of theirs.
  */
 struct ncsync_prog_status {
 	__u32 id;
@@ -831,7 +865,7 @@ struct ncsync_prog_status {
 	__u32 state;
 	__u32 nengines;
 	__u32 nsems;
-	__u32 reserved;
+	__u32 core;
 	struct ncsync_engine_status engines[NCSYNC_NUM_ENGINES];
 };
 
@@ -872,6 +906,9 @@ struct ncsync_prog_cancel {
 #define NCSYNC_IOC_ACK		_IOR(NCSYNC_IOC_MAGIC, 0x05, struct ncsync_seq)
 #define NCSYNC_IOC_STATS	_IOR(NCSYNC_IOC_MAGIC, 0x06, struct ncsync_stats)
 #define NCSYNC_IOC_SUBMIT	_IOWR(NCSYNC_IOC_MAGIC, 0x10, struct ncsync_submit)
+/* NCSYNC_IOC_SUBMIT of binaries built before ncsync_submit.fds (40 bytes) */
+#define NCSYNC_IOC_SUBMIT_V1	_IOC(_IOC_READ | _IOC_WRITE, NCSYNC_IOC_MAGIC, \
+				     0x10, 40)
 #define NCSYNC_IOC_PROG_STATUS	_IOWR(NCSYNC_IOC_MAGIC, 0x11, struct ncsync_prog_status)
 #define NCSYNC_IOC_PROG_WAIT	_IOWR(NCSYNC_IOC_MAGIC, 0x12, struct ncsync_prog_wait)
 #define NCSYNC_IOC_PROG_CANCEL	_IOW(NCSYNC_IOC_MAGIC, 0x13, struct ncsync_prog_cancel)
