@@ -6,8 +6,9 @@
  * five engines; the programs meet at their core barriers.
  *
  * Run directly (lnc 1) the logical core is core 0 alone: its lowest engine
- * arrives on itself, and the loop test runs there; the test of a core
- * held until the others arrive needs two cores and skips.
+ * arrives on itself, and the loop test runs there; the tests of a core
+ * held until the others arrive and of one program across cores need two
+ * cores and skip.
  * ncsync_lnc_test.sh runs the binary again with cores=4 lnc=2.
  */
 #include <errno.h>
@@ -190,6 +191,39 @@ TEST_F_TIMEOUT(corebar, holds_until_every_core_arrives, 300)
 	for (c = 0; c < self->lnc; c++) {
 		expect_done(_metadata, self->dev[c], self->id[c]);
 		EXPECT_EQ(5, ncsync_sem_read(self->dev[c], DONE_SEM))
+			TH_LOG("core %u", c);
+		EXPECT_EQ(0, ncsync_sem_read(self->dev[c], SEM))
+			TH_LOG("core %u", c);
+		ncsync_program_free(p[c]);
+	}
+}
+
+/*
+ * The issue's done-when: one program across the cores of the logical core
+ * (ncsync_program_submit_cores(), all parts started together), five
+ * engines a core, meeting at a core barrier 10,000 times; it ends done,
+ * with every pass counted on every core and the barrier semaphore back at
+ * 0 everywhere.
+ */
+TEST_F_TIMEOUT(corebar, one_program_across_cores_10000, 900)
+{
+	struct ncsync_program *p[NCSYNC_MAX_LNC];
+	struct ncsync_submit_error err;
+	unsigned int c, part = 0;
+	uint32_t id = 0;
+	int ret;
+
+	if (self->lnc < 2)
+		SKIP(return, "needs a logical core of two cores (lnc=2)");
+	for (c = 0; c < self->lnc; c++)
+		p[c] = build(_metadata, self->lnc, PASSES);
+	ret = ncsync_program_submit_cores(self->dev, p, self->lnc, 0, WD_MS,
+					  &id, &err, &part);
+	ASSERT_EQ(0, ret) TH_LOG("submission: %s; part %u engine %u record %u",
+				 strerror(-ret), part, err.engine, err.index);
+	expect_done(_metadata, self->dev[0], id);
+	for (c = 0; c < self->lnc; c++) {
+		EXPECT_EQ(5 * PASSES, ncsync_sem_read(self->dev[c], DONE_SEM))
 			TH_LOG("core %u", c);
 		EXPECT_EQ(0, ncsync_sem_read(self->dev[c], SEM))
 			TH_LOG("core %u", c);
