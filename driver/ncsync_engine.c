@@ -171,6 +171,7 @@ static bool ncsync_exec_wait_sleep(struct ncsync_exec *x,
 					       l->wait.index);
 	struct ncsync_wait_entry wait;
 	struct wait_queue_entry kick;
+	struct ncsync_wake_q wake;
 	bool passed = false;
 
 	init_waitqueue_entry(&kick, current);
@@ -181,9 +182,9 @@ static bool ncsync_exec_wait_sleep(struct ncsync_exec *x,
 		prepare_to_wait(wq, &wait.wq, TASK_INTERRUPTIBLE);
 		if (ncsync_exec_stopping(x))
 			break;
-		spin_lock(&core->lock);
+		ncsync_core_lock(core, &wake);
 		passed = ncsync_exec_test_locked(x, l, threshold, fault);
-		spin_unlock(&core->lock);
+		ncsync_core_unlock(core, &wake);
 		if (passed)
 			break;
 		if (!*blocked) {
@@ -299,13 +300,14 @@ static void ncsync_exec_group_reset(struct ncsync_exec *x,
 				    const struct ncsync_insn *in)
 {
 	struct ncsync_core *core = x->core;
+	struct ncsync_wake_q wake;
 	unsigned int i;
 
-	spin_lock(&core->lock);
+	ncsync_core_lock(core, &wake);
 	for (i = 0; i < NCSYNC_NUM_SEMS; i++)
 		if (ncsync_group_reset_clears(in, i))
 			ncsync_sem_update_locked(core, i, NCSYNC_SEM_UPD_SET, 0);
-	spin_unlock(&core->lock);
+	ncsync_core_unlock(core, &wake);
 	ncsync_exec_touch(x);
 }
 
@@ -358,10 +360,11 @@ static enum ncsync_step ncsync_exec_updates(struct ncsync_exec *x,
 					    const struct ncsync_insn *in)
 {
 	struct ncsync_core *core = x->core;
+	struct ncsync_wake_q wake;
 	unsigned int i;
 	u8 fault = 0, f;
 
-	spin_lock(&core->lock);
+	ncsync_core_lock(core, &wake);
 	for (i = 0; i < in->nlanes; i++) {
 		const struct ncsync_lane *l = &in->lane[i];
 
@@ -371,7 +374,7 @@ static enum ncsync_step ncsync_exec_updates(struct ncsync_exec *x,
 		f = ncsync_exec_update_locked(x, &l->upd);
 		fault = fault ?: f;
 	}
-	spin_unlock(&core->lock);
+	ncsync_core_unlock(core, &wake);
 	ncsync_exec_flush(x);
 	if (fault && x->strict) {
 		x->fault = fault;
