@@ -232,12 +232,16 @@ struct ncsync_event_ntf {
  * @id: NCSYNC_ENGINE_*.
  * @thread: the thread, which runs queues of programs in order.
  * @wq: where the thread waits for work.
+ * @busy: it executes records: set by the thread while it runs a queue and
+ *	is not asleep in a wait; read without a lock by the engines deciding
+ *	whether to spin.
  */
 struct ncsync_engine {
 	struct ncsync_core *core;
 	u8 id;
 	struct task_struct *thread;
 	wait_queue_head_t wq;
+	bool busy;
 };
 
 /**

@@ -15,8 +15,9 @@
  * leave the lock and sleep: waits on the wait queue of the semaphore or
  * event they wait on, woken by a change that makes them hold; Drain and
  * DMA on the engine's own queue, which a landing of its copies wakes.  The
- * record is then executed again from where it stopped.  Between runs the
- * engine checks whether its program must stop and yields the CPU.
+ * record is then executed again from where it stopped.  A failed wait
+ * first spins for a bounded time while another engine is busy.  Between
+ * runs the engine checks whether its program must stop and yields the CPU.
  */
 #include <linux/kthread.h>
 #include <linux/sched.h>
@@ -356,6 +357,47 @@ static void ncsync_exec_wait_begin(struct ncsync_exec *x,
 }
 
 /*
+ * How long a wait that fails spins before it sleeps, polling its register
+ * without the lock, while another engine of the core executes records and
+ * so may be about to make it pass (Documentation/ncsync/engines.rst,
+ * "Spinning before sleeping").
+ */
+#define NCSYNC_SPIN_NS		(20 * NSEC_PER_USEC)
+
+/* Whether another engine of the core is executing records. */
+static bool ncsync_exec_peer_busy(const struct ncsync_exec *x)
+{
+	unsigned int i;
+
+	for (i = 0; i < NCSYNC_NUM_ENGINES; i++)
+		if (&x->core->engines[i] != x->eng &&
+		    READ_ONCE(x->core->engines[i].busy))
+			return true;
+	return false;
+}
+
+/*
+ * Spin for at most NCSYNC_SPIN_NS while a peer is busy and nothing else
+ * wants the CPU; return true once the wait seems to hold (the engine then
+ * tests it under the lock), false to sleep.
+ */
+static bool ncsync_exec_spin(struct ncsync_exec *x,
+			     const struct ncsync_wait_op *w, s32 threshold)
+{
+	u64 end = ktime_get_ns() + NCSYNC_SPIN_NS;
+
+	while (ncsync_exec_peer_busy(x) && !need_resched() &&
+	       !ncsync_exec_stopping(x)) {
+		if (ncsync_wait_holds(x->core, w, threshold))
+			return true;
+		if (ktime_get_ns() > end)
+			break;
+		cpu_relax();
+	}
+	return false;
+}
+
+/*
  * Sleep until the wait of lane @x->lane holds or the program stops; the
  * engine then executes the record again under the lock, which passes the
  * wait unless another took what it waits for first.  It sleeps on the
@@ -373,6 +415,8 @@ static bool ncsync_exec_wait_sleep(struct ncsync_exec *x)
 	struct wait_queue_entry kick;
 	bool holds = false, slept = false;
 
+	if (ncsync_exec_spin(x, &l->wait, threshold))
+		return true;
 	init_waitqueue_entry(&kick, current);
 	add_wait_queue(&x->eng->wq, &kick);
 	ncsync_wait_entry_init(&wait, core);
@@ -391,7 +435,9 @@ static bool ncsync_exec_wait_sleep(struct ncsync_exec *x)
 			slept = true;
 			ncsync_exec_wait_begin(x, l, threshold);
 		}
+		WRITE_ONCE(x->eng->busy, false);
 		schedule();
+		WRITE_ONCE(x->eng->busy, true);
 	}
 	finish_wait(wq, &wait.wq);
 	remove_wait_queue(&x->eng->wq, &kick);
@@ -431,7 +477,9 @@ static bool ncsync_exec_dma_wait(struct ncsync_exec *x, u8 kind,
 						x->prog->id, x->pc, kind, 0, 0,
 						0, atomic_read(&q->dma_outstanding));
 		}
+		WRITE_ONCE(x->eng->busy, false);
 		schedule();
+		WRITE_ONCE(x->eng->busy, true);
 	}
 	finish_wait(&x->eng->wq, &wait.wq);
 	if (slept) {
@@ -490,6 +538,7 @@ static void ncsync_engine_run(struct ncsync_engine *eng,
 	};
 	enum ncsync_step step = NCSYNC_STEP_NEXT;
 
+	WRITE_ONCE(eng->busy, true);
 	while (x.pc < q->count) {
 		cond_resched();
 		if (ncsync_exec_stopping(&x)) {
@@ -507,6 +556,7 @@ static void ncsync_engine_run(struct ncsync_engine *eng,
 			break;
 		}
 	}
+	WRITE_ONCE(eng->busy, false);
 	if (x.pc >= q->count)
 		WRITE_ONCE(q->st.pc, q->count);
 
