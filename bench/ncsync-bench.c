@@ -732,6 +732,116 @@ static double base_barrier(unsigned long n)
 	return base_pthread_barrier(NCSYNC_NUM_ENGINES, n);
 }
 
+static double nc_barrier2(unsigned long n)
+{
+	return nc_barrier_n(2, n);
+}
+
+static double nc_barrier3(unsigned long n)
+{
+	return nc_barrier_n(3, n);
+}
+
+static double nc_barrier4(unsigned long n)
+{
+	return nc_barrier_n(4, n);
+}
+
+static double base_barrier2(unsigned long n)
+{
+	return base_pthread_barrier(2, n);
+}
+
+static double base_barrier3(unsigned long n)
+{
+	return base_pthread_barrier(3, n);
+}
+
+static double base_barrier4(unsigned long n)
+{
+	return base_pthread_barrier(4, n);
+}
+
+/*
+ * Contended P()/V(): five engines each run a counted loop of @n passes of
+ * P() (ncsync_add_semaphore_wait(): wait > 0 and -1, one atomic step) and
+ * V() (+1) on one semaphore; the first engine gives the unit first.  Time
+ * per P()/V() pair, over all engines.
+ */
+static void build_pv(struct bprog *bp, unsigned long n)
+{
+	unsigned int e;
+	int sem;
+
+	bprog_new(bp, NCSYNC_NUM_ENGINES);
+	sem = ncsync_sem_alloc(bp->prog, 1);
+	chk(sem, "alloc");
+	chk(ncsync_add_semaphore_inc(bprog_stream(bp, 0), sem), "inc");
+	for (e = 0; e < NCSYNC_NUM_ENGINES; e++) {
+		struct ncsync_stream *s = bprog_stream(bp, e);
+		int l = ncsync_label_new(bp->prog);
+
+		chk(ncsync_label_bind(s, l), "bind");
+		chk(ncsync_add_semaphore_wait(s, sem), "P");
+		chk(ncsync_add_semaphore_inc(s, sem), "V");
+		chk(ncsync_add_mov32(s, NCSYNC_ALU_ADD_IMM, REG_LOOP,
+				     REG_LOOP, 1, NULL), "mov");
+		chk(ncsync_add_branch_imm(s, NCSYNC_BR_LT, NCSYNC_DTYPE_U32,
+					  REG_LOOP, n, l, NULL), "branch");
+	}
+	bprog_finish(bp);
+}
+
+static double nc_pv(unsigned long n)
+{
+	struct bprog bp;
+	double ns;
+
+	build_pv(&bp, n);
+	ns = bprog_run(&bp);
+	bprog_free(&bp);
+	return ns / ((double)n * NCSYNC_NUM_ENGINES);
+}
+
+/* Five threads, each @n lock/unlock pairs of one pthread mutex. */
+struct pmutex {
+	pthread_mutex_t m;
+	unsigned long n;
+	unsigned long count;
+};
+
+static void *pmutex_thread(void *arg)
+{
+	struct pmutex *pm = arg;
+	unsigned long i;
+
+	for (i = 0; i < pm->n; i++) {
+		pthread_mutex_lock(&pm->m);
+		pm->count++;
+		pthread_mutex_unlock(&pm->m);
+	}
+	return NULL;
+}
+
+static double base_pmutex(unsigned long n)
+{
+	struct pmutex pm = { .m = PTHREAD_MUTEX_INITIALIZER, .n = n };
+	pthread_t t[NCSYNC_NUM_ENGINES];
+	int64_t t0, t1;
+	unsigned int i;
+
+	t0 = now_ns();
+	for (i = 0; i < NCSYNC_NUM_ENGINES; i++)
+		if (pthread_create(&t[i], NULL, pmutex_thread, &pm))
+			die("pthread_create", errno);
+	for (i = 0; i < NCSYNC_NUM_ENGINES; i++)
+		pthread_join(t[i], NULL);
+	t1 = now_ns();
+	if (pm.count != n * NCSYNC_NUM_ENGINES)
+		die("pthread mutex count", EIO);
+	return (double)(t1 - t0) / ((double)n * NCSYNC_NUM_ENGINES);
+}
+
 static double nc_inc_queue(unsigned long n)
 {
 	struct bprog bp;
@@ -922,6 +1032,18 @@ static void rows_run(void)
 	row_run("barrier", "5-engine sync-barrier loop",
 		"pthread_barrier_wait, 5 threads", "/s", nc_barrier,
 		base_barrier, 32, loop, 1.0, true);
+	row_run("barrier2", "2-engine sync-barrier loop",
+		"pthread_barrier_wait, 2 threads", "/s", nc_barrier2,
+		base_barrier2, 32, loop, 1.0, true);
+	row_run("barrier3", "3-engine sync-barrier loop",
+		"pthread_barrier_wait, 3 threads", "/s", nc_barrier3,
+		base_barrier3, 32, loop, 1.0, true);
+	row_run("barrier4", "4-engine sync-barrier loop",
+		"pthread_barrier_wait, 4 threads", "/s", nc_barrier4,
+		base_barrier4, 32, loop, 1.0, true);
+	row_run("pv", "contended P()/V(), 5 engines (per pair)",
+		"pthread mutex lock/unlock, 5 threads", "ns", nc_pv,
+		base_pmutex, 32, loop, 1.0, false);
 	row_run("inc_record", "inc record, straight queue (per record)",
 		"atomic add in a loop", "ns", nc_inc_queue, base_atomic,
 		1024, NCSYNC_MAX_RECORDS - 1, 3.0, false);
@@ -1433,7 +1555,8 @@ static void usage(FILE *f)
 		"  --json FILE     also write the results as JSON\n"
 		"  --only KEYS     run only the rows and series whose key is in KEYS\n"
 		"                  (sem_read sem_read_raw inc_ioctl inc_pwrite pingpong\n"
-		"                  barrier inc_record inc_loop submit ioctl_enotty\n"
+		"                  barrier barrier2 barrier3 barrier4 pv inc_record\n"
+		"                  inc_loop submit ioctl_enotty\n"
 		"                  op_read nop_record growth_queue growth_cores\n"
 		"                  growth_engines memory)\n"
 		"  --no-reload     do not reload the module (memory per core)\n"

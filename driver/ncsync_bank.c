@@ -6,6 +6,8 @@
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 
 #include "ncsync_drv.h"
@@ -138,23 +140,55 @@ wait_queue_head_t *ncsync_bank_wq(struct ncsync_core *core, u8 bank,
 static char ncsync_wake_change;
 #define NCSYNC_WAKE_CHANGE	((void *)&ncsync_wake_change)
 
-/* Whether the condition of @e holds now; the caller holds the core lock. */
-static bool ncsync_wait_entry_holds(struct ncsync_wait_entry *e)
+/**
+ * ncsync_wait_holds() - whether a wait's condition holds now.
+ * @core: the core.
+ * @w: the wait.
+ * @threshold: its threshold, for a semaphore wait.
+ *
+ * It reads the one register: taken under the lock, the answer is exact;
+ * taken without, as an engine's bounded spin does, a hint.
+ *
+ * Return: true when the wait would pass.
+ */
+bool ncsync_wait_holds(struct ncsync_core *core,
+		       const struct ncsync_wait_op *w, s32 threshold)
 {
-	const struct ncsync_wait_op *w = e->cond;
 	bool after;
 
 	if (w->bank == NCSYNC_BANK_SEM)
-		return ncsync_wait_sem_passes(w, e->core->sems[w->index],
-					      e->threshold);
-	return ncsync_wait_event_passes(w, e->core->events[w->index], &after);
+		return ncsync_wait_sem_passes(w, ncsync_sem_get(core, w->index),
+					      threshold);
+	return ncsync_wait_event_passes(w, ncsync_event_get(core, w->index),
+					&after);
+}
+
+/*
+ * Collect a waiter's wake-up for after the core lock is dropped, if the
+ * holder collects them and has room: take the entry off its queue, as
+ * autoremove_wake_function() would, and keep a reference on its task.
+ */
+static bool ncsync_wake_defer(struct ncsync_core *core,
+			      struct wait_queue_entry *wq)
+{
+	struct ncsync_wake_q *q = core->wake_q;
+	struct task_struct *task = wq->private;
+
+	if (!q || q->n == ARRAY_SIZE(q->task))
+		return false;
+	get_task_struct(task);
+	q->task[q->n++] = task;
+	list_del_init_careful(&wq->entry);
+	return true;
 }
 
 /*
  * Wake a waiter, unless the wake-up is a change that leaves its condition
  * false; count the wake-ups.  Every waker of a bank queue holds the core
  * lock, so the condition is read as the change left it: a waiter that
- * tested before the change and sleeps is woken by it if it holds.
+ * tested before the change and sleeps is woken by it if it holds.  When
+ * the lock's holder collects wake-ups (ncsync_core_lock()), the waiter
+ * leaves the queue now and its task is woken after the lock is dropped.
  */
 static int ncsync_wake_fn(struct wait_queue_entry *wq, unsigned int mode,
 			  int flags, void *key)
@@ -163,11 +197,58 @@ static int ncsync_wake_fn(struct wait_queue_entry *wq, unsigned int mode,
 						   wq);
 
 	if (key == NCSYNC_WAKE_CHANGE && e->cond && e->core &&
-	    !ncsync_wait_entry_holds(e))
+	    !ncsync_wait_holds(e->core, e->cond, e->threshold))
 		return 0;
-	if (e->core)
-		e->core->stats.wakeups++;
+	if (!e->core)
+		return autoremove_wake_function(wq, mode, flags, key);
+	e->core->stats.wakeups++;
+	if (ncsync_wake_defer(e->core, wq))
+		return 1;
 	return autoremove_wake_function(wq, mode, flags, key);
+}
+
+/**
+ * ncsync_core_lock() - take the core lock, collecting the wake-ups.
+ * @core: the core.
+ * @q: where the wake-ups of the bank queues' waiters are collected while
+ *	the lock is held; on the caller's stack.
+ *
+ * The waiters whose condition a change makes true leave their queues
+ * under the lock, as before, but their tasks are woken by
+ * ncsync_core_unlock(), so that a woken engine does not spin on the lock
+ * its waker still holds.  Past NCSYNC_WAKE_Q_MAX of them, or on a queue
+ * that is not a bank queue, a wake-up happens in place.
+ */
+void ncsync_core_lock(struct ncsync_core *core, struct ncsync_wake_q *q)
+	__acquires(&core->lock)
+{
+	q->n = 0;
+	spin_lock(&core->lock);
+	core->wake_q = q;
+}
+
+/**
+ * ncsync_core_unlock() - drop the core lock, then issue its wake-ups.
+ * @core: the core, locked by ncsync_core_lock() with @q.
+ * @q: the collected wake-ups.
+ *
+ * A task woken here may already have left its wait for another reason
+ * and be sleeping elsewhere: every sleep of the driver re-tests its
+ * condition in a loop, so such a wake-up is spurious and harmless, as
+ * with the kernel's wake_q.
+ */
+void ncsync_core_unlock(struct ncsync_core *core, struct ncsync_wake_q *q)
+	__releases(&core->lock)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&core->lock);
+	core->wake_q = NULL;
+	spin_unlock(&core->lock);
+	for (i = 0; i < q->n; i++) {
+		wake_up_process(q->task[i]);
+		put_task_struct(q->task[i]);
+	}
 }
 
 /**
@@ -456,9 +537,10 @@ u32 ncsync_nonzero_sems_locked(struct ncsync_core *core,
  */
 void ncsync_banks_clear(struct ncsync_core *core)
 {
+	struct ncsync_wake_q wq;
 	unsigned int i;
 
-	spin_lock(&core->lock);
+	ncsync_core_lock(core, &wq);
 	for (i = 0; i < NCSYNC_NUM_EVENTS; i++)
 		WRITE_ONCE(core->events[i], 0);
 	for (i = 0; i < NCSYNC_NUM_SEMS; i++)
@@ -467,7 +549,7 @@ void ncsync_banks_clear(struct ncsync_core *core)
 	core->stats.resets++;
 	ncsync_seq_advance_locked(core);
 	ncsync_bank_wake_all_locked(core);
-	spin_unlock(&core->lock);
+	ncsync_core_unlock(core, &wq);
 }
 
 /**

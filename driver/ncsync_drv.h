@@ -256,6 +256,22 @@ struct ncsync_wait_entry {
 	s32 threshold;
 };
 
+#define NCSYNC_WAKE_Q_MAX	8
+
+/**
+ * struct ncsync_wake_q - wake-ups collected under the core lock, to be
+ *	issued once it is dropped (ncsync_core_lock(), ncsync_core_unlock()).
+ * @n: entries of @task.
+ * @task: the tasks to wake, each with a reference.
+ *
+ * The kernel's wake_q (wake_q_add(), wake_up_q()) is not exported to
+ * modules in 6.1; this is its equivalent for the bank queues.
+ */
+struct ncsync_wake_q {
+	unsigned int n;
+	struct task_struct *task[NCSYNC_WAKE_Q_MAX];
+};
+
 /**
  * struct ncsync_event_ntf - an event write waiting to be notified.
  * @index: the event.
@@ -276,12 +292,16 @@ struct ncsync_event_ntf {
  * @id: NCSYNC_ENGINE_*.
  * @thread: the thread, which runs queues of programs in order.
  * @wq: where the thread waits for work.
+ * @busy: it executes records: set by the thread while it runs a queue and
+ *	is not asleep in a wait; read without a lock by the engines deciding
+ *	whether to spin.
  */
 struct ncsync_engine {
 	struct ncsync_core *core;
 	u8 id;
 	struct task_struct *thread;
 	wait_queue_head_t wq;
+	bool busy;
 };
 
 /**
@@ -302,10 +322,13 @@ struct ncsync_engine {
  * @lock: protects every write to @events and @sems, @seq, @reset_gen,
  *	@stats, @poll_armed and the waiter lists and acknowledged sequences
  *	of the core's files.  Readers of single registers use READ_ONCE()
- *	without it.  Every wake-up of @bank_wq happens under it.
+ *	without it.  Every wake-up of @bank_wq is decided under it, and
+ *	issued under it or, collected in @wake_q, right after it is dropped.
  * @bank_wq: where the waits of engines and of NCSYNC_IOC_WAIT sleep: one
  *	queue per semaphore (0..255), then one per event (256..511), so that
  *	a change wakes only the waiters of the register it touched.
+ * @wake_q: the wake-ups the holder of @lock collects, or NULL when they
+ *	happen in place; under @lock.
  * @poll_armed: the descriptors (ncsync_file.armed_node) whose pollers have
  *	not been told of a change since their last NCSYNC_IOC_ACK; the next
  *	change wakes them and empties the list.
@@ -358,6 +381,7 @@ struct ncsync_core {
 	s32 *sems;
 	spinlock_t lock;	/* protects the banks, see above */
 	wait_queue_head_t *bank_wq;
+	struct ncsync_wake_q *wake_q;
 	struct list_head poll_armed;
 	u64 seq;
 	u64 reset_gen;
@@ -460,6 +484,12 @@ void ncsync_op_apply_locked(struct ncsync_core *core, struct ncsync_op *op);
 wait_queue_head_t *ncsync_bank_wq(struct ncsync_core *core, u8 bank,
 				  unsigned int index);
 void ncsync_poll_arm_locked(struct ncsync_file *nfile);
+void ncsync_core_lock(struct ncsync_core *core, struct ncsync_wake_q *q)
+	__acquires(&core->lock);
+void ncsync_core_unlock(struct ncsync_core *core, struct ncsync_wake_q *q)
+	__releases(&core->lock);
+bool ncsync_wait_holds(struct ncsync_core *core,
+		       const struct ncsync_wait_op *w, s32 threshold);
 void ncsync_wait_entry_init(struct ncsync_wait_entry *e,
 			    struct ncsync_core *core);
 void ncsync_wait_entry_cond(struct ncsync_wait_entry *e,

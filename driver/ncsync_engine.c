@@ -9,11 +9,15 @@
  *   2. the op's own effect;
  *   3. the other updates, in lane order.
  *
- * Waits sleep on the wait queue of the semaphore or event they wait on and
- * re-test after every change of it; Drain, and a DMA record whose queue
- * has dma_depth copies in flight, sleep on the engine's own queue, which
- * a landing of its copies wakes.  Before every record the engine checks
- * whether its program must stop and yields the CPU.
+ * A record is one critical section of the core lock, and a run of records
+ * that need not block shares one (ncsync_exec_run()).  A record whose wait
+ * fails, a Drain with copies in flight, a DMA record without a free slot
+ * leave the lock and sleep: waits on the wait queue of the semaphore or
+ * event they wait on, woken by a change that makes them hold; Drain and
+ * DMA on the engine's own queue, which a landing of its copies wakes.  The
+ * record is then executed again from where it stopped.  A failed wait
+ * first spins for a bounded time while another engine is busy.  Between
+ * runs the engine checks whether its program must stop and yields the CPU.
  */
 #include <linux/kthread.h>
 #include <linux/sched.h>
@@ -31,7 +35,16 @@ enum ncsync_step {
 	NCSYNC_STEP_EXIT,
 	NCSYNC_STEP_FAULT,
 	NCSYNC_STEP_STOP,
+	NCSYNC_STEP_WAIT,	/* the wait of lane ncsync_exec.lane fails */
+	NCSYNC_STEP_DRAIN,	/* a Drain with copies in flight */
+	NCSYNC_STEP_DMA_FULL,	/* a DMA record without a free slot */
 };
+
+/*
+ * The most records an engine executes under one hold of the core lock: a
+ * bound on how long other writers, wake-ups and a stop wait for it.
+ */
+#define NCSYNC_RUN_MAX		32
 
 /**
  * struct ncsync_exec - an engine executing a queue.
@@ -41,8 +54,14 @@ enum ncsync_step {
  * @q: the queue.
  * @strict: the program runs in strict mode.
  * @fault: the fault reason when a step returns NCSYNC_STEP_FAULT.
- * @changed: the banks changed since the last progress was noted.
+ * @progress: the program progressed since it was last noted.
+ * @blocked: the engine slept for the record at @pc: its next pass of a
+ *	wait, a Drain or a wait for a slot is progress.
+ * @resumed: the record at @pc was begun and left to block.
+ * @lane: the first lane of the record at @pc whose wait has not passed;
+ *	its number of lanes once every wait passed.
  * @pc: the index of the record being executed.
+ * @wake: the wake-ups collected while the engine holds the core lock.
  */
 struct ncsync_exec {
 	struct ncsync_core *core;
@@ -51,29 +70,25 @@ struct ncsync_exec {
 	struct ncsync_equeue *q;
 	bool strict;
 	u8 fault;
-	bool changed;
+	bool progress;
+	bool blocked;
+	bool resumed;
+	u8 lane;
 	u32 pc;
+	struct ncsync_wake_q wake;
 };
-
-/*
- * Note a change of the banks; the change itself woke the waiters of what
- * it touched.
- */
-static void ncsync_exec_touch(struct ncsync_exec *x)
-{
-	x->changed = true;
-}
 
 static bool ncsync_exec_stopping(const struct ncsync_exec *x)
 {
 	return READ_ONCE(x->prog->stop) || kthread_should_stop();
 }
 
-static void ncsync_exec_flush(struct ncsync_exec *x)
+/* A wait, Drain or wait for a slot passed: progress if it had blocked. */
+static void ncsync_exec_unblocked(struct ncsync_exec *x)
 {
-	if (x->changed) {
-		x->changed = false;
-		ncsync_prog_progress(x->prog);
+	if (x->blocked) {
+		x->blocked = false;
+		x->progress = true;
 	}
 }
 
@@ -84,7 +99,7 @@ static u8 ncsync_exec_update_locked(struct ncsync_exec *x,
 	struct ncsync_core *core = x->core;
 
 	lockdep_assert_held(&x->core->lock);
-	ncsync_exec_touch(x);
+	x->progress = true;
 	if (u->bank == NCSYNC_BANK_EVENT) {
 		if (!ncsync_event_write_locked(core, u->index, u->set))
 			return 0;
@@ -99,10 +114,10 @@ static u8 ncsync_exec_update_locked(struct ncsync_exec *x,
 
 /* Test one lane's wait; apply its action, or its paired update, on pass. */
 static bool ncsync_exec_test_locked(struct ncsync_exec *x,
-				    const struct ncsync_lane *l, s32 threshold,
-				    u8 *fault)
+				    const struct ncsync_lane *l, u8 *fault)
 {
 	const struct ncsync_wait_op *w = &l->wait;
+	s32 threshold = ncsync_wait_threshold(w, x->q->regs);
 	struct ncsync_core *core = x->core;
 	bool state, after;
 
@@ -119,9 +134,193 @@ static bool ncsync_exec_test_locked(struct ncsync_exec *x,
 		return false;
 	if (after != state) {
 		ncsync_event_write_locked(core, w->index, after);
-		ncsync_exec_touch(x);
+		x->progress = true;
 	}
 	return true;
+}
+
+/* The waits of a record from lane @x->lane on, in lane order. */
+static enum ncsync_step ncsync_exec_waits_locked(struct ncsync_exec *x,
+						 const struct ncsync_insn *in)
+{
+	u8 fault = 0;
+
+	lockdep_assert_held(&x->core->lock);
+	for (; x->lane < in->nlanes; x->lane++) {
+		const struct ncsync_lane *l = &in->lane[x->lane];
+
+		if (!l->wait.active)
+			continue;
+		if (!ncsync_exec_test_locked(x, l, &fault))
+			return NCSYNC_STEP_WAIT;
+		ncsync_exec_unblocked(x);
+		if (fault && x->strict) {
+			x->fault = fault;
+			return NCSYNC_STEP_FAULT;
+		}
+	}
+	return NCSYNC_STEP_NEXT;
+}
+
+static void ncsync_exec_group_reset_locked(struct ncsync_exec *x,
+					   const struct ncsync_insn *in)
+{
+	struct ncsync_core *core = x->core;
+	unsigned int i;
+
+	lockdep_assert_held(&core->lock);
+	for (i = 0; i < NCSYNC_NUM_SEMS; i++)
+		if (ncsync_group_reset_clears(in, i))
+			ncsync_sem_update_locked(core, i, NCSYNC_SEM_UPD_SET, 0);
+	x->progress = true;
+}
+
+static void ncsync_exec_poll(struct ncsync_exec *x,
+			     const struct ncsync_insn *in)
+{
+	s32 values[NCSYNC_POLL_MAX_COUNT];
+	unsigned int i;
+
+	/* Each semaphore is read once, as pread does. */
+	for (i = 0; i < in->poll.count; i++)
+		values[i] = ncsync_sem_get(x->core, in->poll.first + i);
+	x->q->regs[in->poll.dst] = ncsync_poll_reduce(in, values);
+}
+
+/*
+ * The op's own effect.  Drain and DMA return a step of their own when
+ * they must block; the engine sleeps without the lock and comes back.
+ */
+static enum ncsync_step ncsync_exec_effect_locked(struct ncsync_exec *x,
+						  const struct ncsync_insn *in)
+{
+	struct ncsync_equeue *q = x->q;
+
+	lockdep_assert_held(&x->core->lock);
+	switch (in->opcode) {
+	case NCSYNC_OPC_HALT:
+		return NCSYNC_STEP_HALT;
+	case NCSYNC_OPC_EXIT:
+		return NCSYNC_STEP_EXIT;
+	case NCSYNC_OPC_DRAIN:
+		if (atomic_read(&q->dma_outstanding))
+			return NCSYNC_STEP_DRAIN;
+		ncsync_exec_unblocked(x);
+		return NCSYNC_STEP_NEXT;
+	case NCSYNC_OPC_MOV32:
+		ncsync_mov_exec(in, q->regs);
+		return NCSYNC_STEP_NEXT;
+	case NCSYNC_OPC_BRANCH:
+		return ncsync_branch_taken(in, q->regs) ? NCSYNC_STEP_JUMP :
+							  NCSYNC_STEP_NEXT;
+	case NCSYNC_OPC_GROUP_RESET:
+		ncsync_exec_group_reset_locked(x, in);
+		return NCSYNC_STEP_NEXT;
+	case NCSYNC_OPC_POLL_SEM:
+		ncsync_exec_poll(x, in);
+		return NCSYNC_STEP_NEXT;
+	case NCSYNC_OPC_DMA:
+		/* Like a full ring: the copy is issued once a slot is free. */
+		if (ncsync_dma_full(q))
+			return NCSYNC_STEP_DMA_FULL;
+		ncsync_exec_unblocked(x);
+		ncsync_dma_issue(q, in);
+		return NCSYNC_STEP_NEXT;
+	default:	/* EventSemaphore, NoOp */
+		return NCSYNC_STEP_NEXT;
+	}
+}
+
+/* The updates not paired with their lane's wait, in lane order. */
+static enum ncsync_step ncsync_exec_updates_locked(struct ncsync_exec *x,
+						   const struct ncsync_insn *in)
+{
+	unsigned int i;
+	u8 fault = 0, f;
+
+	lockdep_assert_held(&x->core->lock);
+	for (i = 0; i < in->nlanes; i++) {
+		const struct ncsync_lane *l = &in->lane[i];
+
+		/* A DMA's update is applied when its copy lands. */
+		if (!l->upd.active || l->paired || l->upd.on_land)
+			continue;
+		f = ncsync_exec_update_locked(x, &l->upd);
+		fault = fault ?: f;
+	}
+	if (fault && x->strict) {
+		x->fault = fault;
+		return NCSYNC_STEP_FAULT;
+	}
+	return NCSYNC_STEP_NEXT;
+}
+
+/*
+ * Execute one record, or the rest of one that blocked, in one critical
+ * section: its waits, its effect, its updates.  A step of its own
+ * (NCSYNC_STEP_WAIT, _DRAIN, _DMA_FULL) says it must block first.
+ */
+static enum ncsync_step ncsync_exec_insn_locked(struct ncsync_exec *x,
+						const struct ncsync_insn *in)
+{
+	enum ncsync_step step, upd;
+
+	if (!x->resumed)
+		trace_ncsync_exec(x->core->index, x->q->engine, x->prog->id,
+				  x->pc, in->opcode);
+	step = ncsync_exec_waits_locked(x, in);
+	if (step != NCSYNC_STEP_NEXT)
+		return step;
+	step = ncsync_exec_effect_locked(x, in);
+	if (step == NCSYNC_STEP_DRAIN || step == NCSYNC_STEP_DMA_FULL)
+		return step;
+	upd = ncsync_exec_updates_locked(x, in);
+	return upd == NCSYNC_STEP_NEXT ? step : upd;
+}
+
+/*
+ * Execute records from @x->pc under one hold of the core lock, until one
+ * must block or ends the queue, the queue's end, NCSYNC_RUN_MAX records,
+ * a stop or a reschedule request (Documentation/ncsync/engines.rst,
+ * "Runs of records").  The wake-ups the run causes are issued, and its
+ * progress noted, once the lock is dropped.
+ */
+static enum ncsync_step ncsync_exec_run(struct ncsync_exec *x)
+{
+	struct ncsync_equeue *q = x->q;
+	enum ncsync_step step;
+	unsigned int n = 0;
+
+	ncsync_core_lock(x->core, &x->wake);
+	do {
+		const struct ncsync_insn *in = &q->insns[x->pc];
+
+		WRITE_ONCE(q->st.pc, x->pc);
+		step = ncsync_exec_insn_locked(x, in);
+		if (step >= NCSYNC_STEP_WAIT) {
+			x->resumed = true;
+			break;
+		}
+		x->resumed = false;
+		x->lane = 0;
+		if (step == NCSYNC_STEP_FAULT)
+			break;
+		WRITE_ONCE(q->st.executed, q->st.executed + 1);
+		if (step == NCSYNC_STEP_JUMP)
+			x->pc = in->br.target;
+		else if (step == NCSYNC_STEP_NEXT)
+			x->pc++;
+		else
+			break;
+		step = NCSYNC_STEP_NEXT;
+	} while (x->pc < q->count && ++n < NCSYNC_RUN_MAX &&
+		 !need_resched() && !READ_ONCE(x->prog->stop));
+	ncsync_core_unlock(x->core, &x->wake);
+	if (x->progress) {
+		x->progress = false;
+		ncsync_prog_progress(x->prog);
+	}
+	return step;
 }
 
 static void ncsync_exec_set_blocked(struct ncsync_exec *x, u8 kind, u8 mode,
@@ -141,13 +340,15 @@ static void ncsync_exec_set_blocked(struct ncsync_exec *x, u8 kind, u8 mode,
 
 /* Mark the engine blocked on one lane's wait, and trace it. */
 static void ncsync_exec_wait_begin(struct ncsync_exec *x,
-				   const struct ncsync_lane *l, u8 lane, u8 kind,
-				   s32 threshold)
+				   const struct ncsync_lane *l, s32 threshold)
 {
 	struct ncsync_core *core = x->core;
 	u8 mode = ncsync_wait_op_mode(&l->wait);
+	u8 kind = l->wait.bank == NCSYNC_BANK_SEM ? NCSYNC_BLOCK_SEM :
+						    NCSYNC_BLOCK_EVENT;
 
-	ncsync_exec_set_blocked(x, kind, mode, l->wait.index, lane, threshold);
+	ncsync_exec_set_blocked(x, kind, mode, l->wait.index, x->lane,
+				threshold);
 	trace_ncsync_wait_begin(core->index, x->q->engine, x->prog->id, x->pc,
 				kind, mode, l->wait.index, threshold,
 				kind == NCSYNC_BLOCK_SEM ?
@@ -156,23 +357,66 @@ static void ncsync_exec_wait_begin(struct ncsync_exec *x,
 }
 
 /*
- * Sleep until one lane's wait passes or the program stops; *blocked tells
- * whether it slept.  The engine sleeps on the queue of the register it
- * waits on, and on its own queue, which a stop kicks.
+ * How long a wait that fails spins before it sleeps, polling its register
+ * without the lock, while another engine of the core executes records and
+ * so may be about to make it pass (Documentation/ncsync/engines.rst,
+ * "Spinning before sleeping").
  */
-static bool ncsync_exec_wait_sleep(struct ncsync_exec *x,
-				   const struct ncsync_lane *l, u8 lane,
-				   u8 *fault, bool *blocked)
+#define NCSYNC_SPIN_NS		(20 * NSEC_PER_USEC)
+
+/* Whether another engine of the core is executing records. */
+static bool ncsync_exec_peer_busy(const struct ncsync_exec *x)
 {
+	unsigned int i;
+
+	for (i = 0; i < NCSYNC_NUM_ENGINES; i++)
+		if (&x->core->engines[i] != x->eng &&
+		    READ_ONCE(x->core->engines[i].busy))
+			return true;
+	return false;
+}
+
+/*
+ * Spin for at most NCSYNC_SPIN_NS while a peer is busy and nothing else
+ * wants the CPU; return true once the wait seems to hold (the engine then
+ * tests it under the lock), false to sleep.
+ */
+static bool ncsync_exec_spin(struct ncsync_exec *x,
+			     const struct ncsync_wait_op *w, s32 threshold)
+{
+	u64 end = ktime_get_ns() + NCSYNC_SPIN_NS;
+
+	while (ncsync_exec_peer_busy(x) && !need_resched() &&
+	       !ncsync_exec_stopping(x)) {
+		if (ncsync_wait_holds(x->core, w, threshold))
+			return true;
+		if (ktime_get_ns() > end)
+			break;
+		cpu_relax();
+	}
+	return false;
+}
+
+/*
+ * Sleep until the wait of lane @x->lane holds or the program stops; the
+ * engine then executes the record again under the lock, which passes the
+ * wait unless another took what it waits for first.  It sleeps on the
+ * queue of the register it waits on, and on its own queue, which a stop
+ * kicks.  Return false when the program stops.
+ */
+static bool ncsync_exec_wait_sleep(struct ncsync_exec *x)
+{
+	const struct ncsync_lane *l = &x->q->insns[x->pc].lane[x->lane];
 	struct ncsync_core *core = x->core;
 	s32 threshold = ncsync_wait_threshold(&l->wait, x->q->regs);
-	bool sem = l->wait.bank == NCSYNC_BANK_SEM;
 	wait_queue_head_t *wq = ncsync_bank_wq(core, l->wait.bank,
 					       l->wait.index);
 	struct ncsync_wait_entry wait;
 	struct wait_queue_entry kick;
-	bool passed = false;
+	bool holds = false, slept = false;
 
+	if (ncsync_exec_spin(x, &l->wait, threshold))
+		return true;
 	init_waitqueue_entry(&kick, current);
 	add_wait_queue(&x->eng->wq, &kick);
 	ncsync_wait_entry_init(&wait, core);
@@ -181,48 +425,29 @@ static bool ncsync_exec_wait_sleep(struct ncsync_exec *x,
 		prepare_to_wait(wq, &wait.wq, TASK_INTERRUPTIBLE);
 		if (ncsync_exec_stopping(x))
 			break;
+		/* Under the lock: a change after this test wakes the entry. */
 		spin_lock(&core->lock);
-		passed = ncsync_exec_test_locked(x, l, threshold, fault);
+		holds = ncsync_wait_holds(core, &l->wait, threshold);
 		spin_unlock(&core->lock);
-		if (passed)
+		if (holds)
 			break;
-		if (!*blocked) {
-			*blocked = true;
-			ncsync_exec_wait_begin(x, l, lane, sem ?
-					       NCSYNC_BLOCK_SEM :
-					       NCSYNC_BLOCK_EVENT, threshold);
+		if (!slept) {
+			slept = true;
+			ncsync_exec_wait_begin(x, l, threshold);
 		}
+		WRITE_ONCE(x->eng->busy, false);
 		schedule();
+		WRITE_ONCE(x->eng->busy, true);
 	}
 	finish_wait(wq, &wait.wq);
 	remove_wait_queue(&x->eng->wq, &kick);
-	return passed;
-}
-
-/* Block until one lane's wait passes. */
-static enum ncsync_step ncsync_exec_wait(struct ncsync_exec *x,
-					 const struct ncsync_lane *l, u8 lane)
-{
-	bool blocked = false, passed;
-	u8 fault = 0;
-
-	passed = ncsync_exec_wait_sleep(x, l, lane, &fault, &blocked);
-	if (blocked) {
+	if (slept) {
+		x->blocked = true;
 		ncsync_exec_set_blocked(x, NCSYNC_BLOCK_NONE, 0, 0, 0, 0);
-		trace_ncsync_wait_end(x->core->index, x->q->engine,
-				      x->prog->id, x->pc, passed);
+		trace_ncsync_wait_end(core->index, x->q->engine, x->prog->id,
+				      x->pc, holds);
 	}
-	if (!passed)
-		return NCSYNC_STEP_STOP;
-	/* A wait that passes at once is no progress: a spin loop times out. */
-	if (blocked)
-		ncsync_prog_progress(x->prog);
-	ncsync_exec_flush(x);
-	if (fault && x->strict) {
-		x->fault = fault;
-		return NCSYNC_STEP_FAULT;
-	}
-	return NCSYNC_STEP_NEXT;
+	return holds;
 }
 
 /*
@@ -236,15 +461,15 @@ static bool ncsync_exec_dma_wait(struct ncsync_exec *x, u8 kind,
 	struct ncsync_core *core = x->core;
 	struct ncsync_equeue *q = x->q;
 	struct ncsync_wait_entry wait;
-	bool blocked = false;
+	bool slept = false;
 
 	ncsync_wait_entry_init(&wait, NULL);
 	for (;;) {
 		prepare_to_wait(&x->eng->wq, &wait.wq, TASK_INTERRUPTIBLE);
 		if (done(q) || ncsync_exec_stopping(x))
 			break;
-		if (!blocked) {
-			blocked = true;
+		if (!slept) {
+			slept = true;
 			ncsync_exec_set_blocked(x, kind, 0, 0, 0,
 						kind == NCSYNC_BLOCK_DMA_FULL ?
 						ncsync_dma_depth : 0);
@@ -252,19 +477,18 @@ static bool ncsync_exec_dma_wait(struct ncsync_exec *x, u8 kind,
 						x->prog->id, x->pc, kind, 0, 0,
 						0, atomic_read(&q->dma_outstanding));
 		}
+		WRITE_ONCE(x->eng->busy, false);
 		schedule();
+		WRITE_ONCE(x->eng->busy, true);
 	}
 	finish_wait(&x->eng->wq, &wait.wq);
-	if (blocked) {
+	if (slept) {
+		x->blocked = true;
 		ncsync_exec_set_blocked(x, NCSYNC_BLOCK_NONE, 0, 0, 0, 0);
 		trace_ncsync_wait_end(core->index, q->engine, x->prog->id,
 				      x->pc, done(q));
 	}
-	if (!done(q))
-		return false;
-	if (blocked)
-		ncsync_prog_progress(x->prog);
-	return true;
+	return done(q);
 }
 
 static bool ncsync_dma_drained(struct ncsync_equeue *q)
@@ -277,128 +501,19 @@ static bool ncsync_dma_room(struct ncsync_equeue *q)
 	return !ncsync_dma_full(q);
 }
 
-/* Drain: block until every copy this queue issued has landed. */
-static enum ncsync_step ncsync_exec_drain(struct ncsync_exec *x)
+/* Block as a run asked; return false when the program stops. */
+static bool ncsync_exec_block(struct ncsync_exec *x, enum ncsync_step step)
 {
-	if (!ncsync_exec_dma_wait(x, NCSYNC_BLOCK_DRAIN, ncsync_dma_drained))
-		return NCSYNC_STEP_STOP;
-	return NCSYNC_STEP_NEXT;
-}
-
-/* DMA: issue the copy once the queue has a free slot, like a full ring. */
-static enum ncsync_step ncsync_exec_dma(struct ncsync_exec *x,
-					const struct ncsync_insn *in)
-{
-	if (!ncsync_exec_dma_wait(x, NCSYNC_BLOCK_DMA_FULL, ncsync_dma_room))
-		return NCSYNC_STEP_STOP;
-	ncsync_dma_issue(x->q, in);
-	return NCSYNC_STEP_NEXT;
-}
-
-static void ncsync_exec_group_reset(struct ncsync_exec *x,
-				    const struct ncsync_insn *in)
-{
-	struct ncsync_core *core = x->core;
-	unsigned int i;
-
-	spin_lock(&core->lock);
-	for (i = 0; i < NCSYNC_NUM_SEMS; i++)
-		if (ncsync_group_reset_clears(in, i))
-			ncsync_sem_update_locked(core, i, NCSYNC_SEM_UPD_SET, 0);
-	spin_unlock(&core->lock);
-	ncsync_exec_touch(x);
-}
-
-static void ncsync_exec_poll(struct ncsync_exec *x,
-			     const struct ncsync_insn *in)
-{
-	s32 values[NCSYNC_POLL_MAX_COUNT];
-	unsigned int i;
-
-	/* Each semaphore is read once, without the lock, as pread does. */
-	for (i = 0; i < in->poll.count; i++)
-		values[i] = ncsync_sem_get(x->core, in->poll.first + i);
-	x->q->regs[in->poll.dst] = ncsync_poll_reduce(in, values);
-}
-
-/* The op's own effect. */
-static enum ncsync_step ncsync_exec_effect(struct ncsync_exec *x,
-					   const struct ncsync_insn *in)
-{
-	struct ncsync_equeue *q = x->q;
-
-	switch (in->opcode) {
-	case NCSYNC_OPC_HALT:
-		return NCSYNC_STEP_HALT;
-	case NCSYNC_OPC_EXIT:
-		return NCSYNC_STEP_EXIT;
-	case NCSYNC_OPC_DRAIN:
-		return ncsync_exec_drain(x);
-	case NCSYNC_OPC_MOV32:
-		ncsync_mov_exec(in, q->regs);
-		return NCSYNC_STEP_NEXT;
-	case NCSYNC_OPC_BRANCH:
-		return ncsync_branch_taken(in, q->regs) ? NCSYNC_STEP_JUMP :
-							  NCSYNC_STEP_NEXT;
-	case NCSYNC_OPC_GROUP_RESET:
-		ncsync_exec_group_reset(x, in);
-		return NCSYNC_STEP_NEXT;
-	case NCSYNC_OPC_POLL_SEM:
-		ncsync_exec_poll(x, in);
-		return NCSYNC_STEP_NEXT;
-	case NCSYNC_OPC_DMA:
-		return ncsync_exec_dma(x, in);
-	default:	/* EventSemaphore, NoOp */
-		return NCSYNC_STEP_NEXT;
+	switch (step) {
+	case NCSYNC_STEP_WAIT:
+		return ncsync_exec_wait_sleep(x);
+	case NCSYNC_STEP_DRAIN:
+		return ncsync_exec_dma_wait(x, NCSYNC_BLOCK_DRAIN,
+					    ncsync_dma_drained);
+	default:
+		return ncsync_exec_dma_wait(x, NCSYNC_BLOCK_DMA_FULL,
+					    ncsync_dma_room);
 	}
-}
-
-/* The updates not paired with their lane's wait, in lane order. */
-static enum ncsync_step ncsync_exec_updates(struct ncsync_exec *x,
-					    const struct ncsync_insn *in)
-{
-	struct ncsync_core *core = x->core;
-	unsigned int i;
-	u8 fault = 0, f;
-
-	spin_lock(&core->lock);
-	for (i = 0; i < in->nlanes; i++) {
-		const struct ncsync_lane *l = &in->lane[i];
-
-		/* A DMA's update is applied when its copy lands. */
-		if (!l->upd.active || l->paired || l->upd.on_land)
-			continue;
-		f = ncsync_exec_update_locked(x, &l->upd);
-		fault = fault ?: f;
-	}
-	spin_unlock(&core->lock);
-	ncsync_exec_flush(x);
-	if (fault && x->strict) {
-		x->fault = fault;
-		return NCSYNC_STEP_FAULT;
-	}
-	return NCSYNC_STEP_NEXT;
-}
-
-/* Execute one record. */
-static enum ncsync_step ncsync_exec_insn(struct ncsync_exec *x,
-					 const struct ncsync_insn *in)
-{
-	enum ncsync_step step, upd;
-	unsigned int i;
-
-	for (i = 0; i < in->nlanes; i++) {
-		if (!in->lane[i].wait.active)
-			continue;
-		step = ncsync_exec_wait(x, &in->lane[i], i);
-		if (step != NCSYNC_STEP_NEXT)
-			return step;
-	}
-	step = ncsync_exec_effect(x, in);
-	if (step == NCSYNC_STEP_FAULT || step == NCSYNC_STEP_STOP)
-		return step;
-	upd = ncsync_exec_updates(x, in);
-	return upd == NCSYNC_STEP_NEXT ? step : upd;
 }
 
 static void ncsync_queue_end(struct ncsync_exec *x, u8 state, u8 fault)
@@ -422,31 +537,27 @@ static void ncsync_engine_run(struct ncsync_engine *eng,
 		.strict = q->prog->flags & NCSYNC_SUBMIT_F_STRICT,
 	};
 	enum ncsync_step step = NCSYNC_STEP_NEXT;
-	u32 pc = 0;
 
-	while (pc < q->count) {
-		const struct ncsync_insn *in = &q->insns[pc];
-
+	WRITE_ONCE(eng->busy, true);
+	while (x.pc < q->count) {
 		cond_resched();
-		WRITE_ONCE(q->st.pc, pc);
-		x.pc = pc;
 		if (ncsync_exec_stopping(&x)) {
 			step = NCSYNC_STEP_STOP;
 			break;
 		}
-		trace_ncsync_exec(core->index, q->engine, q->prog->id, pc,
-				  in->opcode);
-		step = ncsync_exec_insn(&x, in);
-		if (step != NCSYNC_STEP_STOP && step != NCSYNC_STEP_FAULT)
-			WRITE_ONCE(q->st.executed, q->st.executed + 1);
-		if (step == NCSYNC_STEP_JUMP)
-			pc = in->br.target;
-		else if (step == NCSYNC_STEP_NEXT)
-			pc++;
-		else
+		step = ncsync_exec_run(&x);
+		if (step >= NCSYNC_STEP_WAIT) {
+			if (!ncsync_exec_block(&x, step)) {
+				step = NCSYNC_STEP_STOP;
+				break;
+			}
+			step = NCSYNC_STEP_NEXT;
+		} else if (step != NCSYNC_STEP_NEXT) {
 			break;
+		}
 	}
-	if (pc >= q->count)
+	WRITE_ONCE(eng->busy, false);
+	if (x.pc >= q->count)
 		WRITE_ONCE(q->st.pc, q->count);
 
 	switch (step) {

@@ -110,6 +110,7 @@ static ssize_t ncsync_write(struct file *file, const char __user *ubuf,
 {
 	struct ncsync_file *nfile = file->private_data;
 	struct ncsync_core *core = nfile->core;
+	struct ncsync_wake_q wake;
 	u32 small[8], *kbuf = small;
 
 	if (!len)
@@ -128,9 +129,9 @@ static ssize_t ncsync_write(struct file *file, const char __user *ubuf,
 			return PTR_ERR(kbuf);
 	}
 
-	spin_lock(&core->lock);
+	ncsync_core_lock(core, &wake);
 	ncsync_csr_write_locked(core, *ppos, kbuf, len / NCSYNC_CSR_REG_SIZE);
-	spin_unlock(&core->lock);
+	ncsync_core_unlock(core, &wake);
 
 	if (kbuf != small)
 		kfree(kbuf);

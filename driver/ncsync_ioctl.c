@@ -51,6 +51,7 @@ static int ncsync_op_ioctl(struct ncsync_file *nfile, void *data)
 {
 	struct ncsync_core *core = nfile->core;
 	struct ncsync_op *op = data;
+	struct ncsync_wake_q wake;
 	bool update;
 	int ret;
 
@@ -68,9 +69,9 @@ static int ncsync_op_ioctl(struct ncsync_file *nfile, void *data)
 		return 0;
 	}
 
-	spin_lock(&core->lock);
+	ncsync_core_lock(core, &wake);
 	ncsync_op_apply_locked(core, op);
-	spin_unlock(&core->lock);
+	ncsync_core_unlock(core, &wake);
 	return 0;
 }
 
@@ -89,6 +90,7 @@ static int ncsync_batch_ioctl(struct ncsync_file *nfile, void *data)
 	void __user *uops = u64_to_user_ptr(batch->ops);
 	bool update, any_update = false;
 	struct ncsync_op *ops;
+	struct ncsync_wake_q wake;
 	size_t size;
 	u32 n;
 	int ret;
@@ -115,10 +117,10 @@ static int ncsync_batch_ioctl(struct ncsync_file *nfile, void *data)
 	if (copy_to_user(uops, ops, size))
 		goto out;
 
-	spin_lock(&core->lock);
+	ncsync_core_lock(core, &wake);
 	for (n = 0; n < batch->count; n++)
 		ncsync_op_apply_locked(core, &ops[n]);
-	spin_unlock(&core->lock);
+	ncsync_core_unlock(core, &wake);
 
 	ret = copy_to_user(uops, ops, size) ? -EFAULT : 0;
 out:

@@ -1109,8 +1109,8 @@ static bool ncsync_core_stopping(struct ncsync_core *core,
 
 /*
  * Stop the programs of a core (or of one descriptor) and wait until their
- * engines have left them.  Engines check for a stop before every record and
- * in every wait, so this takes at most one record's time.
+ * engines have left them.  Engines check for a stop at least every 32
+ * records and in every wait, so this takes at most one run's time.
  */
 static void ncsync_progs_stop(struct ncsync_core *core, int reason,
 			      struct ncsync_file *nfile)

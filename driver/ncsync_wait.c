@@ -188,14 +188,15 @@ static int ncsync_bank_wait_cond(void *arg)
 {
 	struct ncsync_bank_wait *bw = arg;
 	struct ncsync_core *core = bw->core;
+	struct ncsync_wake_q wake;
 	int ret = 0;
 
-	spin_lock(&core->lock);
+	ncsync_core_lock(core, &wake);
 	if (core->reset_gen != bw->gen)
 		ret = -ECANCELED;
 	else if (ncsync_wait_test_locked(core, &bw->op, &bw->w->result))
 		ret = 1;
-	spin_unlock(&core->lock);
+	ncsync_core_unlock(core, &wake);
 	return ret;
 }
 
@@ -235,13 +236,14 @@ void ncsync_flush_waiters(struct ncsync_file *nfile, fl_owner_t owner)
 {
 	struct ncsync_core *core = nfile->core;
 	struct ncsync_waiter *waiter;
+	struct ncsync_wake_q wake;
 
-	spin_lock(&core->lock);
+	ncsync_core_lock(core, &wake);
 	list_for_each_entry(waiter, &nfile->waiters, node) {
 		if (waiter->owner == owner) {
 			waiter->closed = true;
 			wake_up_all(waiter->wq);
 		}
 	}
-	spin_unlock(&core->lock);
+	ncsync_core_unlock(core, &wake);
 }

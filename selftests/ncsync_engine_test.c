@@ -1212,6 +1212,45 @@ TEST_F(core, p_atomic_five_engines_noop)
 	}
 }
 
+/*
+ * Stress of P() and V() (no lost update, no lost wake-up): five engines
+ * take one lock semaphore L (wait L > 0 and decrement, one atomic step),
+ * mark the critical section with event E, increment the counter C, and
+ * give L back, many times each.  In strict mode a second engine inside the
+ * section would set E while set and fault the program; a lost wake-up
+ * leaves an engine asleep with L at 1, and the watchdog ends the program
+ * TIMED_OUT; a lost update leaves C short.
+ */
+TEST_F_TIMEOUT(core, stress_p_v_five_engines_no_lost_wakeup, 600)
+{
+	const int l = 120, c = 121, e = 30, rounds = 150, runs = 3;
+	struct rec_prog p = {};
+	unsigned int k, r, run;
+	__u32 id;
+
+	for (k = 0; k < 5; k++) {
+		struct rec_queue *q = rec_prog_queue(&p, engine_ids[k]);
+
+		for (r = 0; r < rounds; r++) {
+			rec_sem_wait_dec(q, l);
+			rec_noop(q, 0, 0, U_EVT_SET, e, 0);
+			rec_inc(q, c);
+			rec_noop(q, 0, 0, U_EVT_CLR, e, 0);
+			rec_inc(q, l);
+		}
+	}
+	for (run = 0; run < runs; run++) {
+		core_reset(_metadata, self->fd);
+		sem_set(_metadata, self->fd, l, 1);
+		id = submit_ok(_metadata, self->fd, &p, NCSYNC_SUBMIT_F_STRICT,
+			       WD_LONG);
+		ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
+		EXPECT_EQ(5 * rounds, sem_get(_metadata, self->fd, c));
+		EXPECT_EQ(1, sem_get(_metadata, self->fd, l));
+	}
+	rec_prog_free(&p);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Waits woken from outside the engine                                     */
 
