@@ -1468,9 +1468,69 @@ static void json_array(FILE *f, const char *name, const double *v,
 	fprintf(f, "]");
 }
 
+/* One row of "rows". */
+static void json_row(FILE *f, const struct row *r, bool last)
+{
+	fprintf(f, "    {\"key\": ");
+	json_str(f, r->key);
+	fprintf(f, ", \"measure\": ");
+	json_str(f, r->what);
+	fprintf(f, ", \"baseline_name\": ");
+	json_str(f, r->base_what);
+	fprintf(f, ", \"unit\": ");
+	json_str(f, r->unit);
+	fprintf(f, ", \"iters\": %lu, \"baseline_iters\": %lu, \"ncsync\": %.6g, \"baseline\": %.6g, \"ratio\": %.6g, \"target\": %.6g, \"higher_is_better\": %s, \"pass\": %s",
+		r->iters, r->base_iters, r->nc, r->base, r->ratio,
+		r->target, r->higher ? "true" : "false",
+		r->pass && !r->info ? "true" : "false");
+	fprintf(f, ", \"info\": %s", r->info ? "true" : "false");
+	json_array(f, "ncsync_reps", r->vnc, opt.reps);
+	json_array(f, "baseline_reps", r->vbase, opt.reps);
+	fprintf(f, "}%s\n", last ? "" : ",");
+}
+
+/* One series of "growth". */
+static void json_series(FILE *f, const struct series *s, bool last)
+{
+	unsigned int j;
+
+	fprintf(f, "    {\"key\": ");
+	json_str(f, s->key);
+	fprintf(f, ", \"what\": ");
+	json_str(f, s->what);
+	fprintf(f, ", \"unit\": ");
+	json_str(f, s->unit);
+	fprintf(f, ", \"pass\": %s, \"points\": [",
+		s->pass ? "true" : "false");
+	for (j = 0; j < s->npoints; j++)
+		fprintf(f, "%s{\"x\": %lu, \"cost\": %.6g, \"norm\": %.6g, \"baseline\": %.6g}",
+			j ? ", " : "", s->x[j], s->cost[j], s->norm[j],
+			s->base_cost[j]);
+	fprintf(f, "]}%s\n", last ? "" : ",");
+}
+
+/* The "memory" array. */
+static void json_mems(FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f, "  ],\n  \"memory\": [\n");
+	for (i = 0; i < nmems; i++) {
+		fprintf(f, "    {\"key\": ");
+		json_str(f, mems[i].key);
+		fprintf(f, ", \"what\": ");
+		json_str(f, mems[i].what);
+		fprintf(f, ", \"method\": ");
+		json_str(f, mems[i].method);
+		fprintf(f, ", \"bytes\": %.1f, \"computed\": %.1f}%s\n",
+			mems[i].bytes, mems[i].computed,
+			i + 1 < nmems ? "," : "");
+	}
+}
+
 static void write_json(const char *path, const char *date, const char *mach)
 {
-	unsigned int i, j;
+	unsigned int i;
 	FILE *f;
 
 	f = fopen(path, "w");
@@ -1484,56 +1544,12 @@ static void write_json(const char *path, const char *date, const char *mach)
 	json_str(f, getenv("NCSYNC_BENCH_HOST") ?: "");
 	fprintf(f, ",\n  \"reps\": %u,\n  \"rep_ms\": %.0f,\n  \"quick\": %s,\n  \"rows\": [\n",
 		opt.reps, opt.rep_ms, opt.quick ? "true" : "false");
-	for (i = 0; i < nrows; i++) {
-		const struct row *r = &rows[i];
-
-		fprintf(f, "    {\"key\": ");
-		json_str(f, r->key);
-		fprintf(f, ", \"measure\": ");
-		json_str(f, r->what);
-		fprintf(f, ", \"baseline_name\": ");
-		json_str(f, r->base_what);
-		fprintf(f, ", \"unit\": ");
-		json_str(f, r->unit);
-		fprintf(f, ", \"iters\": %lu, \"baseline_iters\": %lu, \"ncsync\": %.6g, \"baseline\": %.6g, \"ratio\": %.6g, \"target\": %.6g, \"higher_is_better\": %s, \"pass\": %s",
-			r->iters, r->base_iters, r->nc, r->base, r->ratio,
-			r->target, r->higher ? "true" : "false",
-			r->pass && !r->info ? "true" : "false");
-		fprintf(f, ", \"info\": %s", r->info ? "true" : "false");
-		json_array(f, "ncsync_reps", r->vnc, opt.reps);
-		json_array(f, "baseline_reps", r->vbase, opt.reps);
-		fprintf(f, "}%s\n", i + 1 < nrows ? "," : "");
-	}
+	for (i = 0; i < nrows; i++)
+		json_row(f, &rows[i], i + 1 == nrows);
 	fprintf(f, "  ],\n  \"growth\": [\n");
-	for (i = 0; i < nseries; i++) {
-		const struct series *s = &series[i];
-
-		fprintf(f, "    {\"key\": ");
-		json_str(f, s->key);
-		fprintf(f, ", \"what\": ");
-		json_str(f, s->what);
-		fprintf(f, ", \"unit\": ");
-		json_str(f, s->unit);
-		fprintf(f, ", \"pass\": %s, \"points\": [",
-			s->pass ? "true" : "false");
-		for (j = 0; j < s->npoints; j++)
-			fprintf(f, "%s{\"x\": %lu, \"cost\": %.6g, \"norm\": %.6g, \"baseline\": %.6g}",
-				j ? ", " : "", s->x[j], s->cost[j], s->norm[j],
-				s->base_cost[j]);
-		fprintf(f, "]}%s\n", i + 1 < nseries ? "," : "");
-	}
-	fprintf(f, "  ],\n  \"memory\": [\n");
-	for (i = 0; i < nmems; i++) {
-		fprintf(f, "    {\"key\": ");
-		json_str(f, mems[i].key);
-		fprintf(f, ", \"what\": ");
-		json_str(f, mems[i].what);
-		fprintf(f, ", \"method\": ");
-		json_str(f, mems[i].method);
-		fprintf(f, ", \"bytes\": %.1f, \"computed\": %.1f}%s\n",
-			mems[i].bytes, mems[i].computed,
-			i + 1 < nmems ? "," : "");
-	}
+	for (i = 0; i < nseries; i++)
+		json_series(f, &series[i], i + 1 == nseries);
+	json_mems(f);
 	fprintf(f, "  ]\n}\n");
 	if (fclose(f))
 		die(path, errno);
@@ -1591,11 +1607,10 @@ static void default_module(void)
 	opt.module = mod;
 }
 
-int main(int argc, char **argv)
+/* The options; exits on a bad one or --help. */
+static void parse_args(int argc, char **argv)
 {
-	char date[64], mach[256];
 	bool reps_set = false, ms_set = false;
-	time_t now;
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -1619,10 +1634,10 @@ int main(int argc, char **argv)
 			opt.module = argv[++i];
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
-			return 0;
+			exit(0);
 		} else {
 			usage(stderr);
-			return 2;
+			exit(2);
 		}
 	}
 	if (opt.quick && !reps_set)
@@ -1631,8 +1646,16 @@ int main(int argc, char **argv)
 		opt.rep_ms = 75;
 	if (!opt.reps || opt.reps > MAX_REPS || opt.rep_ms <= 0) {
 		usage(stderr);
-		return 2;
+		exit(2);
 	}
+}
+
+int main(int argc, char **argv)
+{
+	char date[64], mach[256];
+	time_t now;
+
+	parse_args(argc, argv);
 	if (!opt.module)
 		default_module();
 	if (!opt.module || geteuid())
