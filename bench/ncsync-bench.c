@@ -1066,6 +1066,172 @@ static void rows_run(void)
 	munmap(map, NCSYNC_CSR_SIZE);
 }
 
+/* ---------------------------------------------------------------- lnc */
+
+/* The DMA record that lands +1 on @sem of the core at position @peer. */
+static void add_peer_inc(struct ncsync_stream *s, unsigned int peer, int sem)
+{
+	chk(ncsync_add_dma_peer(s, peer, 0, 0, 4, 0,
+				NCSYNC_UPD_COMPLETE | NCSYNC_UPD_SEM_INC,
+				sem, NULL), "ncsync_add_dma_peer");
+}
+
+/*
+ * One core's part of the cross-core ping-pong: as build_pingpong(), with
+ * Pool alone on each core, the increments landing on the other core's
+ * semaphore by DMA (position 0 waits on s1 and answers on s2 of core 1).
+ */
+static void build_pingpong_part(struct bprog *bp, unsigned int pos,
+				unsigned long n)
+{
+	struct ncsync_stream *a;
+	int s1, s2, l;
+
+	bprog_new(bp, 1);
+	a = bprog_stream(bp, 0);
+	s1 = ncsync_sem_alloc(bp->prog, 1);
+	s2 = ncsync_sem_alloc(bp->prog, 1);
+	chk(s1, "alloc");
+	chk(s2, "alloc");
+	l = ncsync_label_new(bp->prog);
+	chk(ncsync_label_bind(a, l), "bind");
+	chk(ncsync_add_mov32(a, NCSYNC_ALU_ADD_IMM, REG_LOOP, REG_LOOP, 1,
+			     NULL), "mov");
+	if (pos) {
+		add_peer_inc(a, 0, s1);
+		chk(ncsync_add_semaphore_wait_reg(a, s2, NCSYNC_WAIT_SEM_GE,
+						  REG_LOOP), "wait");
+	} else {
+		chk(ncsync_add_semaphore_wait_reg(a, s1, NCSYNC_WAIT_SEM_GE,
+						  REG_LOOP), "wait");
+		add_peer_inc(a, 1, s2);
+	}
+	chk(ncsync_add_branch_imm(a, NCSYNC_BR_LT, NCSYNC_DTYPE_U32, REG_LOOP,
+				  n, l, NULL), "branch");
+	bprog_finish(bp);
+}
+
+/* One core's part of a loop of @n core barriers over two cores, 5 engines. */
+static void build_corebarrier_part(struct bprog *bp, unsigned long n)
+{
+	int labels[NCSYNC_NUM_ENGINES], sem;
+	unsigned int e;
+
+	bprog_new(bp, NCSYNC_NUM_ENGINES);
+	sem = ncsync_sem_alloc(bp->prog, 1);
+	chk(sem, "alloc");
+	for (e = 0; e < NCSYNC_NUM_ENGINES; e++) {
+		labels[e] = ncsync_label_new(bp->prog);
+		chk(ncsync_label_bind(bprog_stream(bp, e), labels[e]), "bind");
+	}
+	chk(ncsync_add_core_barrier(bp->prog, sem, 2),
+	    "ncsync_add_core_barrier");
+	for (e = 0; e < NCSYNC_NUM_ENGINES; e++) {
+		struct ncsync_stream *s = bprog_stream(bp, e);
+
+		chk(ncsync_add_mov32(s, NCSYNC_ALU_ADD_IMM, REG_LOOP,
+				     REG_LOOP, 1, NULL), "mov");
+		chk(ncsync_add_branch_imm(s, NCSYNC_BR_LT, NCSYNC_DTYPE_U32,
+					  REG_LOOP, n, labels[e], NULL),
+		    "branch");
+	}
+	bprog_finish(bp);
+}
+
+/*
+ * Run the parts @bp[0], @bp[1] as one program across cores 0 and 1
+ * (ncsync_program_submit_cores()); the ns from opening the gates to its
+ * end.  Both cores are reset first.
+ */
+static double bprog_run_across(struct bprog *bp)
+{
+	struct ncsync_program *progs[2] = { bp[0].prog, bp[1].prog };
+	struct ncsync_submit_error err;
+	unsigned int part = 0;
+	int64_t t0, t1;
+	uint32_t id;
+	int ret;
+
+	chk(ncsync_reset(devs[0]), "ncsync_reset");
+	chk(ncsync_reset(devs[1]), "ncsync_reset");
+	ret = ncsync_program_submit_cores(devs, progs, 2, 0, 0, &id, &err,
+					  &part);
+	if (ret) {
+		fprintf(stderr, "ncsync-bench: part %u engine %u record %u\n",
+			part, err.engine, err.index);
+		die("ncsync_program_submit_cores", ret);
+	}
+	t0 = now_ns();
+	bprog_open_gate(devs[0], &bp[0]);
+	bprog_open_gate(devs[1], &bp[1]);
+	prog_end(devs[0], id);
+	t1 = now_ns();
+	return (double)(t1 - t0);
+}
+
+static double nc_pingpong_cores(unsigned long n)
+{
+	struct bprog bp[2];
+	double ns;
+
+	build_pingpong_part(&bp[0], 0, n);
+	build_pingpong_part(&bp[1], 1, n);
+	ns = bprog_run_across(bp);
+	bprog_free(&bp[0]);
+	bprog_free(&bp[1]);
+	return ns / n;
+}
+
+static double nc_corebarrier(unsigned long n)
+{
+	struct bprog bp[2];
+	double ns;
+
+	build_corebarrier_part(&bp[0], n);
+	build_corebarrier_part(&bp[1], n);
+	ns = bprog_run_across(bp);
+	bprog_free(&bp[0]);
+	bprog_free(&bp[1]);
+	return (double)n * 1e9 / ns;
+}
+
+/* Reload the module with @cores cores fused by @lnc. */
+static int module_reload_lnc(unsigned int cores, unsigned int lnc)
+{
+	char cmd[PATH_MAX + 128];
+
+	snprintf(cmd, sizeof(cmd), "rmmod ncsync && insmod '%s' cores=%u lnc=%u",
+		 opt.module, cores, lnc);
+	return system(cmd);
+}
+
+/*
+ * The rows of a logical core of two cores, against the same figures on one
+ * core: the module is reloaded with lnc=2 for them when it is not so
+ * already (and left so).
+ */
+static void lnc_rows(void)
+{
+	if (!selected("pingpong_cores") && !selected("corebarrier"))
+		return;
+	if (ncsync_get_info(devs[0])->lnc < 2) {
+		if (!opt.reload || access(opt.module, R_OK)) {
+			fprintf(stderr, "ncsync-bench: lnc is 1 and no reload: the cross-core rows are not measured\n");
+			return;
+		}
+		devs_close();
+		if (module_reload_lnc(MAX_CORES, 2))
+			die("reloading the module with lnc=2", 0);
+		devs_open();
+	}
+	row_run("pingpong_cores", "ping-pong round trip across two fused cores",
+		"the same-core engine ping-pong (row pingpong)", "ns",
+		nc_pingpong_cores, nc_pingpong, 64, INT32_MAX, 0, false);
+	row_run("corebarrier", "2-core core-barrier loop, 5 engines a core",
+		"the same-core 5-engine sync barrier (row barrier)", "/s",
+		nc_corebarrier, nc_barrier, 32, INT32_MAX, 0, true);
+}
+
 /* ---------------------------------------------------------------- growth */
 
 static struct series *series_new(const char *key, const char *what,
@@ -1572,7 +1738,7 @@ static void usage(FILE *f)
 		"  --only KEYS     run only the rows and series whose key is in KEYS\n"
 		"                  (sem_read sem_read_raw inc_ioctl inc_pwrite pingpong\n"
 		"                  barrier barrier2 barrier3 barrier4 pv inc_record\n"
-		"                  inc_loop submit ioctl_enotty\n"
+		"                  inc_loop submit ioctl_enotty pingpong_cores corebarrier\n"
 		"                  op_read nop_record growth_queue growth_cores\n"
 		"                  growth_engines memory)\n"
 		"  --no-reload     do not reload the module (memory per core)\n"
@@ -1668,6 +1834,7 @@ int main(int argc, char **argv)
 	devs_open();
 	memory_per_core();
 	rows_run();
+	lnc_rows();
 	growth_queue();
 	growth_cores();
 	growth_engines();
