@@ -804,9 +804,9 @@ static void *waiter_main(void *arg)
 static void waiters_start(struct __test_metadata *_metadata,
 			  struct waiter *w, int n, int fd)
 {
-	__s64 end = now_ns() + LONG_MS * NSEC_PER_MSEC;
 	pthread_attr_t attr;
 	int i, asleep = 0;
+	__s64 end;
 
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 64 * 1024);
@@ -817,6 +817,11 @@ static void waiters_start(struct __test_metadata *_metadata,
 					    &w[i])) TH_LOG("thread %d", i);
 	}
 	pthread_attr_destroy(&attr);
+	/*
+	 * From the last thread's creation: under the debug kernel creating
+	 * a thousand threads alone can take longer than LONG_MS.
+	 */
+	end = now_ns() + LONG_MS * NSEC_PER_MSEC;
 	while (now_ns() < end) {
 		asleep = threads_in_syscall(SYS_ioctl);
 		if (asleep >= n)
@@ -845,7 +850,7 @@ static void bump_sem2(struct __test_metadata *_metadata, int fd)
  * waiter's condition holds; setting it to 123456 wakes the threads, and
  * only them, and their waits succeed.
  */
-TEST_F_TIMEOUT(hostile, wakeups_only_waiters_of_changed_sem, 120)
+TEST_F_TIMEOUT(hostile, wakeups_only_waiters_of_changed_sem, 300)
 {
 	struct waiter *w = calloc(NWAITERS, sizeof(*w));
 	struct ncsync_prog_status ps;
