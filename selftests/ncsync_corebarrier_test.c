@@ -122,7 +122,8 @@ static void expect_done(struct __test_metadata *_metadata,
 
 /*
  * Whether Pool of program @id waits on SEM (its core barrier), as
- * NCSYNC_IOC_PROG_STATUS shows it, within 20 s.  Any other end is false.
+ * NCSYNC_IOC_PROG_STATUS shows it, within 20 s.  A program still queued
+ * for its engines is polled again; one that ended is false.
  */
 static bool pool_waits_on_barrier(struct ncsync_dev *dev, uint32_t id)
 {
@@ -131,7 +132,8 @@ static bool pool_waits_on_barrier(struct ncsync_dev *dev, uint32_t id)
 
 	for (i = 0; i < 2000; i++) {
 		if (ncsync_program_status(dev, id, false, &st, NULL) ||
-		    st.state != NCSYNC_PROG_RUNNING)
+		    (st.state != NCSYNC_PROG_RUNNING &&
+		     st.state != NCSYNC_PROG_QUEUED))
 			return false;
 		if (st.engines[0].state == NCSYNC_ENG_BLOCKED &&
 		    st.engines[0].wait_kind == NCSYNC_BLOCK_SEM &&
