@@ -43,7 +43,9 @@ monitor_bg() {
 
 # block_programs COUNT: COUNT programs of five engines on core 0, each
 # blocked on sem[50] >= 1 (set to 0), run in the background until dump
-# shows them all (20 s at most); $pids.  "ncsync sem set 50 1" releases
+# shows them all (300 s at most: seventy processes start slowly under the
+# debug kernel); $pids.  Their watchdog is ten minutes, so that the first
+# is not stopped while the last starts.  "ncsync sem set 50 1" releases
 # them.
 block_programs() {
 	for e in pool act pe dve sp; do
@@ -53,12 +55,12 @@ block_programs() {
 	pids=
 	i=0
 	while [ $i -lt "$1" ]; do
-		"$N" run --watchdog 60000 "$tmp/block5.s" > /dev/null 2>&1 &
+		"$N" run --watchdog 600000 "$tmp/block5.s" > /dev/null 2>&1 &
 		pids="$pids $!"
 		i=$((i + 1))
 	done
 	i=0
-	while [ $i -lt 100 ] &&
+	while [ $i -lt 1500 ] &&
 		! "$N" dump 2> /dev/null | grep -q "^programs running: $1\$"; do
 		sleep 0.2
 		i=$((i + 1))

@@ -22,6 +22,7 @@ for t in $tests $scripts; do
 	bin=$dir/$t
 	case $t in *.sh) bin=$here/$t ;; esac
 	echo "# selftest: $bin"
+	start=$(date +%s)
 	if [ ! -x "$bin" ]; then
 		echo "not ok 1 selftests: $t # missing $bin"
 		rc=1
@@ -52,5 +53,6 @@ for t in $tests $scripts; do
 				}
 				exit fails ? 1 : 0
 			}' || rc=1
+	echo "# selftest: $t took $(($(date +%s) - start)) s"
 done
 exit $rc
