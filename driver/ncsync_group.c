@@ -390,16 +390,11 @@ static int ncsync_cores_prepare(struct ncsync_cores_req *req,
 {
 	int ret;
 
-	sub->bad_engine = 0;
-	sub->bad_index = 0;
-	sub->reason = NCSYNC_REC_OK;
-	sub->id = 0;
-	sub->bad_core = 0;
-	if (sub->flags & ~NCSYNC_SUBMIT_F_ALL || sub->reserved ||
-	    sub->reserved2[0] || sub->reserved2[1] ||
-	    !sub->nqueues || sub->nqueues > ncsync_lnc * NCSYNC_NUM_ENGINES ||
-	    sub->nfds >= ncsync_lnc ||
-	    sub->watchdog_ms > NCSYNC_MAX_WATCHDOG_MS)
+	ret = ncsync_submit_check(sub);
+	if (ret)
+		return ret;
+	if (sub->nqueues > ncsync_lnc * NCSYNC_NUM_ENGINES ||
+	    sub->nfds >= ncsync_lnc)
 		return -EINVAL;
 	req->own = nfile->core->index - nfile->core->lnc_first->index;
 	ret = ncsync_cores_queues(req, sub);

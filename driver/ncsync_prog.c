@@ -516,6 +516,28 @@ void ncsync_prog_unqueue(struct ncsync_prog *prog)
 }
 
 /**
+ * ncsync_submit_check() - what every submission checks first.
+ * @sub: the request; its out fields are reset.
+ *
+ * Return: 0, or -EINVAL for unknown flags, a non-zero reserved field, no
+ * queue or a watchdog past NCSYNC_MAX_WATCHDOG_MS.  The checks of one
+ * core or of several (ncsync_submit_cores()) follow.
+ */
+int ncsync_submit_check(struct ncsync_submit *sub)
+{
+	sub->bad_engine = 0;
+	sub->bad_index = 0;
+	sub->reason = NCSYNC_REC_OK;
+	sub->id = 0;
+	sub->bad_core = 0;
+	if (sub->flags & ~NCSYNC_SUBMIT_F_ALL || sub->reserved ||
+	    sub->reserved2[0] || sub->reserved2[1] || !sub->nqueues ||
+	    sub->watchdog_ms > NCSYNC_MAX_WATCHDOG_MS)
+		return -EINVAL;
+	return 0;
+}
+
+/**
  * ncsync_submit() - validate a program and queue it on the core.
  * @nfile: the descriptor, open for writing.
  * @sub: the request; on success @sub->id is set, and when a record is
@@ -536,17 +558,12 @@ int ncsync_submit(struct ncsync_file *nfile, struct ncsync_submit *sub)
 	u64 records;
 	int ret;
 
-	sub->bad_engine = 0;
-	sub->bad_index = 0;
-	sub->reason = NCSYNC_REC_OK;
-	sub->id = 0;
-	sub->bad_core = 0;
+	ret = ncsync_submit_check(sub);
+	if (ret)
+		return ret;
 	/* NCSYNC_SUBMIT_F_CORES: ncsync_submit_cores(). */
-	if (sub->flags & ~NCSYNC_SUBMIT_F_ALL ||
-	    sub->flags & NCSYNC_SUBMIT_F_CORES || sub->reserved ||
-	    sub->reserved2[0] || sub->reserved2[1] || sub->fds || sub->nfds ||
-	    !sub->nqueues || sub->nqueues > NCSYNC_NUM_ENGINES ||
-	    sub->watchdog_ms > NCSYNC_MAX_WATCHDOG_MS)
+	if (sub->flags & NCSYNC_SUBMIT_F_CORES || sub->fds || sub->nfds ||
+	    sub->nqueues > NCSYNC_NUM_ENGINES)
 		return -EINVAL;
 	if (copy_from_user(uqs, u64_to_user_ptr(sub->queues),
 			   sub->nqueues * sizeof(uqs[0])))
