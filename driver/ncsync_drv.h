@@ -516,6 +516,7 @@ void ncsync_flush_waiters(struct ncsync_file *nfile, fl_owner_t owner);
 
 /* ncsync_prog.c */
 int ncsync_submit_check(struct ncsync_submit *sub);
+int ncsync_prog_charge(struct ncsync_prog *prog, size_t mem);
 int ncsync_submit(struct ncsync_file *nfile, struct ncsync_submit *sub);
 int ncsync_prog_status(struct ncsync_file *nfile,
 		       struct ncsync_prog_status *ps);

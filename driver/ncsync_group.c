@@ -268,6 +268,12 @@ static struct ncsync_prog *ncsync_cores_member(struct ncsync_cores_req *req,
 			sub->bad_core = pos;
 		return m;
 	}
+	/* The group is charged with the submitter's member. */
+	ret = gidx ? 0 : ncsync_prog_charge(m, sizeof(*g));
+	if (ret) {
+		ncsync_prog_put(m);
+		return ERR_PTR(ret);
+	}
 	kref_get(&g->ref);
 	m->group = g;
 	m->gidx = gidx;

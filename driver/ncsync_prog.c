@@ -337,12 +337,17 @@ static size_t ncsync_queue_dma_mem(const struct ncsync_equeue *q)
 	return 0;
 }
 
-/*
- * Charge a program's memory, @mem bytes more than it has, to its user and
- * check it against its descriptor's cap, so that a refusal comes before
- * the records are read.
+/**
+ * ncsync_prog_charge() - charge a program @mem bytes more.
+ * @prog: the program; its descriptor and user are set.
+ * @mem: the bytes.
+ *
+ * Charges @prog's user and checks the descriptor's cap, so that a refusal
+ * comes before the records are read.  The charge goes with the program.
+ *
+ * Return: 0, or -ENOMEM with nothing charged.
  */
-static int ncsync_prog_charge(struct ncsync_prog *prog, size_t mem)
+int ncsync_prog_charge(struct ncsync_prog *prog, size_t mem)
 {
 	struct ncsync_file *nfile = prog->nfile;
 	size_t cap = (size_t)ncsync_fd_mem_mb << 20;
