@@ -199,6 +199,8 @@ static int ncsync_wake_fn(struct wait_queue_entry *wq, unsigned int mode,
 	if (key == NCSYNC_WAKE_CHANGE && e->cond && e->core &&
 	    !ncsync_wait_holds(e->core, e->cond, e->threshold))
 		return 0;
+	if (key && e->key && key != e->key)	/* another program ended */
+		return 0;
 	if (!e->core)
 		return autoremove_wake_function(wq, mode, flags, key);
 	e->core->stats.wakeups++;
@@ -265,6 +267,7 @@ void ncsync_wait_entry_init(struct ncsync_wait_entry *e,
 	e->core = core;
 	e->cond = NULL;
 	e->threshold = 0;
+	e->key = NULL;
 }
 
 /**

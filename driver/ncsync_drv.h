@@ -248,12 +248,16 @@ struct ncsync_prog {
  *	it only when @cond holds afterwards (ncsync_wait_entry_cond()).
  *	Resets and closes wake it whatever its condition.
  * @threshold: a semaphore wait's threshold, resolved when it began.
+ * @key: on ncsync_core.done_wq, the program it waits for: the end of
+ *	another program, a wake-up keyed with that one, passes it by; NULL
+ *	for none.  Wake-ups without a key wake it whatever it is.
  */
 struct ncsync_wait_entry {
 	struct wait_queue_entry wq;
 	struct ncsync_core *core;
 	const struct ncsync_wait_op *cond;
 	s32 threshold;
+	const void *key;
 };
 
 #define NCSYNC_WAKE_Q_MAX	8
@@ -508,8 +512,8 @@ u32 ncsync_nonzero_sems_locked(struct ncsync_core *core,
 int ncsync_deadline_get(const struct ncsync_timespec *ts, u32 flags,
 			ktime_t *deadline);
 int ncsync_sleep(struct ncsync_file *nfile, wait_queue_head_t *wq,
-		 const struct ncsync_wait_op *bank_op, const ktime_t *deadline,
-		 int (*cond)(void *arg), void *arg);
+		 const struct ncsync_wait_op *bank_op, const void *key,
+		 const ktime_t *deadline, int (*cond)(void *arg), void *arg);
 int ncsync_wait(struct ncsync_file *nfile, struct ncsync_wait *w,
 		const ktime_t *deadline);
 void ncsync_flush_waiters(struct ncsync_file *nfile, fl_owner_t owner);

@@ -888,8 +888,11 @@ void ncsync_prog_queue_done(struct ncsync_equeue *q)
 		return;
 	for (i = 0; i < NCSYNC_NUM_ENGINES; i++)
 		kvfree(insns[i]);
-	/* Its waiters and the engines the next programs need. */
-	wake_up_all(&core->done_wq);
+	/*
+	 * Its waiters (keyed: the waiters of other programs sleep on) and
+	 * the engines the next programs need.
+	 */
+	__wake_up(&core->done_wq, TASK_NORMAL, 0, prog);
 	ncsync_engines_kick(core, engine_mask);
 }
 
@@ -1078,7 +1081,8 @@ int ncsync_prog_wait(struct ncsync_file *nfile, struct ncsync_prog_wait *pw)
 		return -ENOENT;
 	ret = ncsync_sleep(nfile, waiter.prog->group ?
 			   &waiter.prog->group->done_wq : &nfile->core->done_wq,
-			   NULL, &deadline, ncsync_prog_wait_cond, &waiter);
+			   NULL, waiter.prog, &deadline, ncsync_prog_wait_cond,
+			   &waiter);
 	if (!ret)
 		pw->state = waiter.state;
 	ncsync_prog_put(waiter.prog);

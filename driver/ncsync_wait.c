@@ -101,6 +101,8 @@ static bool ncsync_file_closed_by_current(struct ncsync_file *nfile)
  * @bank_op: for a queue of ncsync_core.bank_wq, the wait @cond tests: a
  *	change wakes the sleeper only when it holds (and the wake-ups are
  *	counted); NULL for another queue.
+ * @key: for ncsync_core.done_wq, the program @cond waits for: the end of
+ *	another one does not wake the sleeper; NULL for any wake-up.
  * @deadline: absolute CLOCK_MONOTONIC deadline, KTIME_MAX for none.
  * @cond: called after every wake-up; returns 1 when the wait is over, a
  *	negative errno to end it with that error, 0 to sleep again.
@@ -114,8 +116,8 @@ static bool ncsync_file_closed_by_current(struct ncsync_file *nfile)
  * Return: 0, the error of @cond, -ETIMEDOUT, -ERESTARTSYS or -EBADF.
  */
 int ncsync_sleep(struct ncsync_file *nfile, wait_queue_head_t *wq,
-		 const struct ncsync_wait_op *bank_op, const ktime_t *deadline,
-		 int (*cond)(void *arg), void *arg)
+		 const struct ncsync_wait_op *bank_op, const void *key,
+		 const ktime_t *deadline, int (*cond)(void *arg), void *arg)
 {
 	struct ncsync_core *core = nfile->core;
 	struct ncsync_waiter waiter = { .owner = current->files, .wq = wq };
@@ -127,6 +129,7 @@ int ncsync_sleep(struct ncsync_file *nfile, wait_queue_head_t *wq,
 	ncsync_wait_entry_init(&entry, bank_op ? core : NULL);
 	if (bank_op)
 		ncsync_wait_entry_cond(&entry, bank_op, (s32)bank_op->value);
+	entry.key = key;
 
 	spin_lock(&core->lock);
 	list_add(&waiter.node, &nfile->waiters);
@@ -220,7 +223,7 @@ int ncsync_wait(struct ncsync_file *nfile, struct ncsync_wait *w,
 	spin_unlock(&core->lock);
 
 	return ncsync_sleep(nfile, ncsync_bank_wq(core, w->bank, w->index),
-			    &bw.op, deadline, ncsync_bank_wait_cond, &bw);
+			    &bw.op, NULL, deadline, ncsync_bank_wait_cond, &bw);
 }
 
 /**

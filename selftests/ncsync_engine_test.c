@@ -2538,6 +2538,46 @@ TEST_F(core, prog_wait_deadline_etimedout)
 	rec_prog_free(&p);
 }
 
+/*
+ * Eight programs queued on one engine, each waited for by its own child
+ * (the same descriptor): the end of each wakes its waiter, whose wait is
+ * keyed with it, and no other waiter returns before its program ends.
+ */
+TEST_F(core, prog_wait_each_waiter_woken_by_its_program)
+{
+	enum { N = 8 };
+	struct rec_prog p[N] = {};
+	__u32 id[N], state;
+	pid_t pid[N];
+	int i, j, st;
+
+	sem_set(_metadata, self->fd, 3, 0);
+	for (i = 0; i < N; i++) {
+		rec_wait_then_inc(rec_prog_queue(&p[i], NCSYNC_ENGINE_POOL),
+				  W_GE, 3, i + 1, 4);
+		id[i] = submit_ok(_metadata, self->fd, &p[i], 0, WD_LONG);
+	}
+	for (i = 0; i < N; i++) {
+		pid[i] = fork();
+		ASSERT_LE(0, pid[i]);
+		if (!pid[i])
+			_exit(prog_wait(self->fd, id[i], LONG_MS, &state) ||
+			      state != NCSYNC_PROG_DONE);
+	}
+	for (i = 0; i < N; i++) {
+		sem_set(_metadata, self->fd, 3, i + 1);
+		ASSERT_EQ(pid[i], waitpid(pid[i], &st, 0));
+		EXPECT_TRUE(WIFEXITED(st) && !WEXITSTATUS(st))
+			TH_LOG("the waiter of program %d: status %#x", i, st);
+		for (j = i + 1; j < N; j++)
+			EXPECT_EQ(0, waitpid(pid[j], &st, WNOHANG))
+				TH_LOG("the waiter of program %d returned", j);
+	}
+	EXPECT_EQ(N, sem_get(_metadata, self->fd, 4));
+	for (i = 0; i < N; i++)
+		rec_prog_free(&p[i]);
+}
+
 TEST_F(core, prog_wait_bad_arguments)
 {
 	struct ncsync_prog_wait pw;
