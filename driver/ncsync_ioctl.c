@@ -2,11 +2,16 @@
 /*
  * ncsync: the ioctls of /dev/ncsyncN.
  *
- * ncsync_ioctl() copies the argument in, calls the handler on the kernel
- * copy and copies it back out on success.  Common errors of every ioctl:
- * ENOTTY for an unknown command, EFAULT when the argument cannot be read
- * or written back (checked before anything changes), EBADF for a change
- * through a read-only descriptor.
+ * ncsync_ioctl() picks the handler by a switch.  NCSYNC_IOC_OP, the one
+ * a runtime issues per register, copies its 24 bytes in itself and writes
+ * back only its two out fields; the others
+ * get a kernel copy of exactly their argument (ncsync_ioctl_call()) and it
+ * is copied back out on success.  Common errors of every ioctl: ENOTTY for
+ * an unknown command, EFAULT when the argument cannot be read or written
+ * back (checked before anything changes: an ioctl that changes something
+ * and writes back first writes the argument back unchanged; the read-only
+ * ones, NCSYNC_IOC_INFO, NCSYNC_IOC_STATS and a read by NCSYNC_IOC_OP,
+ * write once), EBADF for a change through a read-only descriptor.
  */
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -42,37 +47,57 @@ static int ncsync_info_ioctl(struct ncsync_file *nfile, void *data)
 	return 0;
 }
 
+/* Write NCSYNC_IOC_OP's out fields, the only bytes it writes back. */
+static int ncsync_op_put(struct ncsync_op __user *uop,
+			 const struct ncsync_op *op)
+{
+	if (put_user(op->before, &uop->before) ||
+	    put_user(op->after, &uop->after))
+		return -EFAULT;
+	return 0;
+}
+
 /*
- * NCSYNC_IOC_OP: read or update one semaphore or event.
- * Errors: EINVAL from ncsync_op_check(); EBADF for an update through a
- * read-only descriptor.
+ * NCSYNC_IOC_OP: read or update one semaphore or event, on its own typed
+ * copy of the argument.
+ * Errors: EFAULT; EINVAL from ncsync_op_check(); EBADF for an update
+ * through a read-only descriptor.
  */
-static int ncsync_op_ioctl(struct ncsync_file *nfile, void *data)
+static int ncsync_op_ioctl(struct ncsync_file *nfile,
+			   struct ncsync_op __user *uop)
 {
 	struct ncsync_core *core = nfile->core;
-	struct ncsync_op *op = data;
 	struct ncsync_wake_q wake;
+	struct ncsync_op op;
 	bool update;
 	int ret;
 
-	ret = ncsync_op_check(op, &update);
+	if (copy_from_user(&op, uop, sizeof(op)))
+		return -EFAULT;
+	ret = ncsync_op_check(&op, &update);
 	if (ret)
 		return ret;
-	if (update && !nfile->writable)
-		return -EBADF;
 	/* A read of one register is one load: no lock, as a poll reads. */
 	if (!update) {
-		op->before = op->bank == NCSYNC_BANK_SEM ?
-			     ncsync_sem_get(core, op->index) :
-			     ncsync_event_get(core, op->index);
-		op->after = op->before;
-		return 0;
+		op.before = op.bank == NCSYNC_BANK_SEM ?
+			    ncsync_sem_get(core, op.index) :
+			    ncsync_event_get(core, op.index);
+		op.after = op.before;
+		return ncsync_op_put(uop, &op);
 	}
+	if (!nfile->writable)
+		return -EBADF;
+	/*
+	 * An update whose result cannot be written back must not happen:
+	 * write the two out fields back unchanged first.
+	 */
+	if (ncsync_op_put(uop, &op))
+		return -EFAULT;
 
 	ncsync_core_lock(core, &wake);
-	ncsync_op_apply_locked(core, op);
+	ncsync_op_apply_locked(core, &op);
 	ncsync_core_unlock(core, &wake);
-	return 0;
+	return ncsync_op_put(uop, &op);
 }
 
 /*
@@ -264,36 +289,50 @@ static int ncsync_prog_cancel_ioctl(struct ncsync_file *nfile, void *data)
 
 typedef int (*ncsync_ioctl_fn)(struct ncsync_file *nfile, void *data);
 
-/**
- * struct ncsync_ioctl_desc - one ioctl.
- * @cmd: the command number, with its direction and size.
- * @fn: the handler, called on a kernel copy of the argument.
- * @out_on_einval: write the argument back when the handler fails with
- *	EINVAL too (it names what was refused).
- */
-struct ncsync_ioctl_desc {
-	unsigned int cmd;
-	ncsync_ioctl_fn fn;
-	bool out_on_einval;
-};
+/* How ncsync_ioctl_call() copies an argument. */
+#define NCSYNC_IOCTL_PURE	BIT(0)	/* changes nothing: no write-back first */
+#define NCSYNC_IOCTL_OUT_EINVAL	BIT(1)	/* written back on EINVAL: names what */
 
-static const struct ncsync_ioctl_desc ncsync_ioctls[] = {
-	{ NCSYNC_IOC_INFO, ncsync_info_ioctl },
-	{ NCSYNC_IOC_OP, ncsync_op_ioctl },
-	{ NCSYNC_IOC_BATCH, ncsync_batch_ioctl },
-	{ NCSYNC_IOC_WAIT, ncsync_wait_ioctl },
-	{ NCSYNC_IOC_RESET, ncsync_reset_ioctl },
-	{ NCSYNC_IOC_ACK, ncsync_ack_ioctl },
-	{ NCSYNC_IOC_STATS, ncsync_stats_ioctl },
-	{ NCSYNC_IOC_SUBMIT, ncsync_submit_ioctl, true },
-	{ NCSYNC_IOC_SUBMIT_V1, ncsync_submit_ioctl, true },
-	{ NCSYNC_IOC_PROG_STATUS, ncsync_prog_status_ioctl },
-	{ NCSYNC_IOC_PROG_WAIT, ncsync_prog_wait_ioctl },
-	{ NCSYNC_IOC_PROG_CANCEL, ncsync_prog_cancel_ioctl },
-};
-
-/* Large enough for the largest argument of ncsync_ioctls[]. */
+/* Large enough for the largest argument of ncsync_ioctl(). */
 #define NCSYNC_IOCTL_MAX_SIZE	256
+
+/*
+ * Call @fn on a kernel copy of the argument of @cmd: exactly its bytes, and
+ * for NCSYNC_IOC_SUBMIT_V1 zeroes after them (fields it has not); an
+ * argument the kernel only writes starts zeroed, so no byte goes out
+ * uninitialised.
+ */
+static int ncsync_ioctl_call(struct ncsync_file *nfile, unsigned int cmd,
+			     void __user *uarg, ncsync_ioctl_fn fn,
+			     unsigned int how)
+{
+	u8 kdata[NCSYNC_IOCTL_MAX_SIZE] __aligned(8);
+	unsigned int size = _IOC_SIZE(cmd);
+	int ret;
+
+	if (WARN_ON_ONCE(size > sizeof(kdata)))
+		return -ENOTTY;
+	if (cmd == NCSYNC_IOC_SUBMIT_V1)
+		memset(kdata + size, 0, sizeof(struct ncsync_submit) - size);
+	if (!(_IOC_DIR(cmd) & _IOC_WRITE))
+		memset(kdata, 0, size);
+	else if (copy_from_user(kdata, uarg, size))
+		return -EFAULT;
+	/* An argument that cannot be written back must change nothing. */
+	if ((_IOC_DIR(cmd) & _IOC_READ) && !(how & NCSYNC_IOCTL_PURE) &&
+	    copy_to_user(uarg, kdata, size))
+		return -EFAULT;
+
+	ret = fn(nfile, kdata);
+	if (ret == -EINVAL && (how & NCSYNC_IOCTL_OUT_EINVAL) &&
+	    copy_to_user(uarg, kdata, size))
+		return -EFAULT;
+	if (ret)
+		return ret;
+	if ((_IOC_DIR(cmd) & _IOC_READ) && copy_to_user(uarg, kdata, size))
+		return -EFAULT;
+	return 0;
+}
 
 /**
  * ncsync_ioctl() - dispatch an ioctl of /dev/ncsyncN.
@@ -305,39 +344,50 @@ static const struct ncsync_ioctl_desc ncsync_ioctls[] = {
  */
 long ncsync_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
+	struct ncsync_file *nfile = file->private_data;
 	void __user *uarg = (void __user *)arg;
-	const struct ncsync_ioctl_desc *desc = NULL;
-	u8 kdata[NCSYNC_IOCTL_MAX_SIZE] __aligned(8);
-	unsigned int i, size;
-	int ret;
+	unsigned int how = 0;
+	ncsync_ioctl_fn fn;
 
-	for (i = 0; i < ARRAY_SIZE(ncsync_ioctls); i++) {
-		if (ncsync_ioctls[i].cmd == cmd) {
-			desc = &ncsync_ioctls[i];
-			break;
-		}
+	switch (cmd) {
+	case NCSYNC_IOC_OP:
+		return ncsync_op_ioctl(nfile, uarg);
+	case NCSYNC_IOC_INFO:
+		fn = ncsync_info_ioctl;
+		how = NCSYNC_IOCTL_PURE;
+		break;
+	case NCSYNC_IOC_STATS:
+		fn = ncsync_stats_ioctl;
+		how = NCSYNC_IOCTL_PURE;
+		break;
+	case NCSYNC_IOC_BATCH:
+		fn = ncsync_batch_ioctl;
+		break;
+	case NCSYNC_IOC_WAIT:
+		fn = ncsync_wait_ioctl;
+		break;
+	case NCSYNC_IOC_RESET:
+		fn = ncsync_reset_ioctl;
+		break;
+	case NCSYNC_IOC_ACK:
+		fn = ncsync_ack_ioctl;
+		break;
+	case NCSYNC_IOC_SUBMIT:
+	case NCSYNC_IOC_SUBMIT_V1:
+		fn = ncsync_submit_ioctl;
+		how = NCSYNC_IOCTL_OUT_EINVAL;
+		break;
+	case NCSYNC_IOC_PROG_STATUS:
+		fn = ncsync_prog_status_ioctl;
+		break;
+	case NCSYNC_IOC_PROG_WAIT:
+		fn = ncsync_prog_wait_ioctl;
+		break;
+	case NCSYNC_IOC_PROG_CANCEL:
+		fn = ncsync_prog_cancel_ioctl;
+		break;
+	default:
+		return -ENOTTY;
 	}
-	if (!desc)
-		return -ENOTTY;
-
-	size = _IOC_SIZE(cmd);
-	if (WARN_ON_ONCE(size > sizeof(kdata)))
-		return -ENOTTY;
-	/* All of it: NCSYNC_IOC_SUBMIT_V1 reads the fields past its size. */
-	memset(kdata, 0, sizeof(kdata));
-	if ((_IOC_DIR(cmd) & _IOC_WRITE) && copy_from_user(kdata, uarg, size))
-		return -EFAULT;
-	/* An argument that cannot be written back must change nothing. */
-	if ((_IOC_DIR(cmd) & _IOC_READ) && copy_to_user(uarg, kdata, size))
-		return -EFAULT;
-
-	ret = desc->fn(file->private_data, kdata);
-	if (ret == -EINVAL && desc->out_on_einval &&
-	    copy_to_user(uarg, kdata, size))
-		return -EFAULT;
-	if (ret)
-		return ret;
-	if ((_IOC_DIR(cmd) & _IOC_READ) && copy_to_user(uarg, kdata, size))
-		return -EFAULT;
-	return 0;
+	return ncsync_ioctl_call(nfile, cmd, uarg, fn, how);
 }
