@@ -379,22 +379,26 @@ static bool ncsync_exec_peer_busy(const struct ncsync_exec *x)
 /*
  * Spin for at most NCSYNC_SPIN_NS while a peer is busy and nothing else
  * wants the CPU; return true once the wait seems to hold (the engine then
- * tests it under the lock), false to sleep.
+ * tests it under the lock), false to sleep.  A spinning engine executes
+ * nothing, so it is not busy for its peers: two engines waiting on each
+ * other do not keep each other spinning.
  */
 static bool ncsync_exec_spin(struct ncsync_exec *x,
 			     const struct ncsync_wait_op *w, s32 threshold)
 {
 	u64 end = ktime_get_ns() + NCSYNC_SPIN_NS;
+	bool holds = false;
 
+	WRITE_ONCE(x->eng->busy, false);
 	while (ncsync_exec_peer_busy(x) && !need_resched() &&
 	       !ncsync_exec_stopping(x)) {
-		if (ncsync_wait_holds(x->core, w, threshold))
-			return true;
-		if (ktime_get_ns() > end)
+		holds = ncsync_wait_holds(x->core, w, threshold);
+		if (holds || ktime_get_ns() > end)
 			break;
 		cpu_relax();
 	}
-	return false;
+	WRITE_ONCE(x->eng->busy, true);
+	return holds;
 }
 
 /*
