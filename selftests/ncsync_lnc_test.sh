@@ -29,7 +29,9 @@
 # 13. run_cores_refused: a record the kernel refuses is named with its
 #     core;
 # 14. run_cores_timeline: --timeline draws a lane per (core, engine);
-# 15. load_again: the module loads again, with the parameters it had.
+# 15. run_cores_other: a text naming core 1 alone, run with -c 0, runs on
+#     core 1, submitted there;
+# 16. load_again: the module loads again, with the parameters it had.
 #
 # selftests/run.sh runs this inside the test VM with the module loaded; it
 # is left loaded as found (the module file: ncsync_module.sh).  Outside
@@ -46,7 +48,7 @@ cbin=$build/selftests/ncsync_corebarrier_test
 sys=/sys/module/ncsync
 . "$here/ncsync_module.sh"
 ex=$top/examples
-tap_plan 15 lnc
+tap_plan 16 lnc
 
 ncsync_reload_begin "$bin"
 
@@ -223,6 +225,24 @@ lnc_timeline() {
 	lnc_result run_cores_timeline
 }
 
+# 15: -c 0's core is not named: the part runs on core 1, submitted there.
+lnc_other() {
+	for c in 0 1; do
+		"$tool" -c $c sem set 21 0 > /dev/null
+	done
+	printf 'core 1\nengine pool\n\tnop then sem[21]++\n' > "$tmpd/one.s"
+	out=$("$tool" -c 0 run "$tmpd/one.s" 2>&1)
+	rc=$?
+	why=
+	[ $rc = 0 ] || why="$why; exit status $rc"
+	echo "$out" | head -n 1 | grep -q 'submitted on core 1): done' ||
+		why="$why; not done, submitted on core 1"
+	! echo "$out" | grep -q '^  core 0 ' || why="$why; a part on core 0"
+	[ "$("$tool" -c 1 sem get 21)" = 1 ] || why="$why; core 1: sem[21] not 1"
+	[ "$("$tool" -c 0 sem get 21)" = 0 ] || why="$why; core 0: sem[21] not 0"
+	lnc_result run_cores_other
+}
+
 lnc_runs() {
 	py=/usr/bin/python3
 	[ -x $py ] || py=python3
@@ -232,10 +252,11 @@ lnc_runs() {
 	lnc_refusals
 	lnc_refused
 	lnc_timeline
+	lnc_other
 	rm -rf "$tmpf" "$tmpd"
 }
 
-# 2 - 14: two logical cores of two
+# 2 - 15: two logical cores of two
 # shellcheck disable=SC2046 # one word per parameter
 if out=$(ncsync_load $(ncsync_params_with cores=4 lnc=2)); then
 	tap_run lnc_test "cores=4 lnc=2" "$bin"
@@ -268,11 +289,11 @@ else
 	tap_not_ok "dump # not loaded"
 	tap_not_ok "top # not loaded"
 	for t in run_cores run_cores_json run_cores_outside run_cores_check \
-		 run_cores_refused run_cores_timeline; do
+		 run_cores_refused run_cores_timeline run_cores_other; do
 		tap_not_ok "$t # not loaded"
 	done
 fi
 
-# 15: loaded again as found
+# 16: loaded again as found
 tap_load_again
 exit $tap_failed
