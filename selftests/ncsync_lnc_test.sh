@@ -144,10 +144,8 @@ lnc_pingpong() {
 		"$tool" -c $c sem set 10 0 > /dev/null
 		"$tool" -c $c sem set 11 0 > /dev/null
 	done
-	out=$("$tool" -c 0 run "$ex/pingpong-cores.s" 2>&1)
-	rc=$?
 	why=
-	[ $rc = 0 ] || why="$why; exit status $rc"
+	succeeds -c 0 run "$ex/pingpong-cores.s"
 	echo "$out" | head -n 1 | grep -q 'on logical core 0 (cores 0-1, submitted on core 0): done' ||
 		why="$why; no 'done' on logical core 0"
 	part_of 0 | grep -q '\[12\]=50' || why="$why; core 0: no sem[12]=50"
@@ -168,6 +166,14 @@ assert {"index": 13, "value": 50} in d["cores"][1]["sems"], d
 assert [e["engine"] for e in d["cores"][1]["engines"]] == ["pool"], d
 ' > "$tmpf" 2>&1 || why="JSON: $(tail -n 1 "$tmpf")"
 	lnc_result run_cores_json
+}
+
+# succeeds ARGS...: "ncsync ARGS" exits 0, its output in $out; else why
+# not, added to $why.
+succeeds() {
+	out=$("$tool" "$@" 2>&1)
+	rc=$?
+	[ $rc = 0 ] || why="$why; $*: exit status $rc"
 }
 
 # refused STATUS MESSAGE ARGS...: "ncsync ARGS" exits STATUS and says
@@ -211,10 +217,8 @@ lnc_refused() {
 
 # 14: one lane per (core, engine), each with its records.
 lnc_timeline() {
-	out=$("$tool" -c 0 run --timeline "$tmpd/t.svg" "$ex/pingpong-cores.s" 2>&1)
-	rc=$?
 	why=
-	[ $rc = 0 ] || why="$why; exit status $rc"
+	succeeds -c 0 run --timeline "$tmpd/t.svg" "$ex/pingpong-cores.s"
 	for c in 0 1; do
 		grep -q "class=\"l\">core $c pool</text>" "$tmpd/t.svg" ||
 			why="$why; no lane 'core $c pool'"
@@ -231,10 +235,8 @@ lnc_other() {
 		"$tool" -c $c sem set 21 0 > /dev/null
 	done
 	printf 'core 1\nengine pool\n\tnop then sem[21]++\n' > "$tmpd/one.s"
-	out=$("$tool" -c 0 run "$tmpd/one.s" 2>&1)
-	rc=$?
 	why=
-	[ $rc = 0 ] || why="$why; exit status $rc"
+	succeeds -c 0 run "$tmpd/one.s"
 	echo "$out" | head -n 1 | grep -q 'submitted on core 1): done' ||
 		why="$why; not done, submitted on core 1"
 	! echo "$out" | grep -q '^  core 0 ' || why="$why; a part on core 0"
