@@ -83,9 +83,10 @@ wait $mpid
 files="$files monitor=$tmp/mon.out"
 "$N" sem set 3 0 > /dev/null
 
-# dump and top of a logical core of two cores (logical_core, lnc, cores):
-# the module reloaded with cores=2 lnc=2 for them, then as it was.  If
-# that cannot be done, the names they add are missing and the check fails.
+# dump, top and run of a logical core of two cores (logical_core, lnc,
+# cores): the module reloaded with cores=2 lnc=2 for them, then as it
+# was.  If that cannot be done, the names they add are missing and the
+# check fails.
 tool=$N
 sys=/sys/module/ncsync
 # shellcheck source=selftests/ncsync_module.sh
@@ -96,6 +97,7 @@ if ko=$(ncsync_module_file); then
 	if ncsync_load $(ncsync_params_with cores=2 lnc=2) > /dev/null; then
 		j dump-lnc dump -c 1
 		j top-lnc top --once
+		j run-cores run "$ex/pingpong-cores.s"
 	fi
 	# shellcheck disable=SC2086 # one word per parameter
 	ncsync_load $saved > /dev/null || echo "# cannot load the module again"

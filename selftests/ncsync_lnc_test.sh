@@ -19,7 +19,19 @@
 #  6. info: "ncsync info -c 1" names the logical core;
 #  7. dump: "ncsync dump -c 3" shows cores 2 and 3, text and JSON;
 #  8. top: "ncsync top --once -c 3", likewise;
-#  9. load_again: the module loads again, with the parameters it had.
+#  9. run_cores: "ncsync run examples/pingpong-cores.s", a program across
+#     the two cores: done, each core's status and semaphores;
+# 10. run_cores_json: the same with -j on core 3: logical core 1, cores 2
+#     and 3;
+# 11. run_cores_outside: a "core 2" is refused before anything runs;
+# 12. run_cores_check: run --check and check refuse a program across
+#     cores, before anything runs;
+# 13. run_cores_refused: a record the kernel refuses is named with its
+#     core;
+# 14. run_cores_timeline: --timeline draws a lane per (core, engine);
+# 15. run_cores_other: a text naming core 1 alone, run with -c 0, runs on
+#     core 1, submitted there;
+# 16. load_again: the module loads again, with the parameters it had.
 #
 # selftests/run.sh runs this inside the test VM with the module loaded; it
 # is left loaded as found (the module file: ncsync_module.sh).  Outside
@@ -35,7 +47,8 @@ libbin=$build/selftests/ncsync_lnc_lib_test
 cbin=$build/selftests/ncsync_corebarrier_test
 sys=/sys/module/ncsync
 . "$here/ncsync_module.sh"
-tap_plan 9 lnc
+ex=$top/examples
+tap_plan 16 lnc
 
 ncsync_reload_begin "$bin"
 
@@ -106,7 +119,146 @@ lnc_views() {
 	rm -f "$tmpf"
 }
 
-# 2 - 8: two logical cores of two
+# One result $1: $why empty, or why not (with the output $out).
+lnc_result() {
+	if [ -z "$why" ]; then
+		tap_ok "$1"
+	else
+		tap_not_ok "$1 # ${why#; }"
+		echo "$out" | tap_diag
+	fi
+}
+
+# The semaphores of core $1 in the text report $out: the lines of its
+# part, up to the next core's.
+part_of() {
+	echo "$out" | awk -v c="  core $1 " '
+		index($0, c) == 1 { on = 1; next }
+		/^  core / { on = 0 }
+		on'
+}
+
+# 9, 10: the ping-pong across cores 0 and 1, then 2 and 3 in JSON.
+lnc_pingpong() {
+	for c in 0 1 2 3; do
+		"$tool" -c $c sem set 10 0 > /dev/null
+		"$tool" -c $c sem set 11 0 > /dev/null
+	done
+	why=
+	succeeds -c 0 run "$ex/pingpong-cores.s"
+	echo "$out" | head -n 1 | grep -q 'on logical core 0 (cores 0-1, submitted on core 0): done' ||
+		why="$why; no 'done' on logical core 0"
+	part_of 0 | grep -q '\[12\]=50' || why="$why; core 0: no sem[12]=50"
+	part_of 1 | grep -q '\[13\]=50' || why="$why; core 1: no sem[13]=50"
+	part_of 0 | grep -q 'engine 1 pool done' || why="$why; core 0: pool"
+	! echo "$out" | grep -Eq '\[1[01]\]=' || why="$why; a ball left"
+	lnc_result run_cores
+	out=$("$tool" -j -c 3 run "$ex/pingpong-cores.s" 2>&1)
+	why=
+	echo "$out" | $py -c '
+import json, sys
+d = json.loads(sys.stdin.read())
+assert d["state"] == "done" and d["logical_core"] == 1, d
+assert d["core"] == 3 and d["lnc"] == 2, d
+assert [c["core"] for c in d["cores"]] == [2, 3], d
+assert {"index": 12, "value": 50} in d["cores"][0]["sems"], d
+assert {"index": 13, "value": 50} in d["cores"][1]["sems"], d
+assert [e["engine"] for e in d["cores"][1]["engines"]] == ["pool"], d
+' > "$tmpf" 2>&1 || why="JSON: $(tail -n 1 "$tmpf")"
+	lnc_result run_cores_json
+}
+
+# succeeds ARGS...: "ncsync ARGS" exits 0, its output in $out; else why
+# not, added to $why.
+succeeds() {
+	out=$("$tool" "$@" 2>&1)
+	rc=$?
+	[ $rc = 0 ] || why="$why; $*: exit status $rc"
+}
+
+# refused STATUS MESSAGE ARGS...: "ncsync ARGS" exits STATUS and says
+# MESSAGE (a fixed string); else why not, added to $why.
+refused() {
+	r_want=$1
+	r_msg=$2
+	shift 2
+	out=$("$tool" "$@" 2>&1)
+	rc=$?
+	[ $rc = "$r_want" ] || why="$why; $*: exit status $rc"
+	echo "$out" | grep -qF "$r_msg" || why="$why; $*: no '$r_msg'"
+}
+
+# 11, 12: refused before anything runs: core 0's part would set sem[20].
+lnc_refusals() {
+	"$tool" -c 0 sem set 20 0 > /dev/null
+	printf 'core 0\nengine pool\n\tnop then sem[20]++\ncore 2\nengine pool\n\tnop\n' > "$tmpd/out.s"
+	why=
+	refused 1 "ncsync: $tmpd/out.s: core 2: outside the logical core of core 0 (lnc 2: core 0 to 1)" \
+		-c 0 run "$tmpd/out.s"
+	[ "$("$tool" -c 0 sem get 20)" = 0 ] || why="$why; it ran"
+	lnc_result run_cores_outside
+	sed 's/core 2/core 1/' "$tmpd/out.s" > "$tmpd/check.s"
+	msg="a program across cores ('core' statements): the checker explores the program of one core"
+	why=
+	refused 1 "check.s: --check: $msg" -c 0 run --check "$tmpd/check.s"
+	[ "$("$tool" -c 0 sem get 20)" = 0 ] || why="$why; it ran"
+	refused 2 "check.s: $msg" check "$tmpd/check.s"
+	lnc_result run_cores_check
+}
+
+# 13: core 1's copy to the core at position 3, outside the logical core:
+# the kernel refuses it, and the error names core 1's record.
+lnc_refused() {
+	printf 'core 0\nengine pool\n\tnop\ncore 1\nengine act\n\tnop\n\tdma 0x0, 0x40, 64, peer=3 on_land sem[1]++\n' > "$tmpd/peer.s"
+	why=
+	refused 1 "peer.s: core 1: engine act record 1: " -c 1 run "$tmpd/peer.s"
+	lnc_result run_cores_refused
+}
+
+# 14: one lane per (core, engine), each with its records.
+lnc_timeline() {
+	why=
+	succeeds -c 0 run --timeline "$tmpd/t.svg" "$ex/pingpong-cores.s"
+	for c in 0 1; do
+		grep -q "class=\"l\">core $c pool</text>" "$tmpd/t.svg" ||
+			why="$why; no lane 'core $c pool'"
+	done
+	n=$(grep -c 'class="l">' "$tmpd/t.svg")
+	[ "$n" = 2 ] || why="$why; $n lanes, not 2"
+	! grep -q 'no records traced' "$tmpd/t.svg" || why="$why; an empty lane"
+	lnc_result run_cores_timeline
+}
+
+# 15: -c 0's core is not named: the part runs on core 1, submitted there.
+lnc_other() {
+	for c in 0 1; do
+		"$tool" -c $c sem set 21 0 > /dev/null
+	done
+	printf 'core 1\nengine pool\n\tnop then sem[21]++\n' > "$tmpd/one.s"
+	why=
+	succeeds -c 0 run "$tmpd/one.s"
+	echo "$out" | head -n 1 | grep -q 'submitted on core 1): done' ||
+		why="$why; not done, submitted on core 1"
+	! echo "$out" | grep -q '^  core 0 ' || why="$why; a part on core 0"
+	[ "$("$tool" -c 1 sem get 21)" = 1 ] || why="$why; core 1: sem[21] not 1"
+	[ "$("$tool" -c 0 sem get 21)" = 0 ] || why="$why; core 0: sem[21] not 0"
+	lnc_result run_cores_other
+}
+
+lnc_runs() {
+	py=/usr/bin/python3
+	[ -x $py ] || py=python3
+	tmpf=$(mktemp)
+	tmpd=$(mktemp -d)
+	lnc_pingpong
+	lnc_refusals
+	lnc_refused
+	lnc_timeline
+	lnc_other
+	rm -rf "$tmpf" "$tmpd"
+}
+
+# 2 - 15: two logical cores of two
 # shellcheck disable=SC2046 # one word per parameter
 if out=$(ncsync_load $(ncsync_params_with cores=4 lnc=2)); then
 	tap_run lnc_test "cores=4 lnc=2" "$bin"
@@ -129,6 +281,7 @@ if out=$(ncsync_load $(ncsync_params_with cores=4 lnc=2)); then
 		tap_not_ok "info # '$out'"
 	fi
 	lnc_views
+	lnc_runs
 else
 	tap_not_ok "lnc_test # load with cores=4 lnc=2: $out"
 	tap_not_ok "deadlock_report # not loaded"
@@ -137,8 +290,12 @@ else
 	tap_not_ok "info # not loaded"
 	tap_not_ok "dump # not loaded"
 	tap_not_ok "top # not loaded"
+	for t in run_cores run_cores_json run_cores_outside run_cores_check \
+		 run_cores_refused run_cores_timeline run_cores_other; do
+		tap_not_ok "$t # not loaded"
+	done
 fi
 
-# 9: loaded again as found
+# 16: loaded again as found
 tap_load_again
 exit $tap_failed

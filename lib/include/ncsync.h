@@ -290,6 +290,22 @@ int ncsync_disasm(const uint8_t *rec, char *buf, size_t len);
 int ncsync_disasm_program(const struct ncsync_program *prog, FILE *out);
 int ncsync_asm(const char *text, struct ncsync_program **progp,
 	       struct ncsync_asm_error *err);
+
+/**
+ * struct ncsync_asm_part - one core's part of a program across cores.
+ * @core: the core's position in its logical core ("core N").
+ * @prog: its program, the caller's: ncsync_program_free() frees it.
+ */
+struct ncsync_asm_part {
+	unsigned int core;
+	struct ncsync_program *prog;
+};
+
+/* A text of "core N" statements, one program per core, by position. */
+int ncsync_asm_cores(const char *text, struct ncsync_asm_part *parts,
+		     unsigned int max, struct ncsync_asm_error *err);
+int ncsync_disasm_cores(const struct ncsync_asm_part *parts, unsigned int n,
+			FILE *out);
 const char *ncsync_reason_name(unsigned int reason);
 const char *ncsync_engine_name(uint8_t engine);
 const char *ncsync_prog_state_name(uint32_t state);

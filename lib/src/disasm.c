@@ -466,3 +466,36 @@ const char *ncsync_engine_name(uint8_t engine)
 {
 	return ncsync_text_name(ncsync_text_engines, engine);
 }
+
+/**
+ * ncsync_disasm_cores() - print a program across cores in the text form.
+ * @parts: its parts, as ncsync_asm_cores() stores them; finalize each.
+ * @n: the number of parts, at least 1.
+ * @out: the stream to write to.
+ *
+ * Prints each part as a "core N" line, N its position, then its program as
+ * ncsync_disasm_program() does.  ncsync_asm_cores() of the text builds the
+ * same parts, with the same records.
+ *
+ * Return: 0, -EINVAL, -ENOMEM or -EIO when @out reports an error.
+ */
+int ncsync_disasm_cores(const struct ncsync_asm_part *parts, unsigned int n,
+			FILE *out)
+{
+	int saved_errno = errno, ret = 0;
+	unsigned int i;
+
+	if (!parts || !n || !out)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (!parts[i].prog)
+			return -EINVAL;
+	for (i = 0; i < n && !ret; i++) {
+		fprintf(out, "core %u\n", parts[i].core);
+		ret = ncsync_disasm_program(parts[i].prog, out);
+	}
+	if (!ret && ferror(out))
+		ret = -EIO;
+	errno = saved_errno;
+	return ret;
+}

@@ -2,7 +2,8 @@
 /*
  * ncsync check and ncsync replay, the tool (no device needed): the verdict
  * of every example (as its header states it), JSON, the replay of a
- * reported schedule, and every bad input (exit status 2 with its message).
+ * reported schedule, and every bad input (exit status 2 with its message);
+ * a program across cores, which check and replay refuse and asm prints.
  * The tool is $NCSYNC_TOOL, or build/tools/ncsync of the tree.
  */
 #include <fcntl.h>
@@ -253,6 +254,36 @@ static void bad_inputs(const char *dir)
 	unlink(bad);
 }
 
+/* examples/pingpong-cores.s: refused by check, printed part by part. */
+static void cores(const char *dir)
+{
+	static const char why[] = "a program across cores ('core' statements): the checker explores the program of one core";
+	const char *ck[] = { "check", example("pingpong-cores.s"), NULL };
+	const char *rp[] = { "replay", example("pingpong-cores.s"),
+			     "pool@0.fx", NULL };
+	const char *as[] = { "asm", example("pingpong-cores.s"), NULL };
+	char img[4096];
+	const char *ao[] = { "asm", "-o", img, example("pingpong-cores.s"),
+			     NULL };
+	int st;
+
+	st = run(ck);
+	TAP_CHECK(st == 2 && strstr(err, why), "check of cores refused: exit %d",
+		  st);
+	st = run(rp);
+	TAP_CHECK(st == 2 && strstr(err, why), "replay of cores refused: exit %d",
+		  st);
+	st = run(as);
+	TAP_CHECK(st == 0 && !strncmp(out, "core 0\nengine pool\n", 19) &&
+		  strstr(out, "\ncore 1\nengine pool\n"),
+		  "asm of cores prints core 0, then core 1: exit %d", st);
+	snprintf(img, sizeof(img), "%s/cores.img", dir);
+	st = run(ao);
+	TAP_CHECK(st == 1 && strstr(err, "an image holds the program of one core") &&
+		  access(img, F_OK), "asm -o of cores refused, no image: exit %d",
+		  st);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/ncsync-check-XXXXXX";
@@ -271,6 +302,7 @@ int main(void)
 	bad_inputs(dir);
 	bad_values(dir);
 	image(dir);
+	cores(dir);
 	unlink(out_path);
 	unlink(err_path);
 	rmdir(dir);

@@ -20,12 +20,13 @@
  *	....  the records, 64 bytes each
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "tool.h"
+#include "run.h"
 
 #define IMG_MAGIC	"NCSYNCPG"
 #define IMG_VERSION	1
@@ -190,55 +191,152 @@ static void report_refused(const char *path, struct ncsync_program *prog,
 	fail_err(err, "%s: finalizing the program", path);
 }
 
+/* Print the refusal of ncsync_asm_cores() @ret of @path; EXIT_FAIL. */
+static int asm_refused(const char *path, int ret,
+		       const struct ncsync_asm_error *aerr)
+{
+	if (aerr->line)
+		return fail_msg("%s:%u:%u: %s", path, aerr->line, aerr->col,
+				aerr->msg);
+	return fail_msg("%s: %s", path, aerr->msg[0] ? aerr->msg :
+			strerror(-ret));
+}
+
 /*
- * Assemble the text @buf of @path and lower it for the reserved slices of
- * bo->info (NULL: the defaults); prints the error.  0 or EXIT_FAIL.
+ * Lower @prog, of @what (the file, or the file and a core), for the
+ * reserved slices of bo->info (NULL: the defaults); frees it and prints
+ * the error when it fails.  0 or EXIT_FAIL.
+ */
+static int lower_text(const char *what, struct ncsync_program *prog,
+		      const struct build_opts *bo)
+{
+	const struct ncsync_info *in = bo->info;
+	const char *msg;
+	int ret = 0;
+
+	if (in)
+		ret = ncsync_program_set_reserved(prog,
+						  in->rt_reserved_sem_first,
+						  in->rt_reserved_sem_count,
+						  in->rt_reserved_event_first,
+						  in->rt_reserved_event_count);
+	if (ret) {
+		ncsync_program_free(prog);
+		return fail_err(ret,
+				"%s: the runtime's reserved semaphores and events",
+				what);
+	}
+	ret = ncsync_program_lower(prog, bo->lowering);
+	if (!ret)
+		return 0;
+	msg = ncsync_program_lower_error(prog);
+	if (msg)
+		fail_msg("%s: lowering: %s", what, msg);
+	else
+		fail_err(ret, "%s: lowering the barriers", what);
+	ncsync_program_free(prog);
+	return EXIT_FAIL;
+}
+
+/* Finalize @prog of @what; frees it and prints the error.  0 or EXIT_FAIL. */
+static int finish_program(const char *what, struct ncsync_program *prog)
+{
+	int ret;
+
+	if (!ncsync_program_engines(prog)) {
+		ncsync_program_free(prog);
+		return fail_msg("%s: no records", what);
+	}
+	ret = ncsync_program_finalize(prog);
+	if (ret) {
+		report_refused(what, prog, ret);
+		ncsync_program_free(prog);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+/* Lower and finalize parts[i], for i < @n; on an error, free them all. */
+static int finish_parts(const char *path, struct ncsync_asm_part *parts,
+			unsigned int n, const struct build_opts *bo)
+{
+	char what[PATH_MAX + 16];
+	unsigned int i, j;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++) {
+		snprintf(what, sizeof(what), "%s: core %u", path,
+			 parts[i].core);
+		ret = lower_text(what, parts[i].prog, bo) ?:
+		      finish_program(what, parts[i].prog);
+	}
+	for (j = 0; ret && j < n; j++)
+		if (j != i - 1)	/* lower_text() or finish_program() freed it */
+			ncsync_program_free(parts[j].prog);
+	return ret;
+}
+
+/*
+ * Assemble the text @buf of @path into @parts (ncsync_asm_cores()), *@n
+ * of them, 0 for one program; prints the error.  0 or EXIT_FAIL.
+ */
+static int asm_parts(const char *path, const char *buf, size_t len,
+		     struct ncsync_asm_part *parts, int *n)
+{
+	struct ncsync_asm_error aerr;
+
+	if (strlen(buf) != len)
+		return fail_msg("%s: a NUL byte: not a program text or image",
+				path);
+	*n = ncsync_asm_cores(buf, parts, NCSYNC_MAX_LNC, &aerr);
+	return *n < 0 ? asm_refused(path, *n, &aerr) : 0;
+}
+
+int build_parts(const char *path, const char *buf, size_t len,
+		const struct build_opts *bo, struct ncsync_asm_part *parts,
+		unsigned int *nparts)
+{
+	int n = 0, ret;
+
+	*nparts = 0;
+	if (is_image(buf, len)) {
+		parts[0].core = 0;
+		return build_program(path, buf, len, bo, &parts[0].prog);
+	}
+	ret = asm_parts(path, buf, len, parts, &n);
+	if (ret)
+		return ret;
+	if (n)
+		ret = finish_parts(path, parts, n, bo);
+	else
+		ret = lower_text(path, parts[0].prog, bo) ?:
+		      finish_program(path, parts[0].prog);
+	if (!ret)
+		*nparts = n;
+	return ret;
+}
+
+/*
+ * Assemble the text @buf of @path and lower it; a program across cores
+ * is refused.  Prints the error.  0 or EXIT_FAIL.
  */
 static int build_text(const char *path, const char *buf, size_t len,
 		      const struct build_opts *bo,
 		      struct ncsync_program **progp)
 {
-	const struct ncsync_info *in = bo->info;
-	struct ncsync_asm_error aerr;
-	int ret;
+	struct ncsync_asm_part parts[NCSYNC_MAX_LNC];
+	int n = 0, i, ret;
 
-	if (strlen(buf) != len)
-		return fail_msg("%s: a NUL byte: not a program text or image",
+	ret = asm_parts(path, buf, len, parts, &n);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++)
+		ncsync_program_free(parts[i].prog);
+	if (n)
+		return fail_msg("%s: a program across cores ('core' statements): the checker explores the program of one core",
 				path);
-	ret = ncsync_asm(buf, progp, &aerr);
-	if (ret) {
-		if (aerr.line)
-			return fail_msg("%s:%u:%u: %s", path, aerr.line,
-					aerr.col, aerr.msg);
-		return fail_msg("%s: %s", path,
-				aerr.msg[0] ? aerr.msg : strerror(-ret));
-	}
-	if (in) {
-		ret = ncsync_program_set_reserved(*progp,
-						  in->rt_reserved_sem_first,
-						  in->rt_reserved_sem_count,
-						  in->rt_reserved_event_first,
-						  in->rt_reserved_event_count);
-		if (ret) {
-			ncsync_program_free(*progp);
-			return fail_err(ret,
-					"%s: the runtime's reserved semaphores and events",
-					path);
-		}
-	}
-	ret = ncsync_program_lower(*progp, bo->lowering);
-	if (ret) {
-		const char *msg = ncsync_program_lower_error(*progp);
-
-		if (msg) {
-			fail_msg("%s: lowering: %s", path, msg);
-			ncsync_program_free(*progp);
-			return EXIT_FAIL;
-		}
-		ncsync_program_free(*progp);
-		return fail_err(ret, "%s: lowering the barriers", path);
-	}
-	return 0;
+	*progp = parts[0].prog;
+	return lower_text(path, *progp, bo);
 }
 
 /*
@@ -260,20 +358,11 @@ int build_program(const char *path, const char *buf, size_t len,
 	} else {
 		ret = build_text(path, buf, len, bo, &prog);
 	}
-	if (ret)
-		return ret;
-	if (!ncsync_program_engines(prog)) {
-		ncsync_program_free(prog);
-		return fail_msg("%s: no records", path);
-	}
-	ret = ncsync_program_finalize(prog);
-	if (ret) {
-		report_refused(path, prog, ret);
-		ncsync_program_free(prog);
-		return EXIT_FAIL;
-	}
-	*progp = prog;
-	return 0;
+	if (!ret)
+		ret = finish_program(path, prog);
+	if (!ret)
+		*progp = prog;
+	return ret;
 }
 
 bool parse_lowering(const char *s, void *field)
@@ -358,13 +447,12 @@ static void json_record(uint32_t index, const uint8_t *rec)
 	j_end();
 }
 
-static void json_program(const char *path, struct ncsync_program *prog)
+/* "engines": each stream of @prog and its records. */
+static void json_engines(struct ncsync_program *prog)
 {
 	unsigned int mask = ncsync_program_engines(prog), e;
 	uint32_t i;
 
-	j_obj(NULL);
-	j_str("file", path);
 	j_arr("engines");
 	for (e = 0; e < MAX_ENGINE_ID; e++) {
 		struct ncsync_stream *s;
@@ -379,6 +467,33 @@ static void json_program(const char *path, struct ncsync_program *prog)
 		for (i = 0; i < ncsync_stream_count(s); i++)
 			json_record(i, ncsync_stream_peek(s, i));
 		j_end();
+		j_end();
+	}
+	j_end();
+}
+
+static void json_program(const char *path, struct ncsync_program *prog)
+{
+	j_obj(NULL);
+	j_str("file", path);
+	json_engines(prog);
+	j_end();
+	j_done();
+}
+
+/* A program across cores: "cores", each its position and its engines. */
+static void json_parts(const char *path, const struct ncsync_asm_part *parts,
+		       unsigned int n)
+{
+	unsigned int i;
+
+	j_obj(NULL);
+	j_str("file", path);
+	j_arr("cores");
+	for (i = 0; i < n; i++) {
+		j_obj(NULL);
+		j_uint("core", parts[i].core);
+		json_engines(parts[i].prog);
 		j_end();
 	}
 	j_end();
@@ -415,11 +530,29 @@ static const struct opt asm_opt_table[] = {
 	{ /* sentinel */ }
 };
 
+/* asm of a program across cores: its text, or its JSON; no image. */
+static int print_parts(const char *path, const struct asm_opts *o,
+		       const struct ncsync_asm_part *parts, unsigned int n)
+{
+	int ret;
+
+	if (o->out)
+		return fail_msg("%s: a program across cores ('core' statements): an image holds the program of one core",
+				path);
+	if (opt_json) {
+		json_parts(path, parts, n);
+		return 0;
+	}
+	ret = ncsync_disasm_cores(parts, n, stdout);
+	return ret ? fail_err(ret, "%s: printing", path) : 0;
+}
+
 int cmd_asm(int argc, char **argv)
 {
 	const struct cmd *c = find_cmd("asm");
 	struct asm_opts o = { .lowering = NCSYNC_LOWER_COUNTER };
-	struct ncsync_program *prog;
+	struct ncsync_asm_part parts[NCSYNC_MAX_LNC];
+	unsigned int n, i;
 	struct build_opts bo;
 	char *text = NULL;
 	struct args a;
@@ -433,15 +566,18 @@ int cmd_asm(int argc, char **argv)
 		.lowering = o.lowering,
 		.lowering_given = a.given & (1U << AO_LOWERING),
 	};
-	ret = build_program(a.pos[0], text, len, &bo, &prog);
+	ret = build_parts(a.pos[0], text, len, &bo, parts, &n);
 	free(text);
 	if (ret)
 		return ret;
-	if (o.out)
-		ret = image_write(o.out, prog);
+	if (n)
+		ret = print_parts(a.pos[0], &o, parts, n);
+	else if (o.out)
+		ret = image_write(o.out, parts[0].prog);
 	else
-		ret = print_program(a.pos[0], prog);
-	ncsync_program_free(prog);
+		ret = print_program(a.pos[0], parts[0].prog);
+	for (i = 0; i < (n ? n : 1); i++)
+		ncsync_program_free(parts[i].prog);
 	return ret;
 }
 
@@ -550,16 +686,6 @@ int cmd_disasm(int argc, char **argv)
 
 /* run */
 
-struct run_opts {
-	uint32_t timeout;	/* UINT32_MAX: none */
-	uint32_t watchdog;	/* 0: the module's */
-	bool strict;
-	bool conformance;
-	const char *timeline;
-	enum ncsync_barrier_lowering lowering;
-	bool check;
-};
-
 enum {
 	RO_TIMEOUT, RO_WATCHDOG, RO_STRICT, RO_CONFORMANCE, RO_TIMELINE,
 	RO_LOWERING, RO_CHECK,
@@ -580,32 +706,6 @@ static const struct opt run_opt_table[] = {
 	[RO_CHECK] = { "check", 'K', OPT_FLAG,
 		       OPT_FIELD(struct run_opts, check) },
 	{ /* sentinel */ }
-};
-
-/* One run: its options, its program and what came of it. */
-struct run {
-	struct run_opts o;
-	unsigned int given;	/* bit per RO_*: the option was given */
-	char *opts_line;	/* the file's "# options:" words point here */
-	const char *path;
-	char *text;
-	size_t len;
-	struct ncsync_dev *dev;
-	struct ncsync_program *prog;
-	struct timeline *tl;
-	uint32_t id;
-	uint32_t watchdog;
-	int64_t elapsed_ns;
-	const char *why;	/* why we cancelled it */
-	const char *timeline;	/* the timeline written */
-	bool timeline_created;	/* timeline_probe() created the file */
-	/* The engines as the cancel found them, when it did. */
-	bool have_live;
-	struct ncsync_prog_status live;
-	struct ncsync_sem_value live_sems[NCSYNC_NUM_SEMS];
-	/* The final status. */
-	struct ncsync_prog_status st;
-	struct ncsync_sem_value sems[NCSYNC_NUM_SEMS];
 };
 
 /*
@@ -694,7 +794,10 @@ static int run_parse(int argc, char **argv, struct run *run)
 	return ret;
 }
 
-/* Build the program for the core's reserved slices; frees the text. */
+/*
+ * Build the program for the core's reserved slices, and for a program
+ * across cores open their cores; frees the text.
+ */
 static int run_build(struct run *run)
 {
 	struct build_opts bo = {
@@ -702,25 +805,33 @@ static int run_build(struct run *run)
 		.lowering = run->o.lowering,
 		.lowering_given = run->given & (1U << RO_LOWERING),
 	};
+	struct ncsync_asm_part parts[NCSYNC_MAX_LNC];
+	unsigned int n;
 	int ret;
 
-	ret = build_program(run->path, run->text, run->len, &bo, &run->prog);
+	ret = build_parts(run->path, run->text, run->len, &bo, parts, &n);
 	free(run->text);
 	run->text = NULL;
 	run->watchdog = run->o.watchdog ? run->o.watchdog :
 			bo.info->watchdog_ms;
+	if (!ret && !n)
+		run->prog = parts[0].prog;
+	else if (!ret)
+		ret = cores_open(run, parts, n);
 	return ret;
 }
 
 static int run_submit(struct run *run)
 {
 	struct ncsync_submit_error serr;
+	uint32_t flags;
 	int ret;
 
-	ret = ncsync_program_submit(run->dev, run->prog,
-				    (run->o.strict ? NCSYNC_SUBMIT_F_STRICT : 0) |
-				    (run->o.conformance ?
-				     NCSYNC_SUBMIT_F_CONFORM : 0),
+	flags = (run->o.strict ? NCSYNC_SUBMIT_F_STRICT : 0) |
+		(run->o.conformance ? NCSYNC_SUBMIT_F_CONFORM : 0);
+	if (run->nparts)
+		return cores_submit(run, flags);
+	ret = ncsync_program_submit(run->dev, run->prog, flags,
 				    run->o.watchdog, &run->id, &serr);
 	if (!ret)
 		return 0;
@@ -744,6 +855,8 @@ static void run_signal(int sig)
  */
 static int run_wait(struct run *run, int64_t t0)
 {
+	struct ncsync_dev *dev = run->nparts ? run->parts[run->sub].dev :
+				 run->dev;
 	struct timespec deadline;
 	uint32_t state = 0;
 	int wret, ret;
@@ -751,7 +864,7 @@ static int run_wait(struct run *run, int64_t t0)
 	if (run->o.timeout != UINT32_MAX)
 		ncsync_deadline_after(&deadline, run->o.timeout * 1000000LL);
 	do {
-		wret = ncsync_program_wait(run->dev, run->id,
+		wret = ncsync_program_wait(dev, run->id,
 					   run->o.timeout != UINT32_MAX ?
 					   &deadline : NULL, &state);
 	} while (wret == -EINTR && !run_interrupted);
@@ -759,21 +872,25 @@ static int run_wait(struct run *run, int64_t t0)
 		run->why = wret == -EINTR ? "interrupted" :
 			   "cancelled at --timeout";
 		/* What it was doing, before the cancel stops it. */
-		run->have_live = !ncsync_program_status(run->dev, run->id,
-							false, &run->live,
-							run->live_sems);
-		ncsync_program_cancel(run->dev, run->id);
+		if (run->nparts)
+			cores_status(run, true);
+		else
+			run->have_live = !ncsync_program_status(dev, run->id,
+								false,
+								&run->live,
+								run->live_sems);
+		ncsync_program_cancel(dev, run->id);
 		do {
-			wret = ncsync_program_wait(run->dev, run->id, NULL,
-						   &state);
+			wret = ncsync_program_wait(dev, run->id, NULL, &state);
 		} while (wret == -EINTR);
 	}
 	run->elapsed_ns = now_ns() - t0;
 	if (wret)
 		return fail_err(wret, "%s: wait for program %u", run->path,
 				run->id);
-	ret = ncsync_program_status(run->dev, run->id, true, &run->st,
-				    run->sems);
+	if (run->nparts)
+		return cores_status(run, false);
+	ret = ncsync_program_status(dev, run->id, true, &run->st, run->sems);
 	if (ret)
 		return fail_err(ret, "%s: status of program %u", run->path,
 				run->id);
@@ -783,18 +900,33 @@ static int run_wait(struct run *run, int64_t t0)
 /* Draw the timeline of the run; 0 or EXIT_FAIL. */
 static int run_timeline(struct run *run)
 {
+	struct tl_prog tp;
 	char title[256];
 	int ret;
 
 	ret = timeline_stop(run->tl);
 	if (ret)
 		return ret;
+	if (run->nparts) {
+		snprintf(title, sizeof(title),
+			 "%s: logical core %u program %u: %s after %.1f ms",
+			 run->path, run->lc.index, run->id,
+			 ncsync_prog_state_name(run->st.state),
+			 run->elapsed_ns / 1e6);
+		ret = cores_timeline(run, title);
+		if (!ret)
+			run->timeline = run->o.timeline;
+		return ret;
+	}
 	snprintf(title, sizeof(title),
 		 "%s: core %u program %u: %s after %.1f ms", run->path,
 		 opt_core, run->id, ncsync_prog_state_name(run->st.state),
 		 run->elapsed_ns / 1e6);
-	ret = timeline_write_svg(run->tl, run->id,
-				 ncsync_program_engines(run->prog), title,
+	tp = (struct tl_prog){
+		.core = opt_core, .id = run->id,
+		.engine_mask = ncsync_program_engines(run->prog),
+	};
+	ret = timeline_write_svg(run->tl, &tp, 1, false, title,
 				 run->o.timeline);
 	if (!ret)
 		run->timeline = run->o.timeline;
@@ -813,7 +945,9 @@ static int run_report(struct run *run)
 
 	if (run->tl)
 		ret = run_timeline(run);
-	if (run->have_live) {
+	if (run->nparts) {
+		cores_report(run);
+	} else if (run->have_live) {
 		/* The engines as the cancel found them; the final state. */
 		run->live.state = st->state;
 		print_report(run, &run->live, run->live_sems);
@@ -838,10 +972,14 @@ static int run_report(struct run *run)
 static int run_timeline_start(struct run *run)
 {
 	int ret = timeline_probe(run->o.timeline, &run->timeline_created);
+	unsigned int cores[NCSYNC_MAX_LNC], i;
 
 	if (ret)
 		return fail_err(ret, "run: --timeline %s", run->o.timeline);
-	ret = timeline_start(opt_core, &run->tl);
+	cores[0] = opt_core;
+	for (i = 0; i < run->nparts; i++)
+		cores[i] = run->parts[i].core;
+	ret = timeline_start(cores, run->nparts ? run->nparts : 1, &run->tl);
 	if (ret && run->timeline_created)
 		unlink(run->o.timeline);
 	return ret;
@@ -892,11 +1030,15 @@ int cmd_run(int argc, char **argv)
 		ret = open_core(true, &run->dev);
 	if (!ret) {
 		ret = run_build(run);
-		if (!ret && run->o.check)
+		if (!ret && run->o.check && run->nparts)
+			ret = fail_msg("%s: --check: a program across cores ('core' statements): the checker explores the program of one core",
+				       run->path);
+		else if (!ret && run->o.check)
 			ret = check_before_run(run->path, run->prog);
 		if (!ret)
 			ret = run_execute(run);
 		ncsync_program_free(run->prog);
+		cores_close(run);
 		ncsync_close(run->dev);
 	}
 	free(run->text);
@@ -1006,8 +1148,9 @@ static void json_deadlock(const struct ncsync_prog_status *st,
 	j_end();
 }
 
-static void print_engine(struct ncsync_program *prog,
-			 const struct ncsync_engine_status *e)
+/* An engine of the status, its lines indented by @indent. */
+void print_engine(struct ncsync_program *prog,
+		  const struct ncsync_engine_status *e, const char *indent)
 {
 	char what[64], line[NCSYNC_DISASM_LINE_MAX] = "";
 	struct ncsync_stream *s;
@@ -1016,7 +1159,7 @@ static void print_engine(struct ncsync_program *prog,
 	if (s && e->pc < ncsync_stream_count(s))
 		ncsync_disasm(ncsync_stream_peek(s, e->pc), line,
 			      sizeof(line));
-	printf("  engine %u %-4s %-9s record %u, %llu executed",
+	printf("%sengine %u %-4s %-9s record %u, %llu executed", indent,
 	       e->engine, engine_label(e->engine), ncsync_engine_state_name(e->state),
 	       e->pc, (unsigned long long)e->executed);
 	if (e->state == NCSYNC_ENG_BLOCKED) {
@@ -1036,10 +1179,10 @@ static void print_engine(struct ncsync_program *prog,
 		printf(" (fault: %s)", ncsync_fault_name(e->fault));
 	putchar('\n');
 	if (*line && e->state != NCSYNC_ENG_DONE)
-		printf("      %u: %s\n", e->pc, line);
+		printf("%s    %u: %s\n", indent, e->pc, line);
 }
 
-static void json_engine(const struct ncsync_engine_status *e)
+void json_engine(const struct ncsync_engine_status *e)
 {
 	j_obj(NULL);
 	j_uint("id", e->engine);
@@ -1054,22 +1197,23 @@ static void json_engine(const struct ncsync_engine_status *e)
 	j_end();
 }
 
-static void json_report(const struct run *run,
-			const struct ncsync_prog_status *st,
-			const struct ncsync_sem_value *sems,
-			const struct ncsync_deadlock *dl)
+void json_run_head(const struct run *run, unsigned int core, uint32_t state)
 {
-	unsigned int i;
-
-	j_obj(NULL);
 	j_str("file", run->path);
-	j_uint("core", opt_core);
+	j_uint("core", core);
 	j_uint("id", run->id);
-	j_str("state", ncsync_prog_state_name(st->state));
+	j_str("state", ncsync_prog_state_name(state));
 	j_uint("elapsed_us", run->elapsed_ns / 1000);
 	j_uint("watchdog_ms", run->watchdog);
 	if (run->why)
 		j_str("cancelled", run->why);
+}
+
+void json_engines_sems(const struct ncsync_prog_status *st,
+		       const struct ncsync_sem_value *sems)
+{
+	unsigned int i;
+
 	j_arr("engines");
 	for (i = 0; i < st->nengines; i++)
 		json_engine(&st->engines[i]);
@@ -1082,6 +1226,16 @@ static void json_report(const struct run *run,
 		j_end();
 	}
 	j_end();
+}
+
+static void json_report(const struct run *run,
+			const struct ncsync_prog_status *st,
+			const struct ncsync_sem_value *sems,
+			const struct ncsync_deadlock *dl)
+{
+	j_obj(NULL);
+	json_run_head(run, opt_core, st->state);
+	json_engines_sems(st, sems);
 	if (dl->nstuck)
 		json_deadlock(st, dl);
 	if (run->timeline)
@@ -1106,7 +1260,7 @@ static void text_report(const struct run *run,
 		printf(" (%s)", run->why);
 	putchar('\n');
 	for (i = 0; i < st->nengines; i++)
-		print_engine(run->prog, &st->engines[i]);
+		print_engine(run->prog, &st->engines[i], "  ");
 	printf("  non-zero semaphores:%s", st->nsems ? "\n" : " none\n");
 	if (st->nsems)
 		print_sem_list(stdout, "    ", sems, st->nsems);

@@ -5,9 +5,10 @@
  * The driver's tracepoints (driver/ncsync_trace.h) are recorded in a
  * tracefs instance of our own, instances/ncsync-PID, so that nothing of
  * the global trace buffer is touched: ncsync_exec, ncsync_wait_begin and
- * ncsync_wait_end, filtered on the core.  After the run the instance's
- * "trace" file is parsed and drawn as one lane per engine: when it
- * executed records, when it waited, and on what.
+ * ncsync_wait_end, filtered on the cores of the program.  After the run
+ * the instance's "trace" file is parsed and drawn as one lane per engine
+ * (per core and engine for a program across cores): when it executed
+ * records, when it waited, and on what.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +29,7 @@ struct tev {
 	uint8_t mode;
 	uint8_t index;
 	bool passed;
+	uint32_t core;
 	uint32_t prog;
 	uint32_t pc;
 	int32_t threshold;
@@ -83,11 +85,25 @@ static const char *tracefs_root(void)
 	return NULL;
 }
 
-int timeline_start(unsigned int core, struct timeline **tlp)
+/* "core == A || core == B ...": the events of @n @cores. */
+static void core_filter(char *buf, size_t len, const unsigned int *cores,
+			unsigned int n)
+{
+	size_t off = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && off < len; i++)
+		off += snprintf(buf + off, len - off, "%score == %u",
+				i ? " || " : "", cores[i]);
+}
+
+int timeline_start(const unsigned int *cores, unsigned int n,
+		   struct timeline **tlp)
 {
 	const char *root = tracefs_root();
+	char path[256], filter[NCSYNC_MAX_LNC * 16];
 	struct timeline *tl;
-	char path[256], filter[32];
 	size_t i;
 	int ret;
 
@@ -108,7 +124,7 @@ int timeline_start(unsigned int core, struct timeline **tlp)
 		return ret;
 	}
 	tl->created = true;
-	snprintf(filter, sizeof(filter), "core == %u", core);
+	core_filter(filter, sizeof(filter), cores, n);
 	ret = write_str(tl->dir, "tracing_on", "0");
 	if (!ret)
 		ret = write_str(tl->dir, "buffer_size_kb", "8192");
@@ -203,6 +219,7 @@ static int parse_line(struct timeline *tl, char *line)
 	e.t = strtod(ts + 1, NULL);
 	e.type = i;
 	e.engine = num(args, "engine");
+	e.core = num(args, "core");
 	e.prog = num(args, "prog");
 	e.pc = num(args, "pc");
 	if (i == TEV_WAIT_BEGIN) {
@@ -400,29 +417,47 @@ static void time_label(char *buf, size_t len, double t, double step)
 		snprintf(buf, len, "%g us", t * 1e6);
 }
 
+/* The index in @progs of the program of @v, or -1 for another's event. */
+static int tl_prog_of(const struct tl_prog *progs, unsigned int n,
+		      const struct tev *v)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		if (v->prog == progs[k].id && v->core == progs[k].core)
+			return k;
+	return -1;
+}
+
 /*
- * The records program @prog_id executed, as its status counts them
+ * The records the program of @progs executed, as its status counts them
  * (ncsync_engine_status.executed): its ncsync_exec events (traced when a
  * record starts), less the record each engine was still in a wait of
  * when the trace ended (begun and not passed: it never completed).
  */
-static size_t svg_executed(const struct timeline *tl, uint32_t prog_id)
+static size_t svg_executed(const struct timeline *tl,
+			   const struct tl_prog *progs, unsigned int np)
 {
-	bool blocked[256] = { false };
+	static bool blocked[NCSYNC_MAX_LNC * 256];
 	size_t i, n = 0;
+	int k;
 
+	memset(blocked, 0, sizeof(blocked));
 	for (i = 0; i < tl->nev; i++) {
 		const struct tev *v = &tl->ev[i];
+		bool *b;
 
-		if (v->prog != prog_id)
+		k = tl_prog_of(progs, np, v);
+		if (k < 0)
 			continue;
+		b = &blocked[k * 256 + v->engine];
 		if (v->type == TEV_EXEC) {
 			n++;
-			blocked[v->engine] = false;
+			*b = false;
 		} else if (v->type == TEV_WAIT_BEGIN) {
-			blocked[v->engine] = true;
+			*b = true;
 		} else if (v->passed) {
-			blocked[v->engine] = false;
+			*b = false;
 		}
 	}
 	for (i = 0; i < ARRAY_SIZE(blocked); i++)
@@ -431,15 +466,15 @@ static size_t svg_executed(const struct timeline *tl, uint32_t prog_id)
 	return n;
 }
 
-/* The span of program @prog_id's events (and its records); false: none. */
-static bool svg_span(const struct timeline *tl, uint32_t prog_id,
-		     struct svg *s, size_t *nexec)
+/* The span of the program's events (and its records); false: none. */
+static bool svg_span(const struct timeline *tl, const struct tl_prog *progs,
+		     unsigned int np, struct svg *s, size_t *nexec)
 {
 	bool any = false;
 	size_t i;
 
 	for (i = 0; i < tl->nev; i++) {
-		if (tl->ev[i].prog != prog_id)
+		if (tl_prog_of(progs, np, &tl->ev[i]) < 0)
 			continue;
 		if (!any || tl->ev[i].t < s->t0)
 			s->t0 = tl->ev[i].t;
@@ -447,7 +482,7 @@ static bool svg_span(const struct timeline *tl, uint32_t prog_id,
 			s->t1 = tl->ev[i].t;
 		any = true;
 	}
-	*nexec = svg_executed(tl, prog_id);
+	*nexec = svg_executed(tl, progs, np);
 	return any;
 }
 
@@ -506,7 +541,9 @@ static void svg_legend(struct svg *s, double h)
 /* The lane of one engine, drawn from its events. */
 struct lane {
 	uint32_t prog;
+	unsigned int core;
 	unsigned int engine;
+	char name[24];		/* "pool", or "core 1 pool" */
 	double y;
 	size_t nexec;		/* records of the program: ticks up to 4000 */
 	double lastx;		/* the last tick */
@@ -538,11 +575,11 @@ static void lane_wait(struct svg *s, struct lane *l, const struct tev *v)
 	if (!v) {
 		snprintf(tt, sizeof(tt),
 			 "%s record %u: %s (was %d), still waiting",
-			 engine_label(l->engine), b->pc, what, b->current);
+			 l->name, b->pc, what, b->current);
 	} else {
 		snprintf(tt, sizeof(tt),
 			 "%s record %u: %s%s (was %d), %.3f ms%s",
-			 engine_label(l->engine), b->pc,
+			 l->name, b->pc,
 			 b->kind == NCSYNC_BLOCK_DRAIN ? "" : "waits for ",
 			 what, b->current, (v->t - b->t) * 1e3,
 			 v->passed ? "" : ", never passed: stopped");
@@ -565,7 +602,8 @@ static void lane_events(struct svg *s, const struct timeline *tl,
 	for (i = 0; i < tl->nev; i++) {
 		const struct tev *v = &tl->ev[i];
 
-		if (v->prog != l->prog || v->engine != l->engine)
+		if (v->prog != l->prog || v->engine != l->engine ||
+		    v->core != l->core)
 			continue;
 		if (v->type == TEV_EXEC)
 			lane_exec(s, l, v);
@@ -578,8 +616,21 @@ static void lane_events(struct svg *s, const struct timeline *tl,
 		lane_wait(s, l, NULL);	/* still waiting when the trace ended */
 }
 
+/* The lane's name on the left: "pool (1)", or "core 1 pool" by core. */
+static void svg_lane_label(struct svg *s, const struct lane *l, bool by_core)
+{
+	fprintf(s->f, "<text x=\"12\" y=\"%.1f\" class=\"l\">",
+		l->y + LANE_H / 2.0 + 2);
+	if (by_core)
+		fprintf(s->f, "%s</text>\n", l->name);
+	else
+		fprintf(s->f, "%s (%u)</text>\n", l->name, l->engine);
+	fprintf(s->f, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"#f3f3f3\"/>\n",
+		SVG_LEFT, l->y, SVG_W - SVG_LEFT - SVG_RIGHT, LANE_H - 8);
+}
+
 static void svg_lane(struct svg *s, const struct timeline *tl,
-		     struct lane *l)
+		     struct lane *l, bool by_core)
 {
 	double first = -1, last = 0, y = l->y;
 	unsigned int e = l->engine;
@@ -588,16 +639,13 @@ static void svg_lane(struct svg *s, const struct timeline *tl,
 	for (i = 0; i < tl->nev; i++) {
 		const struct tev *v = &tl->ev[i];
 
-		if (v->prog != l->prog || v->engine != e)
+		if (v->prog != l->prog || v->engine != e || v->core != l->core)
 			continue;
 		if (first < 0)
 			first = v->t;
 		last = v->t;
 	}
-	fprintf(s->f, "<text x=\"12\" y=\"%.1f\" class=\"l\">%s (%u)</text>\n"
-		"<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"#f3f3f3\"/>\n",
-		y + LANE_H / 2.0 + 2, engine_label(e), e, SVG_LEFT, y,
-		SVG_W - SVG_LEFT - SVG_RIGHT, LANE_H - 8);
+	svg_lane_label(s, l, by_core);
 	if (first < 0) {
 		fprintf(s->f, "<text x=\"%d\" y=\"%.1f\" fill=\"#888\">no records traced</text>\n",
 			SVG_LEFT + 8, y + LANE_H / 2.0);
@@ -605,25 +653,54 @@ static void svg_lane(struct svg *s, const struct timeline *tl,
 	}
 	fprintf(s->f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\"><title>%s: executing records</title></rect>\n",
 		svg_x(s, first), y, svg_x(s, last) - svg_x(s, first) + 0.6,
-		LANE_H - 8, COL_RUN, engine_label(e));
+		LANE_H - 8, COL_RUN, l->name);
 	lane_events(s, tl, l);
 	svg_flush(s);
 	fprintf(s->f, "<text x=\"%d\" y=\"%.1f\" fill=\"#555\">%lu rec, %lu waits</text>\n",
 		SVG_W - SVG_RIGHT + 6, y + LANE_H / 2.0, l->execs, l->waits);
 }
 
-int timeline_write_svg(struct timeline *tl, uint32_t prog_id,
-		       unsigned int engine_mask, const char *title,
+/* The lanes of @progs, one per engine of each, from y = SVG_TOP down. */
+static void svg_lanes(struct svg *s, const struct timeline *tl,
+		      const struct tl_prog *progs, unsigned int np,
+		      bool by_core, size_t nexec)
+{
+	unsigned int nl = 0, e, k;
+
+	for (k = 0; k < np; k++) {
+		for (e = 0; e < 8; e++) {
+			struct lane l = {
+				.prog = progs[k].id, .core = progs[k].core,
+				.engine = e, .nexec = nexec, .lastx = -10,
+				.y = SVG_TOP + nl * (LANE_H + LANE_GAP),
+			};
+
+			if (!(progs[k].engine_mask & (1U << e)))
+				continue;
+			if (by_core)
+				snprintf(l.name, sizeof(l.name), "core %u %s",
+					 progs[k].core, engine_label(e));
+			else
+				snprintf(l.name, sizeof(l.name), "%s",
+					 engine_label(e));
+			svg_lane(s, tl, &l, by_core);
+			nl++;
+		}
+	}
+}
+
+int timeline_write_svg(struct timeline *tl, const struct tl_prog *progs,
+		       unsigned int np, bool by_core, const char *title,
 		       const char *path)
 {
-	unsigned int nl = 0, e;
+	unsigned int nlanes = 0, k;
 	struct svg s = { 0 };
 	size_t nexec;
 	double h;
 
-	if (!svg_span(tl, prog_id, &s, &nexec))
+	if (!svg_span(tl, progs, np, &s, &nexec))
 		return fail_msg("timeline: no trace events of program %u",
-				prog_id);
+				progs[0].id);
 	if (tl->lost)
 		fprintf(stderr,
 			"ncsync: timeline: %llu trace events lost; the picture has gaps\n",
@@ -631,25 +708,16 @@ int timeline_write_svg(struct timeline *tl, uint32_t prog_id,
 	if (s.t1 - s.t0 < 1e-6)
 		s.t1 = s.t0 + 1e-6;
 	s.scale = (SVG_W - SVG_LEFT - SVG_RIGHT) / (s.t1 - s.t0);
-	h = SVG_TOP + __builtin_popcount(engine_mask & 0xFF) *
-		(LANE_H + LANE_GAP) + 70;
+	for (k = 0; k < np; k++)
+		nlanes += __builtin_popcount(progs[k].engine_mask & 0xFF);
+	h = SVG_TOP + nlanes * (LANE_H + LANE_GAP) + 70;
 
 	s.f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	if (!s.f)
 		return fail_err(errno, "timeline: %s", path);
 	svg_head(&s, h, title, nexec, tl->lost);
 	svg_axis(&s, h);
-	for (e = 0; e < 8; e++) {
-		struct lane l = {
-			.prog = prog_id, .engine = e, .nexec = nexec,
-			.y = SVG_TOP + nl * (LANE_H + LANE_GAP), .lastx = -10,
-		};
-
-		if (!(engine_mask & (1U << e)))
-			continue;
-		svg_lane(&s, tl, &l);
-		nl++;
-	}
+	svg_lanes(&s, tl, progs, np, by_core, nexec);
 	svg_legend(&s, h);
 	fputs("</svg>\n", s.f);
 	if (s.f == stdout ? fflush(s.f) : fclose(s.f))

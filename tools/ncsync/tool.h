@@ -2,9 +2,9 @@
 /*
  * ncsync(1): the command-line tool.  Shared declarations of its parts:
  * main.c (options, errors, dispatch), json.c, kmod.c (load, unload), dev.c
- * (info, sem, event, wait), prog.c (asm, disasm, run), timeline.c (run
- * --timeline), nl.c (generic netlink: notify, monitor, core state) and
- * view.c (dump, top).
+ * (info, sem, event, wait), prog.c (asm, disasm, run), cores.c (run of a
+ * program across cores), timeline.c (run --timeline), nl.c (generic
+ * netlink: notify, monitor, core state) and view.c (dump, top).
  */
 #ifndef NCSYNC_TOOL_H
 #define NCSYNC_TOOL_H
@@ -247,10 +247,25 @@ void json_nl_prog(const char *key, const struct nl_prog *p);
 struct timeline;
 
 int timeline_probe(const char *path, bool *created);
-int timeline_start(unsigned int core, struct timeline **tlp);
+/**
+ * struct tl_prog - a program's lanes in a timeline.
+ * @core: its core.
+ * @id: its id on that core (a member's, for a program across cores).
+ * @engine_mask: its engines, a lane each.
+ */
+struct tl_prog {
+	unsigned int core;
+	uint32_t id;
+	unsigned int engine_mask;
+};
+
+/* Trace the events of the @n @cores. */
+int timeline_start(const unsigned int *cores, unsigned int n,
+		   struct timeline **tlp);
 int timeline_stop(struct timeline *tl);
-int timeline_write_svg(struct timeline *tl, uint32_t prog_id,
-		       unsigned int engine_mask, const char *title,
+/* The lanes of @progs, named by core when @by_core. */
+int timeline_write_svg(struct timeline *tl, const struct tl_prog *progs,
+		       unsigned int np, bool by_core, const char *title,
 		       const char *path);
 void timeline_free(struct timeline *tl);
 
@@ -268,6 +283,14 @@ bool is_image(const char *buf, size_t len);
  */
 int build_program(const char *path, const char *buf, size_t len,
 		  const struct build_opts *bo, struct ncsync_program **progp);
+/*
+ * build_program() for a text that may name cores: its parts, by position,
+ * in @parts (room for NCSYNC_MAX_LNC), and *@nparts their number; 0 for a
+ * program of one core (a text without 'core', an image), in parts[0].
+ */
+int build_parts(const char *path, const char *buf, size_t len,
+		const struct build_opts *bo, struct ncsync_asm_part *parts,
+		unsigned int *nparts);
 bool parse_lowering(const char *s, void *field);
 #define OPT_LOWERING(type, member) \
 	{ "lowering", 'l', OPT_PARSE, "counter, events", \
