@@ -23,6 +23,7 @@ const struct ncsync_text ncsync_text_opcodes[] = {
 	{ NCSYNC_OPC_DMA_BARRIER, 0, "dma_barrier" },
 	{ NCSYNC_OPC_RETURN, 0, "ret" },
 	{ NCSYNC_OPC_CALL, 0, "call" },
+	{ NCSYNC_OPC_CORE_BARRIER, 0, "core_barrier" },
 	NCSYNC_TEXT_END
 };
 

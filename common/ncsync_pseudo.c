@@ -3,7 +3,9 @@
  * The layout of the pseudo-ops lowered record by record (ncsync_pseudo.h):
  * the DMA barrier 0xC3 and Return 0xD2, a header and an events block; Call
  * 0xD3, a header, an events block, the callee's name at +0x0C and the args
- * table id at +0x30 (ENC 7).  Freestanding C.
+ * table id at +0x30 (ENC 7); CoreBarrier 0xD8, a header, an events block,
+ * the barrier's id at +0x0C and its semaphore index at +0x10 (ENC 6d).
+ * Freestanding C.
  */
 #include "ncsync_pseudo.h"
 #include "ncsync_record.h"
@@ -54,6 +56,11 @@ void ncsync_pseudo_noop(const __u8 *rec, __u8 nop[NCSYNC_RECORD_SIZE])
 		nop[i] = rec[i];
 }
 
+static __u32 ncsync_pseudo_u32(const __u8 *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (__u32)p[3] << 24;
+}
+
 /* The Call fields: the name and its NUL padding, +0x2F, the args id. */
 static enum ncsync_pseudo_reason ncsync_call_decode(const __u8 *rec,
 						    struct ncsync_pseudo *p)
@@ -75,15 +82,33 @@ static enum ncsync_pseudo_reason ncsync_call_decode(const __u8 *rec,
 		return NCSYNC_PSEUDO_NAME;
 	for (i = 0; i < len; i++)
 		p->name[i] = (char)name[i];
-	p->args = rec[NCSYNC_REC_CALL_ARGS] |
-		  rec[NCSYNC_REC_CALL_ARGS + 1] << 8 |
-		  rec[NCSYNC_REC_CALL_ARGS + 2] << 16 |
-		  (__u32)rec[NCSYNC_REC_CALL_ARGS + 3] << 24;
+	p->args = ncsync_pseudo_u32(rec + NCSYNC_REC_CALL_ARGS);
 	return NCSYNC_PSEUDO_OK;
 }
 
+/* The CoreBarrier fields: the id, the semaphore, zeros after it. */
+static enum ncsync_pseudo_reason ncsync_cb_decode(const __u8 *rec,
+						  struct ncsync_pseudo *p)
+{
+	unsigned int i;
+
+	for (i = NCSYNC_REC_CB_SEM + 1; i < NCSYNC_RECORD_SIZE; i++)
+		if (rec[i])
+			return NCSYNC_PSEUDO_RESERVED;
+	p->id = ncsync_pseudo_u32(rec + NCSYNC_REC_CB_ID);
+	p->sem = rec[NCSYNC_REC_CB_SEM];
+	return NCSYNC_PSEUDO_OK;
+}
+
+static bool ncsync_pseudo_opcode(__u8 op)
+{
+	return op == NCSYNC_OPC_DMA_BARRIER || op == NCSYNC_OPC_RETURN ||
+	       op == NCSYNC_OPC_CALL || op == NCSYNC_OPC_CORE_BARRIER;
+}
+
 /**
- * ncsync_pseudo_decode() - decode and check a DMA barrier, Return or Call.
+ * ncsync_pseudo_decode() - decode and check a DMA barrier, Return, Call or
+ *	CoreBarrier.
  * @rec: the NCSYNC_RECORD_SIZE bytes.
  * @p: out: the decoded record; zeroed first.
  *
@@ -102,8 +127,7 @@ enum ncsync_pseudo_reason ncsync_pseudo_decode(const __u8 *rec,
 
 	for (i = 0; i < sizeof(*p); i++)
 		((__u8 *)p)[i] = 0;
-	if (rec[0] != NCSYNC_OPC_DMA_BARRIER && rec[0] != NCSYNC_OPC_RETURN &&
-	    rec[0] != NCSYNC_OPC_CALL)
+	if (!ncsync_pseudo_opcode(rec[0]))
 		return NCSYNC_PSEUDO_OPCODE;
 	if (rec[1] != NCSYNC_RECORD_WORDLEN || rec[2] || rec[3])
 		return NCSYNC_PSEUDO_HEADER;
@@ -115,6 +139,8 @@ enum ncsync_pseudo_reason ncsync_pseudo_decode(const __u8 *rec,
 		p->events[i] = rec[NCSYNC_REC_EV_WAIT_MODE + i];
 	if (rec[0] == NCSYNC_OPC_CALL)
 		return ncsync_call_decode(rec, p);
+	if (rec[0] == NCSYNC_OPC_CORE_BARRIER)
+		return ncsync_cb_decode(rec, p);
 	for (i = NCSYNC_REC_EV_VALUE + 4; i < end; i++)
 		if (rec[i])
 			return NCSYNC_PSEUDO_RESERVED;
@@ -124,7 +150,8 @@ enum ncsync_pseudo_reason ncsync_pseudo_decode(const __u8 *rec,
 /**
  * ncsync_pseudo_encode() - write the record of a decoded pseudo-op.
  * @p: the pseudo-op; for Call, @p->name is copied as strncpy() would,
- *	capped at NCSYNC_CALL_NAME_LEN bytes and NUL-padded.
+ *	capped at NCSYNC_CALL_NAME_LEN bytes and NUL-padded; for CoreBarrier
+ *	@p->id and @p->sem are written.
  * @rec: out: the NCSYNC_RECORD_SIZE bytes.
  *
  * The inverse of ncsync_pseudo_decode() for every record it accepts.
@@ -139,6 +166,12 @@ void ncsync_pseudo_encode(const struct ncsync_pseudo *p,
 	ncsync_record_encode(&insn, rec);
 	for (i = 0; i < sizeof(p->events); i++)
 		rec[NCSYNC_REC_EV_WAIT_MODE + i] = p->events[i];
+	if (p->opcode == NCSYNC_OPC_CORE_BARRIER) {
+		for (i = 0; i < 4; i++)
+			rec[NCSYNC_REC_CB_ID + i] = (__u8)(p->id >> (8 * i));
+		rec[NCSYNC_REC_CB_SEM] = p->sem;
+		return;
+	}
 	if (p->opcode != NCSYNC_OPC_CALL)
 		return;
 	for (i = 0; i < NCSYNC_CALL_NAME_LEN && p->name[i]; i++)
@@ -157,7 +190,7 @@ const char *ncsync_pseudo_reason_name(unsigned int reason)
 {
 	static const char *const names[NCSYNC_PSEUDO_REASON_COUNT] = {
 		[NCSYNC_PSEUDO_OK] = "ok",
-		[NCSYNC_PSEUDO_OPCODE] = "not a DMA barrier, Return or Call",
+		[NCSYNC_PSEUDO_OPCODE] = "not a DMA barrier, Return, Call or CoreBarrier",
 		[NCSYNC_PSEUDO_HEADER] = "bad header",
 		[NCSYNC_PSEUDO_EVENTS] = "events block a NoOp cannot carry",
 		[NCSYNC_PSEUDO_RESERVED] = "reserved byte not zero",

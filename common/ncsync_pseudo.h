@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * The pseudo-ops the library lowers record by record: the DMA barrier
- * (0xC3), Return (0xD2) and Call (0xD3).  Their layout, decoded and encoded
+ * (0xC3), Return (0xD2), Call (0xD3) and CoreBarrier (0xD8).  Their
+ * layout, decoded and encoded
  * once here (ncsync_pseudo.c) for the library's builders, assembler,
  * disassembler and lowering; the module refuses every pseudo-op
  * (NCSYNC_REC_PSEUDO_OP) and does not build this file.  Freestanding C.
@@ -17,14 +18,19 @@
 #define NCSYNC_CALL_NAME_LEN		35
 #define NCSYNC_REC_CALL_ARGS		0x30	/* u32 args table id */
 
+/* CoreBarrier (ENC 6d): the barrier's id, then its semaphore index. */
+#define NCSYNC_REC_CB_ID		0x0C	/* u32 */
+#define NCSYNC_REC_CB_SEM		0x10	/* u8 */
+
 /**
  * enum ncsync_pseudo_reason - why ncsync_pseudo_decode() refused a record.
  * @NCSYNC_PSEUDO_OK: accepted.
- * @NCSYNC_PSEUDO_OPCODE: byte 0 is not 0xC3, 0xD2 or 0xD3.
+ * @NCSYNC_PSEUDO_OPCODE: byte 0 is not 0xC3, 0xD2, 0xD3 or 0xD8.
  * @NCSYNC_PSEUDO_HEADER: byte 1 is not 0x10, or byte 2 or 3 is not zero.
  * @NCSYNC_PSEUDO_EVENTS: the events block would be refused on a NoOp.
  * @NCSYNC_PSEUDO_RESERVED: a byte the layout does not name is not zero
- *	(for Call: +0x2F, +0x34 - +0x3F, or a byte after the name's NUL).
+ *	(for Call: +0x2F, +0x34 - +0x3F, or a byte after the name's NUL;
+ *	for CoreBarrier: +0x11 - +0x3F).
  * @NCSYNC_PSEUDO_NAME: Call: the name is empty or not a text-form word.
  * @NCSYNC_PSEUDO_REASON_COUNT: the number of reasons.
  */
@@ -39,17 +45,23 @@ enum ncsync_pseudo_reason {
 };
 
 /**
- * struct ncsync_pseudo - a decoded DMA barrier, Return or Call.
- * @opcode: NCSYNC_OPC_DMA_BARRIER, NCSYNC_OPC_RETURN or NCSYNC_OPC_CALL.
+ * struct ncsync_pseudo - a decoded DMA barrier, Return, Call or
+ *	CoreBarrier.
+ * @opcode: NCSYNC_OPC_DMA_BARRIER, NCSYNC_OPC_RETURN, NCSYNC_OPC_CALL or
+ *	NCSYNC_OPC_CORE_BARRIER.
  * @events: the events block, +0x04 - +0x0B, as encoded.
  * @name: Call: the callee, NUL-terminated (at most NCSYNC_CALL_NAME_LEN).
  * @args: Call: the args table id.
+ * @id: CoreBarrier: the barrier's id.
+ * @sem: CoreBarrier: the barrier semaphore's index.
  */
 struct ncsync_pseudo {
 	__u8 opcode;
 	__u8 events[8];
 	char name[NCSYNC_CALL_NAME_LEN + 1];
 	__u32 args;
+	__u32 id;
+	__u8 sem;
 };
 
 bool ncsync_call_name_valid(const char *name, size_t len);

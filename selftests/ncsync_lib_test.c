@@ -2570,9 +2570,9 @@ static void submit_bad_records(struct __test_metadata *_metadata,
 	submit_refused(_metadata, dev, text, NCSYNC_ENGINE_SP, 0,
 		       NCSYNC_REC_BAD_WORDLEN);
 
-	/* An unlowerable pseudo-op (CoreBarrier) */
+	/* A pseudo-op with no lowering (0xC7; CoreBarrier 0xD8 has one) */
 	rec[1] = NCSYNC_RECORD_WORDLEN;
-	rec[0] = NCSYNC_OPC_CORE_BARRIER;
+	rec[0] = 0xC7;
 	raw_hex(rec, hex);
 	snprintf(text, sizeof(text), "engine dve\n\tnop\n\t.raw %s\n", hex);
 	prog = NULL;

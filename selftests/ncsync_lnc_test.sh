@@ -15,7 +15,8 @@
 #  4. lnc_lib_test: ncsync_lnc_lib_test (programs across cores through the
 #     library), none of it skipped;
 #  5. corebarrier_test: ncsync_corebarrier_test under the same
-#     parameters (core barriers between cores 0 and 1), none of it skipped;
+#     parameters (core barriers between cores 0 and 1: the builder's, raw
+#     0xD8 records, the lower_control fence's leg), none of it skipped;
 #  6. info: "ncsync info -c 1" names the logical core;
 #  7. dump: "ncsync dump -c 3" shows cores 2 and 3, text and JSON;
 #  8. top: "ncsync top --once -c 3", likewise;

@@ -250,6 +250,8 @@ int ncsync_add_sync_barrier(struct ncsync_program *prog);
 /* CoreBarrier (0xD8): every core of a logical core of @lnc cores. */
 int ncsync_add_core_barrier(struct ncsync_program *prog, uint8_t sem,
 			    unsigned int lnc);
+/* The lnc a program's 0xD8 records and fences are built for. */
+int ncsync_program_set_lnc(struct ncsync_program *prog, unsigned int lnc);
 int ncsync_add_all_engine_barrier(struct ncsync_program *prog,
 				  const struct ncsync_events *ev);
 int ncsync_add_lower_control_fence(struct ncsync_program *prog);

@@ -1404,6 +1404,30 @@ static int asm_call(struct asm_ctx *c, const struct asm_tok *mn)
 	return asm_added(c, mn, ncsync_add_call(c->cur, name, args, &ev));
 }
 
+/* core_barrier sem[S] [, id=N]: a CoreBarrier (0xD8) on this engine */
+static int asm_core_barrier(struct asm_ctx *c, const struct asm_tok *mn)
+{
+	struct ncsync_events ev;
+	uint32_t id = 0;
+	uint8_t sem;
+	int ret;
+
+	ret = parse_sem(c, &sem);
+	if (!ret && accept(c, ",")) {
+		skip_ws(c);
+		if (!accept_word(c, "id"))
+			return asm_err(c, c->p, "expected 'id'");
+		ret = expect(c, "=");
+		if (!ret)
+			ret = parse_u32(c, &id);
+	}
+	if (!ret)
+		ret = parse_pseudo_sync(c, mn, &ev);
+	if (ret)
+		return ret;
+	return asm_added(c, mn, ncsync_put_core_barrier(c->cur, sem, id, &ev));
+}
+
 /* func NAME: the following records are the body of a function */
 static int asm_func(struct asm_ctx *c, const struct asm_tok *mn)
 {
@@ -1589,6 +1613,8 @@ static int asm_stmt(struct asm_ctx *c)
 		return asm_dma(c, &mn);
 	case NCSYNC_OPC_CALL:
 		return asm_call(c, &mn);
+	case NCSYNC_OPC_CORE_BARRIER:
+		return asm_core_barrier(c, &mn);
 	case NCSYNC_OPC_RETURN:
 	case NCSYNC_OPC_DMA_BARRIER:
 		return asm_pseudo(c, &mn, e->val);

@@ -291,9 +291,10 @@ static void dis_insn(struct dis_buf *b, const struct ncsync_insn *in,
 }
 
 /*
- * A DMA barrier, Return or Call (common/ncsync_pseudo.h): its mnemonic,
- * a Call's name and args id, and the sync clauses of its events block,
- * decoded as on a NoOp.  False when the record is not one of them.
+ * A DMA barrier, Return, Call or CoreBarrier (common/ncsync_pseudo.h):
+ * its mnemonic, a Call's name and args id, a CoreBarrier's semaphore and
+ * id, and the sync clauses of its events block, decoded as on a NoOp.
+ * False when the record is not one of them.
  */
 static bool dis_pseudo(struct dis_buf *b, const uint8_t *rec)
 {
@@ -312,6 +313,13 @@ static bool dis_pseudo(struct dis_buf *b, const uint8_t *rec)
 		if (p.args) {
 			dis_printf(b, ", args=");
 			dis_u32(b, p.args);
+		}
+	}
+	if (p.opcode == NCSYNC_OPC_CORE_BARRIER) {
+		dis_printf(b, " sem[%u]", p.sem);
+		if (p.id) {
+			dis_printf(b, ", id=");
+			dis_u32(b, p.id);
 		}
 	}
 	dis_lane(b, &in.lane[0], true, false);

@@ -149,6 +149,12 @@ struct ncsync_func {
  *	the lowering once inlined.
  * @nfuncs: functions in @funcs.
  * @lower_msg: why the last lowering failed, or "" (ncsync_program_lower_error()).
+ * @lnc: the logical core size set by ncsync_program_set_lnc(), or 0.
+ * @dev_lnc: when @lnc is 0, the lnc of the device a submission lowers
+ *	the program for, or 0.
+ * @core_lnc: the lnc the 0xD8 records were lowered for, 0 when none was.
+ * @fence_sem: the semaphore of the fences' core barrier legs, allocated
+ *	by the first (ncsync_add_lower_control_fence()), or -1.
  */
 struct ncsync_program {
 	struct ncsync_stream *streams[NCSYNC_MAX_ENGINE_ID];
@@ -185,6 +191,10 @@ struct ncsync_program {
 	struct ncsync_func **funcs;
 	unsigned int nfuncs;
 	char lower_msg[NCSYNC_LOWER_MSG_MAX];
+	unsigned int lnc;
+	unsigned int dev_lnc;
+	unsigned int core_lnc;
+	int fence_sem;
 };
 
 /* device.c */
@@ -250,6 +260,16 @@ void ncsync_events_split(const struct ncsync_events *ev,
 			 struct ncsync_events *upd);
 int __attribute__((format(printf, 3, 4)))
 ncsync_lower_fail(struct ncsync_program *prog, int ret, const char *fmt, ...);
+int ncsync_emit_ctr_pass(struct ncsync_stream *s,
+			 const struct ncsync_program *prog);
+
+/* core_barrier.c */
+unsigned int ncsync_lower_lnc(const struct ncsync_program *prog);
+int ncsync_put_core_barrier(struct ncsync_stream *s, uint8_t sem, uint32_t id,
+			    const struct ncsync_events *ev);
+int ncsync_core_barriers_plan(struct ncsync_program *prog);
+int ncsync_core_barrier_lower(struct ncsync_stream *t, const uint8_t *rec,
+			      unsigned int lnc, unsigned int mask);
 
 /**
  * struct ncsync_call_undo - the program as it was before the lowering of
@@ -278,6 +298,8 @@ struct ncsync_call_undo {
 };
 
 /* lower_call.c */
+int ncsync_add_pseudo(struct ncsync_stream *s, struct ncsync_pseudo *p,
+		      const struct ncsync_events *ev);
 int ncsync_lower_calls(struct ncsync_program *prog,
 		       struct ncsync_call_undo *undo);
 void ncsync_lower_calls_end(struct ncsync_program *prog,

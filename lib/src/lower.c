@@ -29,9 +29,10 @@
  *
  * The events block of a 0xD5 record is split: its wait on a NoOp before
  * the arrival, its update on a NoOp after the rendezvous.  Calls, Returns
- * and DMA barriers are lowered first (lower_call.c); other pseudo-ops fail
- * with -EOPNOTSUPP, the message of ncsync_program_lower_error() naming
- * the opcode.
+ * and DMA barriers are lowered first (lower_call.c); core barriers (0xD8)
+ * with the 0xD5s, always in the counter form (core_barrier.c); other
+ * pseudo-ops fail with -EOPNOTSUPP, the message of
+ * ncsync_program_lower_error() naming the opcode.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -140,8 +141,8 @@ static int ncsync_emit_ctr_leg(struct ncsync_stream *s, uint8_t sem,
  * holds this pass's threshold; C0 serves the first epoch of a cycle, C1
  * the second.  Return the index of the first record.
  */
-static int ncsync_emit_ctr_pass(struct ncsync_stream *s,
-				const struct ncsync_program *prog)
+int ncsync_emit_ctr_pass(struct ncsync_stream *s,
+			 const struct ncsync_program *prog)
 {
 	uint32_t n = __builtin_popcount(prog->ctr_mask);
 	uint32_t e = n * prog->ctr_epoch;
@@ -395,6 +396,8 @@ static int ncsync_emit_ev_epilogue(struct ncsync_stream *s, unsigned int mask)
  * @how: the form of the 0xD5 records.
  * @mask: the engines of the program.
  * @pseudo: the program holds 0xD5 records.
+ * @core: the program holds 0xD8 records.
+ * @lnc: the logical core size they are lowered for.
  * @ctr_prologue: insert the counter prologue.
  * @ev_prologue: insert the event prologue and epilogues.
  * @tmp: the rewritten streams.
@@ -405,6 +408,8 @@ struct ncsync_lowering {
 	enum ncsync_barrier_lowering how;
 	unsigned int mask;
 	bool pseudo;
+	bool core;
+	unsigned int lnc;
 	bool ctr_prologue;
 	bool ev_prologue;
 	struct ncsync_stream tmp[NCSYNC_MAX_ENGINE_ID];
@@ -460,6 +465,25 @@ static int ncsync_lower_barrier(struct ncsync_lowering *lw,
 	return ret < 0 ? ret : 0;
 }
 
+/* Record @rec of a stream, rewritten at the end of @t. */
+static int ncsync_lower_record(struct ncsync_lowering *lw,
+			       struct ncsync_stream *t, const uint8_t *rec)
+{
+	int ret;
+
+	if (rec[0] == NCSYNC_OPC_ALL_ENGINE_BARRIER)
+		return ncsync_lower_barrier(lw, t, rec);
+	if (rec[0] == NCSYNC_OPC_CORE_BARRIER)
+		return ncsync_core_barrier_lower(t, rec, lw->lnc, lw->mask);
+	if (rec[0] == NCSYNC_OPC_EXIT && lw->ev_prologue) {
+		ret = ncsync_emit_ev_epilogue(t, lw->mask);
+		if (ret < 0)
+			return ret;
+	}
+	ret = ncsync_stream_put(t, rec);
+	return ret < 0 ? ret : 0;
+}
+
 /* Rewrite stream @s into lw->tmp[e], filling lw->map[e]. */
 static int ncsync_lower_stream(struct ncsync_lowering *lw,
 			       struct ncsync_stream *s)
@@ -488,22 +512,9 @@ static int ncsync_lower_stream(struct ncsync_lowering *lw,
 			return ret;
 	}
 	for (i = 0; i < s->count; i++) {
-		const uint8_t *rec = ncsync_stream_at(s, i);
-
 		s->prog->cur_line = s->lines[i];
 		map[i] = t->count;
-		if (rec[0] == NCSYNC_OPC_ALL_ENGINE_BARRIER) {
-			ret = ncsync_lower_barrier(lw, t, rec);
-			if (ret < 0)
-				return ret;
-			continue;
-		}
-		if (rec[0] == NCSYNC_OPC_EXIT && lw->ev_prologue) {
-			ret = ncsync_emit_ev_epilogue(t, lw->mask);
-			if (ret < 0)
-				return ret;
-		}
-		ret = ncsync_stream_put(t, rec);
+		ret = ncsync_lower_record(lw, t, ncsync_stream_at(s, i));
 		if (ret < 0)
 			return ret;
 	}
@@ -584,6 +595,7 @@ static int ncsync_lower_plan(struct ncsync_program *prog,
 {
 	unsigned int e;
 	uint32_t i;
+	int ret;
 
 	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++) {
 		struct ncsync_stream *s = prog->streams[e];
@@ -595,16 +607,22 @@ static int ncsync_lower_plan(struct ncsync_program *prog,
 
 			if (op == NCSYNC_OPC_ALL_ENGINE_BARRIER)
 				ncsync_lower_note_barrier(prog, lw, s, i);
-			else if (ncsync_is_pseudo(op))
+			else if (ncsync_is_pseudo(op) &&
+				 op != NCSYNC_OPC_CORE_BARRIER)
 				return ncsync_lower_fail(prog, -EOPNOTSUPP,
 							 "engine %s record %u: pseudo-op 0x%02x has no lowering",
 							 ncsync_engine_name(e),
 							 i, op);
 		}
 	}
+	ret = ncsync_core_barriers_plan(prog);
+	if (ret < 0)
+		return ret;
+	lw->core = ret;
+	lw->lnc = ncsync_lower_lnc(prog);
 	lw->mask = ncsync_program_engines(prog);
 	lw->ctr_prologue = !prog->ctr_prologue &&
-			   (prog->ctr_used ||
+			   (prog->ctr_used || lw->core ||
 			    (lw->pseudo && lw->how == NCSYNC_LOWER_COUNTER));
 	lw->ev_prologue = !prog->ev_prologue && lw->pseudo &&
 			  lw->how == NCSYNC_LOWER_EVENTS;
@@ -683,6 +701,8 @@ static int ncsync_lower_streams(struct ncsync_program *prog,
 		prog->ev_used = true;
 		prog->ev_prologue = true;
 	}
+	if (lw->core)
+		prog->core_lnc = lw->lnc;
 	prog->frozen = true;
 	return 0;
 }
@@ -853,9 +873,18 @@ int ncsync_add_sync_barrier(struct ncsync_program *prog)
 	return 0;
 }
 
+/**
+ * struct ncsync_fence - one lower_control fence.
+ * @mask: the semaphores its resets clear.
+ * @engines: the program's engines.
+ * @core: whether it has the core barrier leg.
+ * @sem: the leg's semaphore.
+ */
 struct ncsync_fence {
 	uint32_t mask[8];
 	unsigned int engines;
+	bool core;
+	uint8_t sem;
 };
 
 /*
@@ -896,26 +925,50 @@ static int ncsync_put_fence(struct ncsync_stream *s, const void *arg)
 		ret = ncsync_put_barrier(s, NULL);
 	if (ret >= 0)
 		ret = ncsync_add_drain(s, NULL);
+	if (ret >= 0 && f->core)
+		ret = ncsync_put_core_barrier(s, f->sem, 0, NULL);
 	return ret < 0 ? ret : 0;
 }
 
 /*
  * SYNC lower_control: Barrier, GroupResetSemaphores, Barrier, Drain on
- * every engine.  The reset clears the semaphores allocated with
- * ncsync_sem_alloc() when the fence is added (ClearMode 2, a mask), each
- * engine its own share ("so each engine resets its own range"; ENC 6b:
- * no group is empty or shares a semaphore with another), so that the
- * fence passes the conformance profile; an engine with no share has no
- * reset.  The reserved slice, and so the barrier counters, is never in
- * the mask.  The barriers are 0xD5 records, lowered later.
+ * every engine, then CoreBarrier when the program's lnc
+ * (ncsync_program_set_lnc()) is above 1.  The reset clears the
+ * semaphores allocated with ncsync_sem_alloc() when the fence is added
+ * (ClearMode 2, a mask), each engine its own share ("so each engine
+ * resets its own range"; ENC 6b: no group is empty or shares a semaphore
+ * with another), so that the fence passes the conformance profile; an
+ * engine with no share has no reset.  The reserved slice, and so the
+ * barrier counters, is never in the mask, nor the core barrier's
+ * semaphore: ncsync_sem_alloc()'ed by the program's first fence with the
+ * leg, shared by all its fences.  The barriers are 0xD5 and 0xD8
+ * records, lowered later.
  */
 int ncsync_add_lower_control_fence(struct ncsync_program *prog)
 {
-	struct ncsync_fence f;
+	struct ncsync_fence f = { .core = prog && prog->lnc > 1 };
+	int sem = prog ? prog->fence_sem : -1, ret;
 
 	if (!prog)
 		return -EINVAL;
 	ncsync_alloc_sem_mask(prog, f.mask);
+	if (sem >= 0)
+		f.mask[sem / 32] &= ~(1U << (sem % 32));
 	f.engines = ncsync_program_engines(prog);
-	return ncsync_append_all(prog, ncsync_put_fence, &f);
+	if (f.core && sem < 0 && !prog->frozen && f.engines) {
+		sem = ncsync_sem_alloc(prog, 1);
+		if (sem < 0)
+			return sem;
+	}
+	f.sem = (uint8_t)sem;
+	ret = ncsync_append_all(prog, ncsync_put_fence, &f);
+	if (ret < 0) {
+		/* Nothing changed: a semaphore taken here is given back. */
+		if (f.core && prog->fence_sem < 0 && sem >= 0)
+			ncsync_sem_free(prog, sem, 1);
+		return ret;
+	}
+	if (f.core)
+		prog->fence_sem = sem;
+	return 0;
 }

@@ -158,8 +158,8 @@ int ncsync_program_add_function(struct ncsync_program *prog, uint8_t engine,
 }
 
 /* Append the pseudo-op @p with the events block @ev. */
-static int ncsync_add_pseudo(struct ncsync_stream *s, struct ncsync_pseudo *p,
-			     const struct ncsync_events *ev)
+int ncsync_add_pseudo(struct ncsync_stream *s, struct ncsync_pseudo *p,
+		      const struct ncsync_events *ev)
 {
 	uint8_t rec[NCSYNC_RECORD_SIZE], nop[NCSYNC_RECORD_SIZE];
 

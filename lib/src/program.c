@@ -45,6 +45,7 @@ int ncsync_program_new(struct ncsync_program **progp)
 	prog->res_event_count = NCSYNC_DEFAULT_RESERVED;
 	prog->ctr_sem = -1;
 	prog->ctr_epoch = NCSYNC_BARRIER_EPOCH;
+	prog->fence_sem = -1;
 	ncsync_alloc_init(prog);
 	*progp = prog;
 	return 0;

@@ -19,20 +19,39 @@ static void ncsync_submit_error_set(struct ncsync_submit_error *err,
 	err->reason = reason;
 }
 
+/* The lnc of @dev's logical core: 1 for a module that reports none. */
+static unsigned int ncsync_dev_lnc(const struct ncsync_dev *dev)
+{
+	const struct ncsync_info *info = ncsync_get_info(dev);
+
+	return info->lnc ? info->lnc : 1;
+}
+
 /*
- * Finalize @prog and check it for @flags; on a refusal fill @err.  Return
- * 0 or the negative error.
+ * Finalize @prog for a device of logical core size @lnc (its 0xD8 records
+ * lowered for @lnc unless ncsync_program_set_lnc() said otherwise) and
+ * check it for @flags; on a refusal fill @err.  Return 0 or the negative
+ * error.
  */
 static int ncsync_submit_prepare(struct ncsync_program *prog, uint32_t flags,
+				 unsigned int lnc,
 				 struct ncsync_submit_error *err)
 {
-	int ret = ncsync_program_finalize(prog);
+	int ret;
 
+	if (!prog->frozen && !prog->lnc)
+		prog->dev_lnc = lnc;
+	ret = ncsync_program_finalize(prog);
 	if (ret) {
 		if (err)
 			ncsync_program_error(prog, err);
 		return ret;
 	}
+	/* Core barriers for another logical core would hang or not hold. */
+	if (prog->core_lnc && prog->core_lnc != lnc)
+		return ncsync_lower_fail(prog, -EXDEV,
+					 "core barriers lowered for lnc %u, the device's logical core has %u cores",
+					 prog->core_lnc, lnc);
 	/* The kernel never sees a 0xD5: the profile's rule for it is here. */
 	if ((flags & NCSYNC_SUBMIT_F_CONFORM) && prog->conf_bad) {
 		ncsync_submit_error_set(err, prog->conf_engine,
@@ -88,7 +107,7 @@ int ncsync_program_submit(struct ncsync_dev *dev, struct ncsync_program *prog,
 	ncsync_submit_error_set(err, 0, 0, NCSYNC_REC_OK);
 	if (!dev || !prog)
 		return -EINVAL;
-	ret = ncsync_submit_prepare(prog, flags, err);
+	ret = ncsync_submit_prepare(prog, flags, ncsync_dev_lnc(dev), err);
 	if (ret)
 		return ret;
 	nq = ncsync_submit_queues(prog, qs, 0);
@@ -152,7 +171,8 @@ static int ncsync_cores_prepare(struct ncsync_dev *const devs[],
 	for (i = 0; i < n; i++) {
 		if (err_part)
 			*err_part = i;
-		ret = ncsync_submit_prepare(progs[i], flags, err);
+		ret = ncsync_submit_prepare(progs[i], flags,
+					    ncsync_dev_lnc(devs[0]), err);
 		if (ret)
 			return ret;
 	}

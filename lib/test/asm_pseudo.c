@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * The text form of the DMA barrier (dma_barrier, 0xC3), Return (ret,
- * 0xD2), Call (call NAME [, args=N], 0xD3) and of functions (func NAME
- * ... endfunc): raw records written by the test encoder disassemble to
- * their canonical line and assemble back byte for byte; malformed ones
- * print as .raw; the section statements' errors.
+ * 0xD2), Call (call NAME [, args=N], 0xD3), CoreBarrier (core_barrier
+ * sem[S] [, id=N], 0xD8; more in asm_core_barrier.c) and of functions
+ * (func NAME ... endfunc): raw records written by the test encoder
+ * disassemble to their canonical line and assemble back byte for byte;
+ * malformed ones print as .raw; the section statements' errors.
  */
 #include "asm_test.h"
 
@@ -15,21 +16,31 @@ struct line_case {
 	uint32_t args;
 	uint8_t wm, wi, um, ui;
 	uint32_t v;
+	uint8_t sem;		/* CoreBarrier */
+	uint32_t id;
 };
 
 static const struct line_case lines[] = {
-	{ "dma_barrier", 0xC3, NULL, 0, 0, 0, 0, 0, 0 },
+	{ "dma_barrier", 0xC3, NULL, 0, 0, 0, 0, 0, 0, 0, 0 },
 	{ "dma_barrier wait sem[3] >= 7 then ev[2] set", 0xC3, NULL, 0,
-	  0x05, 3, 0x11, 2, 7 },
-	{ "ret", 0xD2, NULL, 0, 0, 0, 0, 0, 0 },
+	  0x05, 3, 0x11, 2, 7, 0, 0 },
+	{ "ret", 0xD2, NULL, 0, 0, 0, 0, 0, 0, 0, 0 },
 	{ "ret wait ev[9] set_then_clear then sem[1] += 4", 0xD2, NULL, 0,
-	  0x07, 9, 0x15, 1, 4 },
-	{ "call f", 0xD3, "f", 0, 0, 0, 0, 0, 0 },
-	{ "call sub.2_x, args=7", 0xD3, "sub.2_x", 7, 0, 0, 0, 0, 0 },
+	  0x07, 9, 0x15, 1, 4, 0, 0 },
+	{ "call f", 0xD3, "f", 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ "call sub.2_x, args=7", 0xD3, "sub.2_x", 7, 0, 0, 0, 0, 0, 0, 0 },
 	{ "call f, args=0xdeadbeef then sem[4]++", 0xD3, "f", 0xdeadbeef,
-	  0, 0, 0x13, 4, 0 },
+	  0, 0, 0x13, 4, 0, 0, 0 },
 	{ "call abcdefghijabcdefghijabcdefghij_35", 0xD3,
-	  "abcdefghijabcdefghijabcdefghij_35", 0, 0, 0, 0, 0, 0 },
+	  "abcdefghijabcdefghijabcdefghij_35", 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ "core_barrier sem[0]", 0xD8, NULL, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ "core_barrier sem[20], id=7", 0xD8, NULL, 0, 0, 0, 0, 0, 0, 20, 7 },
+	{ "core_barrier sem[255], id=0xdeadbeef", 0xD8, NULL, 0,
+	  0, 0, 0, 0, 0, 255, 0xdeadbeef },
+	{ "core_barrier sem[5] wait sem[3] >= 7 then ev[2] set", 0xD8, NULL, 0,
+	  0x05, 3, 0x11, 2, 7, 5, 0 },
+	{ "core_barrier sem[5], id=65535 then sem[1] += 4", 0xD8, NULL, 0,
+	  0, 0, 0x15, 1, 4, 5, 65535 },
 };
 
 static void build(const struct line_case *c, uint8_t *r)
@@ -39,6 +50,10 @@ static void build(const struct line_case *c, uint8_t *r)
 	if (c->name)
 		memcpy(r + 0x0C, c->name, strlen(c->name));
 	t_put32(r + 0x30, c->args);
+	if (c->op == 0xD8) {
+		t_put32(r + 0x0C, c->id);
+		r[0x10] = c->sem;
+	}
 }
 
 static void test_lines(void)

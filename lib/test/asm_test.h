@@ -119,6 +119,27 @@ static inline int t_asm_one(const char *line, uint8_t *out,
 	return 0;
 }
 
+/* Every stream of @a is the one of @b, byte for byte. */
+static inline bool t_same_program(struct ncsync_program *a,
+				  struct ncsync_program *b)
+{
+	unsigned int e;
+	uint32_t i;
+
+	for (e = 0; e < 8; e++) {
+		struct ncsync_stream *s = ncsync_program_find_stream(a, e);
+		struct ncsync_stream *t = ncsync_program_find_stream(b, e);
+
+		if (!s != !t || ncsync_stream_count(s) != ncsync_stream_count(t))
+			return false;
+		for (i = 0; i < ncsync_stream_count(s); i++)
+			if (memcmp(ncsync_stream_peek(s, i),
+				   ncsync_stream_peek(t, i), NCSYNC_RECORD_SIZE))
+				return false;
+	}
+	return true;
+}
+
 static inline void t_hex(const uint8_t *r, char *buf)
 {
 	unsigned int i;

@@ -2,8 +2,12 @@
 /*
  * ncsync_program_submit() without the module: this test defines open(),
  * close(), mmap(), munmap() and ioctl() itself (the static library's calls
- * bind to them), fakes a core, and checks the struct ncsync_submit the
- * library hands to NCSYNC_IOC_SUBMIT and how it reports refusals.
+ * bind to them), fakes cores 0 and 1 of a logical core of fake_lnc cores,
+ * and checks the struct ncsync_submit the library hands to
+ * NCSYNC_IOC_SUBMIT, how it reports refusals, and that a program's
+ * CoreBarrier records (0xD8) are lowered for the device's lnc when the
+ * program set none (ncsync_program_set_lnc()), core barriers lowered for
+ * another refused.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -16,24 +20,27 @@
 #include "tap.h"
 
 #define FAKE_FD 1000
+#define SEM	20
 
 static struct ncsync_submit last;
 static struct ncsync_queue last_q[NCSYNC_NUM_ENGINES];
 static uint8_t last_rec0[NCSYNC_NUM_ENGINES][NCSYNC_RECORD_SIZE];
 static int submits, reject_reason;
+static unsigned int fake_lnc;
 
 int open(const char *path, int flags, ...)
 {
-	if (strcmp(path, "/dev/ncsync0")) {
-		errno = ENOENT;
-		return -1;
-	}
-	return FAKE_FD;
+	if (!strcmp(path, "/dev/ncsync0"))
+		return FAKE_FD;
+	if (!strcmp(path, "/dev/ncsync1"))
+		return FAKE_FD + 1;
+	errno = ENOENT;
+	return -1;
 }
 
 int close(int fd)
 {
-	if (fd == FAKE_FD)
+	if (fd == FAKE_FD || fd == FAKE_FD + 1)
 		return 0;
 	return (int)syscall(SYS_close, fd);
 }
@@ -62,7 +69,7 @@ int ioctl(int fd, unsigned long req, ...)
 	va_start(ap, req);
 	arg = va_arg(ap, void *);
 	va_end(ap);
-	if (fd != FAKE_FD) {
+	if (fd != FAKE_FD && fd != FAKE_FD + 1) {
 		errno = ENOTTY;
 		return -1;
 	}
@@ -72,6 +79,8 @@ int ioctl(int fd, unsigned long req, ...)
 		memset(info, 0, sizeof(*info));
 		info->api_version = NCSYNC_API_VERSION;
 		info->num_sems = 256;
+		info->core = fd - FAKE_FD;
+		info->lnc = fake_lnc;
 		return 0;
 	case NCSYNC_IOC_SUBMIT:
 		sub = arg;
@@ -154,6 +163,129 @@ static void conformance(struct ncsync_dev *dev)
 	ncsync_program_free(p);
 }
 
+/* Pool and PE, a raw 0xD8 on SEM on each; @lnc set when not 0. */
+static struct ncsync_program *raw_d8(unsigned int lnc)
+{
+	uint8_t d8[NCSYNC_RECORD_SIZE] = { 0xD8, 0x10, [0x10] = SEM };
+	struct ncsync_program *p;
+	struct ncsync_stream *s;
+
+	ncsync_program_new(&p);
+	if (lnc)
+		ncsync_program_set_lnc(p, lnc);
+	ncsync_program_stream(p, NCSYNC_ENGINE_POOL, &s);
+	ncsync_add_raw(s, d8);
+	ncsync_program_stream(p, NCSYNC_ENGINE_PE, &s);
+	ncsync_add_raw(s, d8);
+	return p;
+}
+
+/* DMA records of Pool's stream: the lnc the 0xD8 was lowered for. */
+static unsigned int peers(struct ncsync_program *p)
+{
+	struct ncsync_stream *s;
+	unsigned int n = 0;
+	uint32_t i;
+
+	s = ncsync_program_find_stream(p, NCSYNC_ENGINE_POOL);
+	for (i = 0; i < ncsync_stream_count(s); i++)
+		n += ncsync_stream_peek(s, i)[0] == NCSYNC_OPC_DMA;
+	return n;
+}
+
+/* Open cores 0 and 1 of a logical core of @lnc. */
+static bool open2(unsigned int lnc, struct ncsync_dev *dev[2])
+{
+	fake_lnc = lnc;
+	return !ncsync_open(0, true, &dev[0]) && !ncsync_open(1, true, &dev[1]);
+}
+
+static void close2(struct ncsync_dev *dev[2])
+{
+	ncsync_close(dev[0]);
+	ncsync_close(dev[1]);
+}
+
+/* A program submitted once on @lnc: 0, or why not; @m its message. */
+static int submit_on(unsigned int lnc, struct ncsync_program *p,
+		     const char **m)
+{
+	struct ncsync_dev *dev[2];
+	uint32_t id;
+	int ret;
+
+	if (!open2(lnc, dev))
+		return -ENODEV;
+	ret = ncsync_program_submit(dev[0], p, 0, 0, &id, NULL);
+	*m = ncsync_program_lower_error(p);
+	if (!*m)
+		*m = "";
+	close2(dev);
+	return ret;
+}
+
+/* One core: the device's lnc, or a refusal. */
+static void lnc_one_core(void)
+{
+	struct ncsync_program *p;
+	int n = submits, ret;
+	const char *m;
+
+	p = raw_d8(0);
+	TAP_CHECK(!submit_on(2, p, &m) && submits == n + 1 && peers(p) == 2,
+		  "lnc not set: the 0xD8 lowered for the device's lnc 2");
+	ncsync_program_free(p);
+	p = raw_d8(0);
+	ret = ncsync_program_finalize(p) ?: submit_on(2, p, &m);
+	TAP_CHECK(ret == -EXDEV && submits == n + 1 && peers(p) == 1 &&
+		  strstr(m, "core barriers lowered for lnc 1, the device's "
+			 "logical core has 2 cores"),
+		  "finalized first (lnc 1), submitted on lnc 2: EXDEV, '%s', "
+		  "not submitted", m);
+	ncsync_program_free(p);
+	p = raw_d8(4);
+	TAP_CHECK(submit_on(2, p, &m) == -EXDEV && submits == n + 1 &&
+		  peers(p) == 4,
+		  "lnc 4 set, submitted on lnc 2: EXDEV, not submitted");
+	ncsync_program_free(p);
+	p = raw_d8(0);
+	TAP_CHECK(!submit_on(0, p, &m) && submits == n + 2 && peers(p) == 1,
+		  "a device reporting lnc 0: lowered for 1");
+	ncsync_program_free(p);
+	p = raw_d8(0);
+	ret = submit_on(NCSYNC_MAX_LNC + 1, p, &m);
+	TAP_CHECK(ret == -EINVAL && submits == n + 2 &&
+		  strstr(m, "core_barrier: lnc 65 out of range (1-64)"),
+		  "a device lnc out of range: EINVAL, '%s'", m);
+	ncsync_program_free(p);
+}
+
+/* Across cores: the devices' lnc, or a refusal naming the part. */
+static void lnc_cores(void)
+{
+	struct ncsync_program *p[2];
+	struct ncsync_dev *dev[2];
+	unsigned int part = 9;
+	int n = submits, ret;
+	uint32_t id;
+
+	TAP_CHECK(open2(2, dev), "fake cores 0 and 1 of a logical core of 2");
+	p[0] = raw_d8(0);
+	p[1] = raw_d8(0);
+	ret = ncsync_program_submit_cores(dev, p, 2, 0, 0, &id, NULL, &part);
+	TAP_CHECK(!ret && submits == n + 1 && peers(p[0]) == 2 &&
+		  peers(p[1]) == 2,
+		  "across cores: both parts lowered for lnc 2");
+	ncsync_program_free(p[1]);
+	p[1] = raw_d8(1);
+	ret = ncsync_program_submit_cores(dev, p, 2, 0, 0, &id, NULL, &part);
+	TAP_CHECK(ret == -EXDEV && part == 1 && submits == n + 1,
+		  "a part lowered for lnc 1: EXDEV, part 1, not submitted");
+	ncsync_program_free(p[0]);
+	ncsync_program_free(p[1]);
+	close2(dev);
+}
+
 int main(void)
 {
 	struct ncsync_submit_error err;
@@ -234,5 +366,7 @@ int main(void)
 	ncsync_program_free(p);
 	conformance(dev);
 	ncsync_close(dev);
+	lnc_one_core();
+	lnc_cores();
 	return tap_done();
 }
