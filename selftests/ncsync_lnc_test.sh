@@ -32,7 +32,11 @@
 # 14. run_cores_timeline: --timeline draws a lane per (core, engine);
 # 15. run_cores_other: a text naming core 1 alone, run with -c 0, runs on
 #     core 1, submitted there;
-# 16. load_again: the module loads again, with the parameters it had.
+# 16. run_cores_core_barrier: "ncsync run examples/core-barrier-loop.s",
+#     ten engines on two cores meeting at a core_barrier 1000 times;
+# 17. run_cores_notify: "ncsync monitor" of every core receives the end
+#     of each core's part of a program across cores, from its core;
+# 18. load_again: the module loads again, with the parameters it had.
 #
 # selftests/run.sh runs this inside the test VM with the module loaded; it
 # is left loaded as found (the module file: ncsync_module.sh).  Outside
@@ -49,7 +53,7 @@ cbin=$build/selftests/ncsync_corebarrier_test
 sys=/sys/module/ncsync
 . "$here/ncsync_module.sh"
 ex=$top/examples
-tap_plan 16 lnc
+tap_plan 18 lnc
 
 ncsync_reload_begin "$bin"
 
@@ -246,6 +250,49 @@ lnc_other() {
 	lnc_result run_cores_other
 }
 
+# 16: the core barrier loop, text form; each core counts 5 x 1000 passes.
+lnc_core_barrier() {
+	for c in 0 1; do
+		"$tool" -c $c sem set 20 0 > /dev/null
+		"$tool" -c $c sem set 22 0 > /dev/null
+	done
+	why=
+	succeeds -c 0 run "$ex/core-barrier-loop.s"
+	echo "$out" | head -n 1 | grep -q ': done' || why="$why; not done"
+	for c in 0 1; do
+		part_of $c | grep -q '\[22\]=5000' ||
+			why="$why; core $c: no sem[22]=5000"
+		[ "$("$tool" -c $c sem get 20)" = 0 ] ||
+			why="$why; core $c: sem[20] not 0"
+	done
+	lnc_result run_cores_core_barrier
+}
+
+# 17: the monitor of every core sees the end of both parts, each from its
+# own core.
+lnc_notify() {
+	for c in 0 1; do
+		"$tool" -c $c sem set 10 0 > /dev/null
+		"$tool" -c $c sem set 11 0 > /dev/null
+	done
+	"$tool" monitor --count 2 --timeout 60000 > "$tmpd/mon.out" 2>&1 &
+	mpid=$!
+	i=0
+	while [ ! -s "$tmpd/mon.out" ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	why=
+	succeeds -c 0 run "$ex/pingpong-cores.s"
+	wait $mpid || why="$why; monitor: exit status $?"
+	out=$(cat "$tmpd/mon.out")
+	for c in 0 1; do
+		echo "$out" | grep -q "^core $c: program [0-9]* of pid [0-9]* ended done" ||
+			why="$why; no end of core $c's part"
+	done
+	lnc_result run_cores_notify
+}
+
 lnc_runs() {
 	py=/usr/bin/python3
 	[ -x $py ] || py=python3
@@ -256,10 +303,12 @@ lnc_runs() {
 	lnc_refused
 	lnc_timeline
 	lnc_other
+	lnc_core_barrier
+	lnc_notify
 	rm -rf "$tmpf" "$tmpd"
 }
 
-# 2 - 15: two logical cores of two
+# 2 - 17: two logical cores of two
 # shellcheck disable=SC2046 # one word per parameter
 if out=$(ncsync_load $(ncsync_params_with cores=4 lnc=2)); then
 	tap_run lnc_test "cores=4 lnc=2" "$bin"
@@ -292,11 +341,12 @@ else
 	tap_not_ok "dump # not loaded"
 	tap_not_ok "top # not loaded"
 	for t in run_cores run_cores_json run_cores_outside run_cores_check \
-		 run_cores_refused run_cores_timeline run_cores_other; do
+		 run_cores_refused run_cores_timeline run_cores_other \
+		 run_cores_core_barrier run_cores_notify; do
 		tap_not_ok "$t # not loaded"
 	done
 fi
 
-# 16: loaded again as found
+# 18: loaded again as found
 tap_load_again
 exit $tap_failed

@@ -204,8 +204,8 @@ static int asm_refused(const char *path, int ret,
 
 /*
  * Lower @prog, of @what (the file, or the file and a core), for the
- * reserved slices of bo->info (NULL: the defaults); frees it and prints
- * the error when it fails.  0 or EXIT_FAIL.
+ * reserved slices and the logical core of bo->info (NULL: the defaults,
+ * lnc 1); frees it and prints the error when it fails.  0 or EXIT_FAIL.
  */
 static int lower_text(const char *what, struct ncsync_program *prog,
 		      const struct build_opts *bo)
@@ -219,11 +219,12 @@ static int lower_text(const char *what, struct ncsync_program *prog,
 						  in->rt_reserved_sem_first,
 						  in->rt_reserved_sem_count,
 						  in->rt_reserved_event_first,
-						  in->rt_reserved_event_count);
+						  in->rt_reserved_event_count) ?:
+		      ncsync_program_set_lnc(prog, in->lnc ? in->lnc : 1);
 	if (ret) {
 		ncsync_program_free(prog);
 		return fail_err(ret,
-				"%s: the runtime's reserved semaphores and events",
+				"%s: the runtime's reserved semaphores and events, the logical core",
 				what);
 	}
 	ret = ncsync_program_lower(prog, bo->lowering);
