@@ -850,8 +850,9 @@ static u32 ncsync_prog_final_state(const struct ncsync_prog *prog)
  * @q: the queue; its final state is in @q->st.
  *
  * The last queue of a program ends it: its final state is computed, its
- * snapshot taken (unless the watchdog took one), its decoded records
- * freed.  Called by the engine thread with no lock held.
+ * snapshot taken (unless the watchdog took one), its waiters woken, and
+ * then its decoded records freed.  Called by the engine thread with no
+ * lock held.
  */
 void ncsync_prog_queue_done(struct ncsync_equeue *q)
 {
@@ -886,14 +887,18 @@ void ncsync_prog_queue_done(struct ncsync_equeue *q)
 		ncsync_progs_wake(core, engine_mask);
 	if (!ended)
 		return;
-	for (i = 0; i < NCSYNC_NUM_ENGINES; i++)
-		kvfree(insns[i]);
 	/*
 	 * Its waiters (keyed: the waiters of other programs sleep on) and
-	 * the engines the next programs need.
+	 * the engines the next programs need; then the records, which no
+	 * one reaches any more, are freed: a waiter does not wait for the
+	 * kvfree() of a long queue (Documentation/ncsync/performance.rst,
+	 * "Floors of the rows").  Nothing here reads @prog after the
+	 * wake-up: it is only the key.
 	 */
 	__wake_up(&core->done_wq, TASK_NORMAL, 0, prog);
 	ncsync_engines_kick(core, engine_mask);
+	for (i = 0; i < NCSYNC_NUM_ENGINES; i++)
+		kvfree(insns[i]);
 }
 
 /* Copy a program's status out under the lock; the caller copies to user. */
