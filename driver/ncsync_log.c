@@ -17,6 +17,12 @@
 /* Shared by every core: one process with many cores must not multiply it. */
 static DEFINE_RATELIMIT_STATE(ncsync_log_rs, NCSYNC_LOG_INTERVAL,
 			      NCSYNC_LOG_BURST);
+/*
+ * Serializes the callers of __ratelimit() on ncsync_log_rs, which drops a
+ * message when its own lock is contended: two cores whose members of one
+ * program time out at once must both report within the burst.
+ */
+static DEFINE_SPINLOCK(ncsync_log_lock);
 
 /**
  * ncsync_log_allowed() - whether a report of a core may be logged now.
@@ -27,7 +33,12 @@ static DEFINE_RATELIMIT_STATE(ncsync_log_rs, NCSYNC_LOG_INTERVAL,
  */
 bool ncsync_log_allowed(struct ncsync_core *core)
 {
-	if (__ratelimit(&ncsync_log_rs))
+	bool ok;
+
+	spin_lock(&ncsync_log_lock);
+	ok = __ratelimit(&ncsync_log_rs);
+	spin_unlock(&ncsync_log_lock);
+	if (ok)
 		return true;
 	spin_lock(&core->lock);
 	core->stats.log_suppressed++;

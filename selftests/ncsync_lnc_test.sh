@@ -321,6 +321,12 @@ if out=$(ncsync_load $(ncsync_params_with cores=4 lnc=2)); then
 		tap_ok "deadlock_report"
 	else
 		tap_not_ok "deadlock_report # no report of the member on$why"
+		dmesg | grep 'ncsync: core [0-9]* program' | tail -n 20 | tap_diag
+		for c in 0 1; do
+			grep -o 'log_suppressed [0-9]*' \
+				/sys/kernel/debug/ncsync/core$c 2>/dev/null |
+				sed "s/^/core $c: /" | tap_diag
+		done
 	fi
 	tap_run lnc_lib_test "cores=4 lnc=2" "$libbin"
 	tap_run corebarrier_test "cores=4 lnc=2" "$cbin"
