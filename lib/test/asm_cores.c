@@ -92,28 +92,6 @@ static char *print(const struct ncsync_asm_part *parts, unsigned int n,
 	return buf;
 }
 
-static bool same(struct ncsync_program *a, struct ncsync_program *b)
-{
-	unsigned int e, i;
-
-	if (ncsync_program_engines(a) != ncsync_program_engines(b))
-		return false;
-	for (e = 0; e < 8; e++) {
-		struct ncsync_stream *s = ncsync_program_find_stream(a, e);
-		struct ncsync_stream *t = ncsync_program_find_stream(b, e);
-
-		if (!s)
-			continue;
-		if (ncsync_stream_count(s) != ncsync_stream_count(t))
-			return false;
-		for (i = 0; i < ncsync_stream_count(s); i++)
-			if (memcmp(ncsync_stream_peek(s, i),
-				   ncsync_stream_peek(t, i), NCSYNC_RECORD_SIZE))
-				return false;
-	}
-	return true;
-}
-
 static void free_parts(struct ncsync_asm_part *parts, int n)
 {
 	int i;
@@ -172,8 +150,8 @@ static void test_round_trip(struct ncsync_asm_part *parts)
 	if (n == 2) {
 		ncsync_program_finalize(back[0].prog);
 		ncsync_program_finalize(back[1].prog);
-		TAP_CHECK(same(parts[0].prog, back[0].prog) &&
-			  same(parts[1].prog, back[1].prog),
+		TAP_CHECK(t_same_program(parts[0].prog, back[0].prog) &&
+			  t_same_program(parts[1].prog, back[1].prog),
 			  "the same records on each core");
 		again = print(back, 2, &ret);
 		TAP_CHECK(!ret && again && !strcmp(text, again),
@@ -201,7 +179,7 @@ static void test_no_core(void)
 	TAP_CHECK(!ncsync_asm(one, &prog, &err), "ncsync_asm() builds it");
 	ncsync_program_finalize(prog);
 	ncsync_program_finalize(parts[0].prog);
-	TAP_CHECK(same(prog, parts[0].prog), "the same records");
+	TAP_CHECK(t_same_program(prog, parts[0].prog), "the same records");
 	ncsync_program_free(prog);
 	ncsync_program_free(parts[0].prog);
 }
