@@ -159,6 +159,7 @@ static bool has_deadlock(const struct ncsync_check_result *res)
 static int compare(struct ncsync_dev *dev, struct ncsync_program *p)
 {
 	struct ck_finals f = { .nsems = NSEMS, .all_ended = true };
+	struct ncsync_asm_part part = { .prog = p };
 	struct ncsync_check_result *res = NULL;
 	struct ncsync_check_opts o;
 	int32_t sems[NSEMS];
@@ -168,7 +169,7 @@ static int compare(struct ncsync_dev *dev, struct ncsync_program *p)
 
 	ncsync_check_opts_init(&o);
 	o.max_states = 200000;
-	if (ncsync_check_run(p, &o, true, &f, &res) ||
+	if (ncsync_check_run(&part, 1, &o, true, &f, &res) ||
 	    !ncsync_check_complete(res) ||
 	    run_kernel(dev, p, &state, sems))
 		goto out;

@@ -25,8 +25,9 @@
 # 10. run_cores_json: the same with -j on core 3: logical core 1, cores 2
 #     and 3;
 # 11. run_cores_outside: a "core 2" is refused before anything runs;
-# 12. run_cores_check: run --check and check refuse a program across
-#     cores, before anything runs;
+# 12. run_cores_check: check finds the deadlock of a program across cores
+#     and run --check refuses it before anything runs; run --check of
+#     examples/pingpong-cores.s checks it safe and runs it;
 # 13. run_cores_refused: a record the kernel refuses is named with its
 #     core;
 # 14. run_cores_timeline: --timeline draws a lane per (core, engine);
@@ -202,12 +203,15 @@ lnc_refusals() {
 		-c 0 run "$tmpd/out.s"
 	[ "$("$tool" -c 0 sem get 20)" = 0 ] || why="$why; it ran"
 	lnc_result run_cores_outside
-	sed 's/core 2/core 1/' "$tmpd/out.s" > "$tmpd/check.s"
-	msg="a program across cores ('core' statements): the checker explores the program of one core"
+	# Each core waits for the other's copy before sending its own.
+	printf 'core 0\nengine pool\n\tnop then sem[20]++\n\tnop wait sem[4] >= 1\n\tdma 0x0, 0x40, 64, peer=1 on_land sem[3]++\ncore 1\nengine pool\n\tnop wait sem[3] >= 1\n\tdma 0x0, 0x40, 64, peer=0 on_land sem[4]++\n' > "$tmpd/check.s"
 	why=
-	refused 1 "check.s: --check: $msg" -c 0 run --check "$tmpd/check.s"
+	refused 1 "check.s: check found a defect: not submitted" \
+		-c 0 run --check "$tmpd/check.s"
 	[ "$("$tool" -c 0 sem get 20)" = 0 ] || why="$why; it ran"
-	refused 2 "check.s: $msg" check "$tmpd/check.s"
+	refused 1 "deadlock: no step can run; 0:pool waits in record 1" \
+		check "$tmpd/check.s"
+	refused 0 "(cores 0-1, submitted on core 0): done" -c 0 run --check "$ex/pingpong-cores.s"
 	lnc_result run_cores_check
 }
 

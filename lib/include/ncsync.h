@@ -545,8 +545,11 @@ enum ncsync_check_part {
 
 /* The default of struct ncsync_check_opts.max_states. */
 #define NCSYNC_CHECK_MAX_STATES		10000000ULL
-/* Copies in flight the checker follows on a core. */
+/* Copies in flight the checker follows. */
 #define NCSYNC_CHECK_MAX_COPIES		64
+/* Cores (parts, and the peers they signal) and engines it follows. */
+#define NCSYNC_CHECK_MAX_CORES		4
+#define NCSYNC_CHECK_MAX_ENGINES	16
 
 /**
  * struct ncsync_check_opts - what ncsync_check() explores, and its limits.
@@ -570,6 +573,8 @@ struct ncsync_check_opts {
  * struct ncsync_check_step - one step of a schedule.
  * @engine: the engine that steps, or, for a landing, the copy's issuer.
  * @part: enum ncsync_check_part.
+ * @core: the position of @engine's core in its logical core (0 for a
+ *	program ncsync_check() checks).
  * @pad: zero.
  * @record: the record the engine executes, or the copy's DMA record.
  * @copy: a landing: the issuer's copy number (0: the first it issued).
@@ -580,7 +585,8 @@ struct ncsync_check_opts {
 struct ncsync_check_step {
 	uint8_t engine;
 	uint8_t part;
-	uint8_t pad[2];
+	uint8_t core;
+	uint8_t pad;
 	uint32_t record;
 	uint32_t copy;
 	uint32_t line;
@@ -608,23 +614,27 @@ struct ncsync_check_engine {
 /**
  * struct ncsync_check_copy - a copy in flight.
  * @engine: its issuer.
+ * @core: the position of its issuer's core.
  * @pad: zero.
  * @record: its DMA record.
  * @copy: the issuer's copy number.
  */
 struct ncsync_check_copy {
 	uint8_t engine;
-	uint8_t pad[3];
+	uint8_t core;
+	uint8_t pad[2];
 	uint32_t record;
 	uint32_t copy;
 };
 
 /**
  * struct ncsync_check_state - a core as the checker sees it.
- * @nengines: entries of @engines used, in engine id order.
+ * @nengines: entries of @engines used, in engine id order: the engines of
+ *	the core's part of the program.
  * @ncopies: entries of @copies used, in issue order.
  * @engines: the engines.
- * @copies: the copies in flight.
+ * @copies: the copies in flight that the core's engines issued (copies
+ *	move the bytes of their issuer's core).
  * @sems: the semaphores.
  * @events: the events, 0 or 1.
  */
@@ -638,6 +648,18 @@ struct ncsync_check_state {
 };
 
 /**
+ * struct ncsync_check_core - one core of a checked state.
+ * @core: its position in its logical core.
+ * @pad: zero.
+ * @state: its engines, its copies in flight, its banks.
+ */
+struct ncsync_check_core {
+	uint8_t core;
+	uint8_t pad[7];
+	struct ncsync_check_state state;
+};
+
+/**
  * struct ncsync_check_defect - a defect and the schedule that reaches it.
  * @kind: enum ncsync_defect_kind.
  * @nsteps: entries of @steps.
@@ -648,9 +670,14 @@ struct ncsync_check_state {
  *	deadlock the first engine that has not ended.
  * @record: that engine's record (for dma-race: the later copy's).
  * @other: dma-race: the copy in flight the later one overlaps.
- * @state: the state after the last step.
+ * @state: the state after the last step of @engine's core.
  * @deadlock: deadlock and barrier-imbalance: who waits on whom in @state,
- *	as ncsync_program_deadlock() tells it.
+ *	as ncsync_program_deadlock() tells it of @engine's core's part.
+ * @core: the position of @engine's core.
+ * @ncores: entries of @cores.
+ * @cores: the state after the last step of every core: the program's
+ *	parts in the order given, then the peers their DMA records land on
+ *	that no part runs on, by position.
  */
 struct ncsync_check_defect {
 	uint32_t kind;
@@ -661,6 +688,9 @@ struct ncsync_check_defect {
 	struct ncsync_check_copy other;
 	struct ncsync_check_state state;
 	struct ncsync_deadlock deadlock;
+	uint32_t core;
+	uint32_t ncores;
+	const struct ncsync_check_core *cores;
 };
 
 struct ncsync_check_result;
@@ -684,6 +714,19 @@ int ncsync_check_replay(const struct ncsync_program *prog,
 			int (*fn)(void *arg, size_t i,
 				  const struct ncsync_check_state *st),
 			void *arg, size_t *done);
+/* A program across the cores of a logical core: its parts, by position. */
+int ncsync_check_cores(const struct ncsync_asm_part *parts, unsigned int n,
+		       const struct ncsync_check_opts *opts,
+		       struct ncsync_check_result **resp);
+int ncsync_check_replay_cores(const struct ncsync_asm_part *parts,
+			      unsigned int n,
+			      const struct ncsync_check_opts *opts,
+			      const struct ncsync_check_step *steps,
+			      size_t nsteps,
+			      int (*fn)(void *arg, size_t i,
+					const struct ncsync_check_core *cores,
+					unsigned int ncores),
+			      void *arg, size_t *done);
 
 #ifdef __cplusplus
 }

@@ -147,33 +147,27 @@ static bool ncsync_dl_decode(const struct ncsync_stream *s, uint32_t i,
 }
 
 /**
- * ncsync_dl_can_post() - whether a record of a stream could post a wait.
- * @s: the stream.
+ * ncsync_dl_insn_can_post() - whether a decoded record could post a wait.
+ * @in: the record.
  * @w: the wait, on a semaphore or an event.
- * @land_only: count only the completion updates of its DMA records (the
- *	stream of the waiting engine itself: its copies land while it waits).
+ * @local: count what the record does on its engine's core: its updates
+ *	and wait actions, but not a DMA record's completion update.
+ * @land: count a DMA record's completion update (which lands on the core
+ *	of @w).
  *
- * The poster test of ncsync_program_deadlock(), over every record of @s.
- *
- * Return: true if some record could.
+ * Return: true if it could.
  */
-bool ncsync_dl_can_post(const struct ncsync_stream *s,
-			const struct ncsync_wait_op *w, bool land_only)
+bool ncsync_dl_insn_can_post(const struct ncsync_insn *in,
+			     const struct ncsync_wait_op *w, bool local,
+			     bool land)
 {
 	struct ncsync_dl_need need;
-	struct ncsync_insn in;
-	uint32_t r;
 
 	ncsync_dl_need_wait(w, &need);
-	for (r = 0; r < s->count; r++) {
-		if (!ncsync_dl_decode(s, r, &in))
-			continue;
-		if (!land_only ? ncsync_dl_insn_posts(&in, &need) :
-		    in.opcode == NCSYNC_OPC_DMA &&
-		    ncsync_dl_upd_posts(&in.lane[0], &need))
-			return true;
-	}
-	return false;
+	if (in->opcode == NCSYNC_OPC_DMA)
+		return (land && ncsync_dl_upd_posts(&in->lane[0], &need)) ||
+		       (local && ncsync_dl_act_posts(&in->lane[0], &need));
+	return local && ncsync_dl_insn_posts(in, &need);
 }
 
 /*

@@ -26,16 +26,23 @@ struct ncsync_check_result {
 	struct ncsync_check_defect *defects[NCSYNC_DEFECT_KINDS];
 };
 
-/* The deepest schedule explored: the frames take up to 180 MiB. */
+/*
+ * The deepest schedule explored: the frames take up to 290 MiB for a
+ * program of one core, 540 MiB for one of CK_MAX_CORES.
+ */
 #define CK_MAX_DEPTH	65536
 
-/* A frame of the search: a state, its steps to explore, the step to it. */
+/*
+ * A frame of the search: the step to it, its steps to explore, a state.
+ * Frames are ck_run.fsize bytes apart: only the cores a check follows
+ * are kept of @st.
+ */
 struct ck_frame {
-	struct ck_state st;
 	struct ncsync_check_step via;
 	uint8_t nsteps;
 	uint8_t next;
-	struct ck_step steps[NCSYNC_NUM_ENGINES + CK_MAX_COPIES];
+	struct ck_step steps[CK_MAX_SLOTS + CK_MAX_COPIES];
+	struct ck_state st;	/* last */
 };
 
 /* The visited set: open addressing over 128-bit hashes; 0 is empty. */
@@ -54,10 +61,11 @@ struct ck_run {
 	struct ck_finals *finals;
 	struct ck_visited seen;
 	struct ck_frame *frames;
+	size_t fsize;
 	size_t depth;
 	size_t cap;
 	uint8_t *unposted;	/* per slot and record: 0 unknown, 1 no, 2 yes */
-	uint32_t unposted_off[NCSYNC_NUM_ENGINES];
+	uint32_t unposted_off[CK_MAX_SLOTS];
 	int64_t deadline_ns;
 	struct ncsync_check_result *res;
 };
@@ -145,6 +153,11 @@ static int ck_seen(struct ck_run *r, const struct ck_state *st, bool add)
 	return ck_visited_find(&r->seen, h, add);
 }
 
+static struct ck_frame *ck_frame_at(const struct ck_run *r, size_t depth)
+{
+	return (struct ck_frame *)((char *)r->frames + depth * r->fsize);
+}
+
 /* The frame of depth r->depth, made room for. */
 static struct ck_frame *ck_frame_new(struct ck_run *r)
 {
@@ -157,13 +170,13 @@ static struct ck_frame *ck_frame_new(struct ck_run *r)
 	if (r->depth == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 256;
 
-		f = realloc(r->frames, cap * sizeof(*f));
+		f = realloc(r->frames, cap * r->fsize);
 		if (!f)
 			return NULL;
 		r->frames = f;
 		r->cap = cap;
 	}
-	return &r->frames[r->depth];
+	return ck_frame_at(r, r->depth);
 }
 
 /*
@@ -172,7 +185,7 @@ static struct ck_frame *ck_frame_new(struct ck_run *r)
  */
 static unsigned int ck_frame_steps(struct ck_run *r, struct ck_frame *f)
 {
-	struct ck_step all[NCSYNC_NUM_ENGINES + CK_MAX_COPIES];
+	struct ck_step all[CK_MAX_SLOTS + CK_MAX_COPIES];
 	unsigned int n = ck_enabled(&r->cp, &f->st, all), i;
 	struct ck_effects fx;
 	struct ck_state t;
@@ -180,7 +193,7 @@ static unsigned int ck_frame_steps(struct ck_run *r, struct ck_frame *f)
 	for (i = 0; !r->full && i < n; i++) {
 		if (!ck_step_private(&r->cp, &f->st, all[i]))
 			continue;
-		t = f->st;
+		ck_state_copy(&r->cp, &t, &f->st);
 		ck_apply(&r->cp, &t, all[i], &fx);
 		if (ck_seen(r, &t, false) == 0) {
 			f->steps[0] = all[i];
@@ -193,48 +206,60 @@ static unsigned int ck_frame_steps(struct ck_run *r, struct ck_frame *f)
 
 static void ck_free_defect(struct ncsync_check_defect *d)
 {
-	if (d)
+	if (d) {
 		free((void *)d->steps);
+		free((void *)d->cores);
+	}
 	free(d);
 }
 
 /*
- * A defect of @kind at the top frame, reached by its frames' steps: keep
- * it unless one of the kind with a schedule as short is kept.  The
- * returned defect is new and has its schedule and state; NULL otherwise.
+ * A defect of @kind of slot @e at the top frame, reached by its frames'
+ * steps: keep it unless one of the kind with a schedule as short is kept.
+ * The returned defect is new and has its schedule, engine and states;
+ * NULL otherwise.
  */
 static struct ncsync_check_defect *ck_report(struct ck_run *r,
-					     unsigned int kind)
+					     unsigned int kind, unsigned int e)
 {
 	struct ncsync_check_defect **slot = &r->res->defects[kind], *d;
-	const struct ck_frame *top = &r->frames[r->depth];
+	const struct ck_frame *top = ck_frame_at(r, r->depth);
 	struct ncsync_check_step *steps;
+	struct ncsync_check_core *cores;
 	size_t i, n = r->depth;
 
 	if (*slot && (*slot)->nsteps <= n)
 		return NULL;
 	d = calloc(1, sizeof(*d));
 	steps = calloc(n ? n : 1, sizeof(*steps));
-	if (!d || !steps) {
+	cores = calloc(r->cp.ncores, sizeof(*cores));
+	if (!d || !steps || !cores) {
 		free(d);
 		free(steps);
+		free(cores);
 		return NULL;
 	}
 	for (i = 0; i < n; i++)
-		steps[i] = r->frames[i + 1].via;
+		steps[i] = ck_frame_at(r, i + 1)->via;
 	d->kind = kind;
 	d->nsteps = n;
 	d->steps = steps;
-	ck_snapshot(&r->cp, &top->st, &d->state);
+	d->engine = r->cp.engine[e];
+	d->core = r->cp.pos[r->cp.core[e]];
+	d->ncores = r->cp.ncores;
+	d->cores = cores;
+	ck_snapshot_cores(&r->cp, &top->st, cores);
+	d->state = cores[r->cp.core[e]].state;
 	ck_free_defect(*slot);
 	*slot = d;
 	return d;
 }
 
-/* A defect a step (the one to the top frame) did. */
-static void ck_step_defects(struct ck_run *r, const struct ck_effects *fx)
+/* A defect a step of slot @e (the one to the top frame) did. */
+static void ck_step_defects(struct ck_run *r, const struct ck_effects *fx,
+			    unsigned int e)
 {
-	const struct ncsync_check_step *via = &r->frames[r->depth].via;
+	const struct ncsync_check_step *via = &ck_frame_at(r, r->depth)->via;
 	static const unsigned int kinds[] = {
 		NCSYNC_DEFECT_EVENT, NCSYNC_DEFECT_OVERFLOW,
 		NCSYNC_DEFECT_DMA_RACE,
@@ -246,10 +271,9 @@ static void ck_step_defects(struct ck_run *r, const struct ck_effects *fx)
 	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
 		if (!hit[k])
 			continue;
-		d = ck_report(r, kinds[k]);
+		d = ck_report(r, kinds[k], e);
 		if (!d)
 			continue;
-		d->engine = via->engine;
 		d->record = via->record;
 		if (kinds[k] == NCSYNC_DEFECT_DMA_RACE)
 			ck_copy_out(&r->cp, &fx->race_with, &d->other);
@@ -258,26 +282,41 @@ static void ck_step_defects(struct ck_run *r, const struct ck_effects *fx)
 		r->limited = true;
 }
 
-/* Whether @w waits on what a barrier lowering owns. */
-static bool ck_barrier_wait(const struct ck_run *r,
+/* Whether wait @w of slot @e waits on what a barrier lowering owns. */
+static bool ck_barrier_wait(const struct ck_run *r, unsigned int e,
 			    const struct ncsync_wait_op *w)
 {
-	const struct ncsync_program *p = r->cp.prog;
+	const struct ncsync_program *p = r->cp.prog[r->cp.core[e]];
 
 	return w->bank == NCSYNC_BANK_SEM ? p->res_sems[w->index] :
 					    p->res_events[w->index];
 }
 
-/* Whether anything in the program could ever post wait @w of slot @e. */
+/*
+ * Whether anything in the program could ever post wait @w of slot @e: the
+ * other engines of its core, and the landings of every copy that lands
+ * on its core (its own copies' too: they land while it waits).
+ */
 static bool ck_postable(const struct ck_run *r, unsigned int e,
 			const struct ncsync_wait_op *w)
 {
+	const struct ck_prog *cp = &r->cp;
 	unsigned int j;
+	uint32_t i;
 
-	for (j = 0; j < r->cp.n; j++)
-		if (ncsync_dl_can_post(r->cp.prog->streams[r->cp.engine[j]],
-				       w, j == e))
-			return true;
+	for (j = 0; j < cp->n; j++) {
+		bool local = cp->core[j] == cp->core[e] && j != e;
+
+		for (i = 0; i < cp->count[j]; i++) {
+			const struct ncsync_insn *in = &cp->insns[j][i];
+			bool land = in->opcode == NCSYNC_OPC_DMA &&
+				    ck_land_core(cp, j, in) == cp->core[e];
+
+			if ((local || land) &&
+			    ncsync_dl_insn_can_post(in, w, local, land))
+				return true;
+		}
+	}
 	return false;
 }
 
@@ -290,7 +329,7 @@ static bool ck_unposted(struct ck_run *r, unsigned int e,
 	const struct ncsync_lane *l = ck_wait_at(&r->cp, st, e);
 
 	if (!*c)
-		*c = ck_barrier_wait(r, &l->wait) ||
+		*c = ck_barrier_wait(r, e, &l->wait) ||
 		     ck_postable(r, e, &l->wait) ? 1 : 2;
 	return *c == 2;
 }
@@ -298,7 +337,7 @@ static bool ck_unposted(struct ck_run *r, unsigned int e,
 /* Blocked waits nothing can post, in the state of the top frame. */
 static void ck_state_defects(struct ck_run *r)
 {
-	const struct ck_state *st = &r->frames[r->depth].st;
+	const struct ck_state *st = &ck_frame_at(r, r->depth)->st;
 	struct ncsync_check_defect *d;
 	unsigned int e;
 
@@ -308,11 +347,9 @@ static void ck_state_defects(struct ck_run *r)
 		if (!ck_wait_at(&r->cp, st, e) ||
 		    ck_step_enabled(&r->cp, st, s) || !ck_unposted(r, e, st))
 			continue;
-		d = ck_report(r, NCSYNC_DEFECT_UNPOSTED_WAIT);
-		if (d) {
-			d->engine = r->cp.engine[e];
+		d = ck_report(r, NCSYNC_DEFECT_UNPOSTED_WAIT, e);
+		if (d)
 			d->record = st->eng[e].pc;
-		}
 	}
 }
 
@@ -323,7 +360,7 @@ static void ck_state_defects(struct ck_run *r)
  */
 static void ck_terminal(struct ck_run *r)
 {
-	const struct ck_state *st = &r->frames[r->depth].st;
+	const struct ck_state *st = &ck_frame_at(r, r->depth)->st;
 	int first = -1, barrier = -1, other = 0;
 	struct ncsync_check_defect *d;
 	unsigned int e;
@@ -335,18 +372,18 @@ static void ck_terminal(struct ck_run *r)
 			continue;
 		if (first < 0)
 			first = e;
-		if (l && ck_barrier_wait(r, &l->wait))
+		if (l && ck_barrier_wait(r, e, &l->wait))
 			barrier = barrier < 0 ? (int)e : barrier;
 		else
 			other++;
 	}
 	if (first < 0)
 		return;
-	d = ck_report(r, NCSYNC_DEFECT_DEADLOCK);
+	d = ck_report(r, NCSYNC_DEFECT_DEADLOCK, first);
 	if (d)
 		ck_deadlock_of(&r->cp, st, first, d);
 	if (barrier >= 0 && !other) {
-		d = ck_report(r, NCSYNC_DEFECT_BARRIER_IMBALANCE);
+		d = ck_report(r, NCSYNC_DEFECT_BARRIER_IMBALANCE, barrier);
 		if (d)
 			ck_deadlock_of(&r->cp, st, barrier, d);
 	}
@@ -388,14 +425,15 @@ static void ck_final(struct ck_run *r, const struct ck_state *st)
 	ck_hash(&r->cp, st, h + 2 * f->n);
 	d[f->n] = ended;
 	if (f->nsems)
-		memcpy(s + f->n * f->nsems, st->sems, f->nsems * sizeof(*s));
+		memcpy(s + f->n * f->nsems, st->bank[0].sems,
+		       f->nsems * sizeof(*s));
 	f->n = n;
 }
 
 /* Analyse the new top frame and give it its steps. */
 static void ck_enter(struct ck_run *r)
 {
-	struct ck_frame *f = &r->frames[r->depth];
+	struct ck_frame *f = ck_frame_at(r, r->depth);
 
 	f->next = 0;
 	ck_state_defects(r);
@@ -421,20 +459,22 @@ static bool ck_out_of_bounds(struct ck_run *r)
 /* Take the next step of the top frame; 0 or -ENOMEM. */
 static int ck_advance(struct ck_run *r)
 {
-	struct ck_frame *f = &r->frames[r->depth - 1], *t;
+	struct ck_frame *f = ck_frame_at(r, r->depth - 1), *t;
 	struct ck_effects fx;
 	struct ck_step s;
+	unsigned int e;
 	int seen;
 
 	s = f->steps[f->next++];
 	t = ck_frame_new(r);
 	if (!t)
 		return r->limited ? 0 : -ENOMEM;
-	f = &r->frames[r->depth - 1];
-	t->st = f->st;
+	f = ck_frame_at(r, r->depth - 1);
+	ck_state_copy(&r->cp, &t->st, &f->st);
 	ck_step_out(&r->cp, &f->st, s, &t->via);
+	e = s.land ? f->st.copies[s.idx].eng : s.idx;
 	ck_apply(&r->cp, &t->st, s, &fx);
-	ck_step_defects(r, &fx);
+	ck_step_defects(r, &fx, e);
 	if (fx.full)	/* a copy the executor could not follow */
 		return 0;
 	seen = ck_seen(r, &t->st, true);
@@ -463,7 +503,7 @@ static int ck_search(struct ck_run *r)
 	ck_enter(r);
 	r->depth = 1;
 	while (r->depth && !r->limited) {
-		f = &r->frames[r->depth - 1];
+		f = ck_frame_at(r, r->depth - 1);
 		if (f->next == f->nsteps) {
 			r->depth--;
 			continue;
@@ -481,6 +521,8 @@ static int ck_run_init(struct ck_run *r)
 	uint32_t total = 0;
 	unsigned int e;
 
+	r->fsize = (offsetof(struct ck_frame, st) + r->cp.state_size + 7) &
+		   ~(size_t)7;
 	for (e = 0; e < r->cp.n; e++) {
 		r->unposted_off[e] = total;
 		total += 2 * r->cp.count[e];
@@ -511,39 +553,58 @@ static enum ncsync_check_verdict ck_verdict(const struct ck_run *r)
 	return r->limited ? NCSYNC_CHECK_INCONCLUSIVE : NCSYNC_CHECK_SAFE;
 }
 
-int ncsync_check_run(const struct ncsync_program *prog,
+int ncsync_check_run(const struct ncsync_asm_part *parts, unsigned int n,
 		     const struct ncsync_check_opts *opts, bool full,
 		     struct ck_finals *finals,
 		     struct ncsync_check_result **resp)
 {
-	struct ck_run r = { .opts = opts, .full = full, .finals = finals };
+	struct ck_run *r;
 	int ret;
 
-	if (!prog || !opts || !resp || (opts->flags & ~NCSYNC_CHECK_F_DMA_FIFO))
+	if (!parts || !opts || !resp ||
+	    (opts->flags & ~NCSYNC_CHECK_F_DMA_FIFO))
 		return -EINVAL;
-	ret = ck_prog_init(&r.cp, prog, opts->flags & NCSYNC_CHECK_F_DMA_FIFO,
-			   opts->sems, opts->events);
-	if (ret)
-		return ret;
-	ret = ck_run_init(&r);
-	if (!ret)
-		ret = ck_search(&r);
-	ck_run_fini(&r);
-	if (ret) {
-		ncsync_check_free(r.res);
-		return ret;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	*r = (struct ck_run){ .opts = opts, .full = full, .finals = finals };
+	ret = ck_prog_init(&r->cp, parts, n,
+			   opts->flags & NCSYNC_CHECK_F_DMA_FIFO, opts->sems,
+			   opts->events);
+	if (!ret) {
+		ret = ck_run_init(r);
+		if (!ret)
+			ret = ck_search(r);
+		ck_run_fini(r);
 	}
-	r.res->verdict = ck_verdict(&r);
-	r.res->limited = r.limited;
-	*resp = r.res;
-	return 0;
+	if (!ret) {
+		r->res->verdict = ck_verdict(r);
+		r->res->limited = r->limited;
+		*resp = r->res;
+	} else {
+		ncsync_check_free(r->res);
+	}
+	free(r);
+	return ret;
+}
+
+int ncsync_check_cores(const struct ncsync_asm_part *parts, unsigned int n,
+		       const struct ncsync_check_opts *opts,
+		       struct ncsync_check_result **resp)
+{
+	return ncsync_check_run(parts, n, opts, false, NULL, resp);
 }
 
 int ncsync_check(const struct ncsync_program *prog,
 		 const struct ncsync_check_opts *opts,
 		 struct ncsync_check_result **resp)
 {
-	return ncsync_check_run(prog, opts, false, NULL, resp);
+	struct ncsync_asm_part part = {
+		.core = 0, .prog = (struct ncsync_program *)prog,
+	};
+
+	return prog ? ncsync_check_run(&part, 1, opts, false, NULL, resp) :
+		      -EINVAL;
 }
 
 bool ncsync_check_complete(const struct ncsync_check_result *res)

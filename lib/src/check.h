@@ -13,9 +13,18 @@
 
 #include "internal.h"
 
-/* Copies in flight on the whole core, and per engine (dma_depth's default). */
+/* Copies in flight in all, and per engine (dma_depth's default). */
 #define CK_MAX_COPIES	64
 #define CK_DEPTH	64
+
+/*
+ * The cores a check follows (its parts, and the peers their DMA records
+ * land on), and the engines of all of them (the footprint masks' bits).
+ */
+#define CK_MAX_CORES	NCSYNC_CHECK_MAX_CORES
+#define CK_MAX_SLOTS	NCSYNC_CHECK_MAX_ENGINES
+#define CK_MAX_SEMS	(CK_MAX_CORES * NCSYNC_NUM_SEMS)
+#define CK_MAX_EVENTS	(CK_MAX_CORES * NCSYNC_NUM_EVENTS)
 
 /* Where an engine is inside its record (struct ck_eng.sub). */
 #define CK_SUB_EFFECT	2	/* 0, 1: the wait of lane 0, 1 */
@@ -27,7 +36,11 @@
 #define CK_HALTED	2
 
 /* Actors of the footprint masks: engine slot i, and its copies' landings. */
-#define CK_ACTOR_DMA(i)	(1U << (8 + (i)))
+#define CK_ACTOR_ENG(i)	(1U << (i))
+#define CK_ACTOR_DMA(i)	(1U << (CK_MAX_SLOTS + (i)))
+
+/* Semaphore or event @i of core @c (the core's index in the check). */
+#define CK_G(c, i)	((c) * NCSYNC_NUM_SEMS + (i))
 
 /**
  * struct ck_copy - a copy in flight.
@@ -64,33 +77,50 @@ struct ck_eng {
 };
 
 /**
- * struct ck_state - a core: banks, engines and copies in flight.
+ * struct ck_bank - the banks of one core.
  * @sems: the semaphores.
  * @events: the events, 0 or 1.
- * @eng: the engines, by slot.
- * @ncopies: entries of @copies used, in issue order.
- * @copies: the copies in flight.
  */
-struct ck_state {
+struct ck_bank {
 	int32_t sems[NCSYNC_NUM_SEMS];
 	uint8_t events[NCSYNC_NUM_EVENTS];
-	struct ck_eng eng[NCSYNC_NUM_ENGINES];
+};
+
+/**
+ * struct ck_state - the cores of a check: engines, copies in flight, banks.
+ * @ncopies: entries of @copies used, in issue order.
+ * @copies: the copies in flight, of every core.
+ * @eng: the engines, by slot.
+ * @bank: the banks of each core; only the first ck_prog.ncores are used,
+ *	and ck_state_copy() copies only those.
+ */
+struct ck_state {
 	uint32_t ncopies;
 	struct ck_copy copies[CK_MAX_COPIES];
+	struct ck_eng eng[CK_MAX_SLOTS];
+	struct ck_bank bank[CK_MAX_CORES];
 };
 
 /**
  * struct ck_prog - a program, decoded for the executor.
- * @prog: the finalized program.
- * @n: its engines.
- * @engine: the engine id of each slot, in id order.
+ * @ncores: the cores: @nparts with engines, then the peers without.
+ * @nparts: the cores with a part of the program.
+ * @pos: each core's position in its logical core.
+ * @prog: each part's finalized program; NULL for a peer.
+ * @bank_of: per position, the core there, or 0xFF.
+ * @state_size: the bytes of struct ck_state the @ncores cores use.
+ * @n: the engines of every part.
+ * @core: the core of each slot.
+ * @engine: the engine id of each slot: by part, in id order.
  * @count: the records of each slot.
  * @insns: the decoded records of each slot.
  * @fifo: copies land in issue order only (--dma-fifo).
- * @sem_users: per semaphore, the actors that touch it (CK_ACTOR_*).
+ * @sem_users: per semaphore of every core (CK_G()), the actors that touch
+ *	it (CK_ACTOR_*).
  * @ev_users: per event, the same.
  * @nsem_used: entries of @sem_used.
- * @sem_used: the semaphores any record names, or an initial value sets.
+ * @sem_used: the semaphores (CK_G()) any record names, or an initial value
+ *	sets.
  * @nev_used: entries of @ev_used.
  * @ev_used: the same for events.
  * @sem_dense: the index in @sem_used of each semaphore, or 0xFFFF.
@@ -103,22 +133,28 @@ struct ck_state {
  *	@sem_used, then how the completion updates of their DMA records do.
  */
 struct ck_prog {
-	const struct ncsync_program *prog;
+	unsigned int ncores;
+	unsigned int nparts;
+	uint8_t pos[CK_MAX_CORES];
+	const struct ncsync_program *prog[CK_MAX_CORES];
+	uint8_t bank_of[NCSYNC_MAX_LNC];
+	size_t state_size;
 	unsigned int n;
-	uint8_t engine[NCSYNC_NUM_ENGINES];
-	uint32_t count[NCSYNC_NUM_ENGINES];
-	struct ncsync_insn *insns[NCSYNC_NUM_ENGINES];
+	uint8_t core[CK_MAX_SLOTS];
+	uint8_t engine[CK_MAX_SLOTS];
+	uint32_t count[CK_MAX_SLOTS];
+	struct ncsync_insn *insns[CK_MAX_SLOTS];
 	bool fifo;
-	uint16_t sem_users[NCSYNC_NUM_SEMS];
-	uint16_t ev_users[NCSYNC_NUM_EVENTS];
+	uint32_t sem_users[CK_MAX_SEMS];
+	uint32_t ev_users[CK_MAX_EVENTS];
 	unsigned int nsem_used;
-	uint8_t sem_used[NCSYNC_NUM_SEMS];
+	uint16_t sem_used[CK_MAX_SEMS];
 	unsigned int nev_used;
-	uint8_t ev_used[NCSYNC_NUM_EVENTS];
-	uint16_t sem_dense[NCSYNC_NUM_SEMS];
-	uint32_t *reach[NCSYNC_NUM_ENGINES];
-	uint32_t fut_rows[NCSYNC_NUM_ENGINES];
-	uint8_t *fut[NCSYNC_NUM_ENGINES];
+	uint16_t ev_used[CK_MAX_EVENTS];
+	uint16_t sem_dense[CK_MAX_SEMS];
+	uint32_t *reach[CK_MAX_SLOTS];
+	uint32_t fut_rows[CK_MAX_SLOTS];
+	uint8_t *fut[CK_MAX_SLOTS];
 };
 
 /* A step: engine slot @idx, or (@land) the landing of copy @idx. */
@@ -138,14 +174,26 @@ struct ck_effects {
 
 const struct ncsync_insn *ck_insn(const struct ck_prog *cp,
 				  const struct ck_state *st, unsigned int e);
+/* The core the completion update of DMA record @in of slot @e lands on. */
+unsigned int ck_land_core(const struct ck_prog *cp, unsigned int e,
+			  const struct ncsync_insn *in);
 /* check_indep.c: which steps commute with what other actors may do. */
 int ck_fut_init(struct ck_prog *cp);
 void ck_fut_fini(struct ck_prog *cp);
-int ck_prog_init(struct ck_prog *cp, const struct ncsync_program *prog,
-		 bool fifo, const int32_t *sems, const uint8_t *events);
+int ck_prog_init(struct ck_prog *cp, const struct ncsync_asm_part *parts,
+		 unsigned int nparts, bool fifo, const int32_t *sems,
+		 const uint8_t *events);
 void ck_prog_fini(struct ck_prog *cp);
 void ck_state_init(const struct ck_prog *cp, struct ck_state *st,
 		   const int32_t *sems, const uint8_t *events);
+void ck_state_copy(const struct ck_prog *cp, struct ck_state *dst,
+		   const struct ck_state *src);
+/* The semaphores and events of the core of slot @e. */
+static inline struct ck_bank *ck_bank_of(const struct ck_prog *cp,
+					 struct ck_state *st, unsigned int e)
+{
+	return &st->bank[cp->core[e]];
+}
 unsigned int ck_enabled(const struct ck_prog *cp, const struct ck_state *st,
 			struct ck_step *steps);
 bool ck_step_enabled(const struct ck_prog *cp, const struct ck_state *st,
@@ -163,7 +211,9 @@ bool ck_ended(const struct ck_state *st, unsigned int e);
 
 /* check_state.c: the public views of the executor's state and steps. */
 void ck_snapshot(const struct ck_prog *cp, const struct ck_state *st,
-		 struct ncsync_check_state *out);
+		 unsigned int core, struct ncsync_check_state *out);
+void ck_snapshot_cores(const struct ck_prog *cp, const struct ck_state *st,
+		       struct ncsync_check_core *out);
 void ck_copy_out(const struct ck_prog *cp, const struct ck_copy *c,
 		 struct ncsync_check_copy *out);
 void ck_step_out(const struct ck_prog *cp, const struct ck_state *st,
@@ -180,7 +230,8 @@ void ck_deadlock_of(const struct ck_prog *cp, const struct ck_state *st,
  * @all_ended: set by the caller: keep too the states where every engine
  *	ended and copies are still in flight, where the kernel ends a program
  *	and takes its snapshot.
- * @sems: @nsems values per state, malloc'd; NULL if @nsems is 0.
+ * @sems: @nsems values per state (of the first core), malloc'd; NULL if
+ *	@nsems is 0.
  * @ended: per state, whether every engine ended there, malloc'd.
  */
 struct ck_finals {
@@ -196,7 +247,7 @@ struct ck_finals {
  * check.c: ncsync_check(); with @full, every enabled step of every state
  * (no reduction); with @finals, the states without a step too.
  */
-int ncsync_check_run(const struct ncsync_program *prog,
+int ncsync_check_run(const struct ncsync_asm_part *parts, unsigned int n,
 		     const struct ncsync_check_opts *opts, bool full,
 		     struct ck_finals *finals,
 		     struct ncsync_check_result **resp);

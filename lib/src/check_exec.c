@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * libncsync: the host executor of ncsync_check() (Documentation/ncsync/
- * check.rst, "Steps").  A core is an explicit struct ck_state; a step
- * changes it the way an engine or the DMA engine of the driver would, by
- * the execution core the engines use (common/ncsync_exec.h):
+ * check.rst, "Steps").  The cores a program runs on are an explicit struct
+ * ck_state; a step changes it the way an engine or the DMA engine of the
+ * driver would, by the execution core the engines use
+ * (common/ncsync_exec.h):
  *
  *   - a wait's test, with its then-clear or then-set action or its paired
  *     same-lane update: one step, enabled when the test passes;
@@ -13,7 +14,8 @@
  *   - each unpaired update, in lane order: one step each;
  *   - the landing of a copy in flight: one step of its own, enabled at any
  *     time (with fifo: for the oldest copy only), that applies its
- *     completion update.
+ *     completion update, on the issuer's core or (NCSYNC_DMA_F_PEER) on
+ *     the peer's.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -34,59 +36,69 @@ bool ck_ended(const struct ck_state *st, unsigned int e)
 	return st->eng[e].status != CK_RUNNING;
 }
 
-/* Note that @users touch semaphore or event @index of @bank. */
-static void ck_use(struct ck_prog *cp, uint8_t bank, unsigned int index,
-		   uint16_t users)
+unsigned int ck_land_core(const struct ck_prog *cp, unsigned int e,
+			  const struct ncsync_insn *in)
+{
+	return in->dma.flags & NCSYNC_DMA_F_PEER ? cp->bank_of[in->dma.peer] :
+						   cp->core[e];
+}
+
+/* Note that @users touch semaphore or event @index of core @c, bank @bank. */
+static void ck_use(struct ck_prog *cp, unsigned int c, uint8_t bank,
+		   unsigned int index, uint32_t users)
 {
 	if (bank == NCSYNC_BANK_SEM)
-		cp->sem_users[index] |= users;
+		cp->sem_users[CK_G(c, index)] |= users;
 	else
-		cp->ev_users[index] |= users;
+		cp->ev_users[CK_G(c, index)] |= users;
 }
 
 /* The footprint of one record of slot @e in the users masks. */
 static void ck_use_insn(struct ck_prog *cp, const struct ncsync_insn *in,
 			unsigned int e)
 {
-	unsigned int l, i;
+	unsigned int l, i, c = cp->core[e];
 
 	for (l = 0; l < in->nlanes; l++) {
 		const struct ncsync_lane *ln = &in->lane[l];
 
 		if (ln->wait.active)
-			ck_use(cp, ln->wait.bank, ln->wait.index, 1U << e);
-		if (ln->upd.active)
-			ck_use(cp, ln->upd.bank, ln->upd.index,
-			       ln->upd.on_land ? CK_ACTOR_DMA(e) : 1U << e);
+			ck_use(cp, c, ln->wait.bank, ln->wait.index,
+			       CK_ACTOR_ENG(e));
+		if (ln->upd.active && ln->upd.on_land)
+			ck_use(cp, ck_land_core(cp, e, in), ln->upd.bank,
+			       ln->upd.index, CK_ACTOR_DMA(e));
+		else if (ln->upd.active)
+			ck_use(cp, c, ln->upd.bank, ln->upd.index,
+			       CK_ACTOR_ENG(e));
 	}
 	if (in->opcode == NCSYNC_OPC_GROUP_RESET)
 		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
 			if (ncsync_group_reset_clears(in, i))
-				cp->sem_users[i] |= 1U << e;
+				cp->sem_users[CK_G(c, i)] |= CK_ACTOR_ENG(e);
 	if (in->opcode == NCSYNC_OPC_POLL_SEM)
 		for (i = 0; i < in->poll.count; i++)
-			cp->sem_users[in->poll.first + i] |= 1U << e;
+			cp->sem_users[CK_G(c, in->poll.first + i)] |=
+				CK_ACTOR_ENG(e);
 }
 
-/* The semaphores and events the state hash covers. */
+/* The semaphores and events the state hash covers, of every core. */
 static void ck_used(struct ck_prog *cp, const int32_t *sems,
 		    const uint8_t *events)
 {
-	unsigned int i;
+	unsigned int c, i;
 
-	for (i = 0; i < NCSYNC_NUM_SEMS; i++)
-		if (cp->sem_users[i] || (sems && sems[i]))
-			cp->sem_used[cp->nsem_used++] = i;
-	for (i = 0; i < NCSYNC_NUM_EVENTS; i++)
-		if (cp->ev_users[i] || (events && events[i]))
-			cp->ev_used[cp->nev_used++] = i;
+	for (c = 0; c < cp->ncores; c++)
+		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
+			if (cp->sem_users[CK_G(c, i)] || (sems && sems[i]))
+				cp->sem_used[cp->nsem_used++] = CK_G(c, i);
+	for (c = 0; c < cp->ncores; c++)
+		for (i = 0; i < NCSYNC_NUM_EVENTS; i++)
+			if (cp->ev_users[CK_G(c, i)] || (events && events[i]))
+				cp->ev_used[cp->nev_used++] = CK_G(c, i);
 }
 
-/*
- * Decode stream @s into slot @e; -EINVAL if the validator refuses it,
- * -EOPNOTSUPP for a DMA record that signals another core of the logical
- * core: the checker explores one core.
- */
+/* Decode stream @s into slot @e; -EINVAL if the validator refuses it. */
 static int ck_decode(struct ck_prog *cp, const struct ncsync_stream *s,
 		     unsigned int e)
 {
@@ -97,42 +109,113 @@ static int ck_decode(struct ck_prog *cp, const struct ncsync_stream *s,
 	cp->insns[e] = calloc(s->count ? s->count : 1, sizeof(**cp->insns));
 	if (!cp->insns[e])
 		return -ENOMEM;
-	for (i = 0; i < s->count; i++) {
+	for (i = 0; i < s->count; i++)
 		if (ncsync_record_decode(s->recs + (size_t)i *
 					 NCSYNC_RECORD_SIZE, s->count,
 					 UINT64_MAX, &cp->insns[e][i]))
 			return -EINVAL;
-		if (cp->insns[e][i].opcode == NCSYNC_OPC_DMA &&
-		    (cp->insns[e][i].dma.flags & NCSYNC_DMA_F_PEER))
-			return -EOPNOTSUPP;
-		ck_use_insn(cp, &cp->insns[e][i], e);
+	return 0;
+}
+
+/* A core at position @pos: the one there, or a new one; -E2BIG. */
+static int ck_add_core(struct ck_prog *cp, unsigned int pos)
+{
+	if (cp->bank_of[pos] != 0xFF)
+		return cp->bank_of[pos];
+	if (cp->ncores == CK_MAX_CORES)
+		return -E2BIG;
+	cp->pos[cp->ncores] = pos;
+	cp->bank_of[pos] = cp->ncores;
+	return cp->ncores++;
+}
+
+/* Part @prog at position @pos: a core and a slot for each engine. */
+static int ck_add_part(struct ck_prog *cp, unsigned int pos,
+		       const struct ncsync_program *prog)
+{
+	unsigned int e;
+	int c, ret;
+
+	if (!prog || !prog->finalized || pos >= NCSYNC_MAX_LNC ||
+	    cp->bank_of[pos] != 0xFF)
+		return -EINVAL;
+	c = ck_add_core(cp, pos);
+	if (c < 0)
+		return c;
+	cp->prog[c] = prog;
+	cp->nparts++;
+	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++) {
+		if (!prog->streams[e])
+			continue;
+		if (cp->n == CK_MAX_SLOTS)
+			return -E2BIG;
+		cp->core[cp->n] = c;
+		ret = ck_decode(cp, prog->streams[e], cp->n++);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
 
-int ck_prog_init(struct ck_prog *cp, const struct ncsync_program *prog,
-		 bool fifo, const int32_t *sems, const uint8_t *events)
+/* The peers the DMA records land on that no part runs on; the masks. */
+static int ck_add_peers(struct ck_prog *cp)
 {
 	unsigned int e;
+	uint32_t i;
+	int ret;
+
+	for (e = 0; e < cp->n; e++) {
+		for (i = 0; i < cp->count[e]; i++) {
+			const struct ncsync_insn *in = &cp->insns[e][i];
+
+			if (in->opcode != NCSYNC_OPC_DMA ||
+			    !(in->dma.flags & NCSYNC_DMA_F_PEER))
+				continue;
+			ret = ck_add_core(cp, in->dma.peer);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	for (e = 0; e < cp->n; e++)
+		for (i = 0; i < cp->count[e]; i++)
+			ck_use_insn(cp, &cp->insns[e][i], e);
+	return 0;
+}
+
+static int ck_prog_parts(struct ck_prog *cp,
+			 const struct ncsync_asm_part *parts,
+			 unsigned int nparts)
+{
+	unsigned int i;
+	int ret;
+
+	if (!parts || !nparts)
+		return -EINVAL;
+	for (i = 0; i < nparts; i++) {
+		ret = ck_add_part(cp, parts[i].core, parts[i].prog);
+		if (ret)
+			return ret;
+	}
+	ret = ck_add_peers(cp);
+	cp->state_size = offsetof(struct ck_state, bank) +
+			 cp->ncores * sizeof(struct ck_bank);
+	return ret;
+}
+
+int ck_prog_init(struct ck_prog *cp, const struct ncsync_asm_part *parts,
+		 unsigned int nparts, bool fifo, const int32_t *sems,
+		 const uint8_t *events)
+{
 	int ret;
 
 	memset(cp, 0, sizeof(*cp));
-	if (!prog->finalized)
-		return -EINVAL;
-	cp->prog = prog;
+	memset(cp->bank_of, 0xFF, sizeof(cp->bank_of));
 	cp->fifo = fifo;
-	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++) {
-		if (!prog->streams[e])
-			continue;
-		ret = cp->n == NCSYNC_NUM_ENGINES ? -EINVAL :
-		      ck_decode(cp, prog->streams[e], cp->n++);
-		if (ret) {
-			ck_prog_fini(cp);
-			return ret;
-		}
+	ret = ck_prog_parts(cp, parts, nparts);
+	if (!ret) {
+		ck_used(cp, sems, events);
+		ret = cp->n ? ck_fut_init(cp) : -EINVAL;
 	}
-	ck_used(cp, sems, events);
-	ret = cp->n ? ck_fut_init(cp) : -EINVAL;
 	if (ret)
 		ck_prog_fini(cp);
 	return ret;
@@ -142,7 +225,7 @@ void ck_prog_fini(struct ck_prog *cp)
 {
 	unsigned int e;
 
-	for (e = 0; e < NCSYNC_NUM_ENGINES; e++)
+	for (e = 0; e < CK_MAX_SLOTS; e++)
 		free(cp->insns[e]);
 	memset(cp->insns, 0, sizeof(cp->insns));
 	ck_fut_fini(cp);
@@ -206,16 +289,25 @@ static void ck_normalize(const struct ck_prog *cp, struct ck_state *st,
 	}
 }
 
+void ck_state_copy(const struct ck_prog *cp, struct ck_state *dst,
+		   const struct ck_state *src)
+{
+	memcpy(dst, src, cp->state_size);
+}
+
 void ck_state_init(const struct ck_prog *cp, struct ck_state *st,
 		   const int32_t *sems, const uint8_t *events)
 {
-	unsigned int e;
+	unsigned int c, e;
 
-	memset(st, 0, sizeof(*st));
-	if (sems)
-		memcpy(st->sems, sems, sizeof(st->sems));
-	if (events)
-		memcpy(st->events, events, sizeof(st->events));
+	memset(st, 0, cp->state_size);
+	for (c = 0; c < cp->ncores; c++) {
+		if (sems)
+			memcpy(st->bank[c].sems, sems, sizeof(st->bank[c].sems));
+		if (events)
+			memcpy(st->bank[c].events, events,
+			       sizeof(st->bank[c].events));
+	}
 	for (e = 0; e < cp->n; e++) {
 		st->eng[e].next = 1;
 		if (!cp->count[e])
@@ -224,15 +316,15 @@ void ck_state_init(const struct ck_prog *cp, struct ck_state *st,
 	}
 }
 
-/* Whether a wait passes in @st; *@after: an event wait's action. */
-static bool ck_wait_passes(const struct ck_state *st, const struct ck_eng *x,
+/* Whether a wait passes on banks @b; *@after: an event wait's action. */
+static bool ck_wait_passes(const struct ck_bank *b, const struct ck_eng *x,
 			   const struct ncsync_wait_op *w, bool *after)
 {
 	if (w->bank == NCSYNC_BANK_SEM)
-		return ncsync_wait_sem_passes(w, st->sems[w->index],
+		return ncsync_wait_sem_passes(w, b->sems[w->index],
 					      ncsync_wait_threshold(w,
 								    x->regs));
-	return ncsync_wait_event_passes(w, st->events[w->index], after);
+	return ncsync_wait_event_passes(w, b->events[w->index], after);
 }
 
 static bool ck_engine_enabled(const struct ck_prog *cp,
@@ -246,7 +338,8 @@ static bool ck_engine_enabled(const struct ck_prog *cp,
 		return false;
 	in = ck_insn(cp, st, e);
 	if (x->sub < CK_SUB_EFFECT)
-		return ck_wait_passes(st, x, &in->lane[x->sub].wait, &after);
+		return ck_wait_passes(&st->bank[cp->core[e]], x,
+				      &in->lane[x->sub].wait, &after);
 	if (x->sub > CK_SUB_EFFECT)
 		return true;
 	if (in->opcode == NCSYNC_OPC_DRAIN)
@@ -277,39 +370,41 @@ unsigned int ck_enabled(const struct ck_prog *cp, const struct ck_state *st,
 	return n;
 }
 
-/* An update of engine @x (NULL: a landing, whose operand is immediate). */
-static void ck_update(struct ck_state *st, const struct ck_eng *x,
+/*
+ * An update of engine @x (NULL: a landing, whose operand is immediate) on
+ * banks @b.
+ */
+static void ck_update(struct ck_bank *b, const struct ck_eng *x,
 		      const struct ncsync_update_op *u, struct ck_effects *fx)
 {
 	bool ovf = false;
 
 	if (u->bank == NCSYNC_BANK_EVENT) {
-		if (st->events[u->index] == u->set)
+		if (b->events[u->index] == u->set)
 			fx->event = true;
-		st->events[u->index] = u->set;
+		b->events[u->index] = u->set;
 		return;
 	}
 	if (x)
-		st->sems[u->index] = ncsync_update_sem(u, st->sems[u->index],
-						       x->regs, &ovf);
+		b->sems[u->index] = ncsync_update_sem(u, b->sems[u->index],
+						      x->regs, &ovf);
 	else
-		st->sems[u->index] = ncsync_sem_apply(u->op,
-						      st->sems[u->index],
-						      u->operand, &ovf);
+		b->sems[u->index] = ncsync_sem_apply(u->op, b->sems[u->index],
+						     u->operand, &ovf);
 	fx->overflow |= ovf;
 }
 
-static void ck_do_wait(struct ck_state *st, struct ck_eng *x,
+static void ck_do_wait(struct ck_bank *b, struct ck_eng *x,
 		       const struct ncsync_lane *l, struct ck_effects *fx)
 {
 	bool after;
 
-	if (!ck_wait_passes(st, x, &l->wait, &after))
+	if (!ck_wait_passes(b, x, &l->wait, &after))
 		return;
 	if (l->wait.bank == NCSYNC_BANK_EVENT)
-		st->events[l->wait.index] = after;
+		b->events[l->wait.index] = after;
 	else if (l->paired)
-		ck_update(st, x, &l->upd, fx);
+		ck_update(b, x, &l->upd, fx);
 }
 
 static bool ck_overlap(uint64_t a, uint64_t b, uint32_t len_a,
@@ -340,7 +435,8 @@ static void ck_issue(const struct ck_prog *cp, struct ck_state *st,
 	for (i = 0; i < st->ncopies; i++) {
 		const struct ck_copy *c = &st->copies[i];
 
-		if (cp->fifo && c->eng == e)
+		/* Each core's copies move its own device memory. */
+		if ((cp->fifo && c->eng == e) || cp->core[c->eng] != cp->core[e])
 			continue;
 		if (!fx->race && ck_conflict(in, &cp->insns[c->eng][c->rec])) {
 			fx->race = true;
@@ -361,6 +457,7 @@ static void ck_effect(const struct ck_prog *cp, struct ck_state *st,
 		      unsigned int e, struct ck_effects *fx)
 {
 	const struct ncsync_insn *in = ck_insn(cp, st, e);
+	struct ck_bank *b = ck_bank_of(cp, st, e);
 	struct ck_eng *x = &st->eng[e];
 	unsigned int i;
 
@@ -384,12 +481,12 @@ static void ck_effect(const struct ck_prog *cp, struct ck_state *st,
 	case NCSYNC_OPC_POLL_SEM:
 		/* The semaphores are read in one step: one value each. */
 		x->regs[in->poll.dst] =
-			ncsync_poll_reduce(in, &st->sems[in->poll.first]);
+			ncsync_poll_reduce(in, &b->sems[in->poll.first]);
 		break;
 	case NCSYNC_OPC_GROUP_RESET:
 		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
-			st->sems[i] = ncsync_group_reset_clears(in, i) ?
-				      0 : st->sems[i];
+			b->sems[i] = ncsync_group_reset_clears(in, i) ?
+				     0 : b->sems[i];
 		break;
 	default:	/* Drain: enabled only once drained */
 		break;
@@ -403,7 +500,8 @@ static void ck_land(const struct ck_prog *cp, struct ck_state *st,
 	const struct ncsync_insn *in = &cp->insns[c.eng][c.rec];
 
 	if (in->lane[0].upd.active)
-		ck_update(st, NULL, &in->lane[0].upd, fx);
+		ck_update(&st->bank[ck_land_core(cp, c.eng, in)], NULL,
+			  &in->lane[0].upd, fx);
 	memmove(&st->copies[idx], &st->copies[idx + 1],
 		(st->ncopies - idx - 1) * sizeof(st->copies[0]));
 	st->ncopies--;
@@ -424,11 +522,12 @@ void ck_apply(const struct ck_prog *cp, struct ck_state *st, struct ck_step s,
 	x = &st->eng[s.idx];
 	in = ck_insn(cp, st, s.idx);
 	if (x->sub < CK_SUB_EFFECT)
-		ck_do_wait(st, x, &in->lane[x->sub], fx);
+		ck_do_wait(ck_bank_of(cp, st, s.idx), x, &in->lane[x->sub], fx);
 	else if (x->sub == CK_SUB_EFFECT)
 		ck_effect(cp, st, s.idx, fx);
 	else
-		ck_update(st, x, &in->lane[x->sub - CK_SUB_UPD].upd, fx);
+		ck_update(ck_bank_of(cp, st, s.idx), x,
+			  &in->lane[x->sub - CK_SUB_UPD].upd, fx);
 	x->sub++;
 	ck_normalize(cp, st, s.idx);
 }
@@ -482,12 +581,19 @@ void ck_hash(const struct ck_prog *cp, const struct ck_state *st,
 
 	h[0] = 0x6A09E667F3BCC908ULL;
 	h[1] = 0xBB67AE8584CAA73BULL;
-	for (i = 0; i < cp->nsem_used; i++)
-		ck_mix(h, (uint64_t)(uint32_t)st->sems[cp->sem_used[i]] |
-			  (uint64_t)i << 32);
-	for (i = 0; i < cp->nev_used; i++)
-		ck_mix(h, st->events[cp->ev_used[i]] | (uint64_t)i << 32 |
-			  1ULL << 63);
+	for (i = 0; i < cp->nsem_used; i++) {
+		unsigned int g = cp->sem_used[i];
+
+		ck_mix(h, (uint64_t)(uint32_t)st->bank[g / NCSYNC_NUM_SEMS]
+				.sems[g % NCSYNC_NUM_SEMS] | (uint64_t)i << 32);
+	}
+	for (i = 0; i < cp->nev_used; i++) {
+		unsigned int g = cp->ev_used[i];
+
+		ck_mix(h, st->bank[g / NCSYNC_NUM_EVENTS]
+				.events[g % NCSYNC_NUM_EVENTS] |
+			  (uint64_t)i << 32 | 1ULL << 63);
+	}
 	for (i = 0; i < cp->n; i++)
 		ck_hash_eng(h, &st->eng[i]);
 	for (i = 0; i < st->ncopies; i++)

@@ -78,10 +78,14 @@ static uint8_t ck_wait_class(const struct ncsync_lane *l)
 	}
 }
 
-/* OR the semaphore accesses of @in into @row (engine, then landings). */
-static void ck_fut_insn(const struct ck_prog *cp, const struct ncsync_insn *in,
-			uint8_t *row)
+/*
+ * OR the semaphore accesses of record @in of slot @e into @row (engine,
+ * then landings).
+ */
+static void ck_fut_insn(const struct ck_prog *cp, unsigned int e,
+			const struct ncsync_insn *in, uint8_t *row)
 {
+	const uint16_t *dense = cp->sem_dense + CK_G(cp->core[e], 0);
 	uint8_t *land = row + cp->nsem_used;
 	unsigned int l, i;
 
@@ -89,23 +93,24 @@ static void ck_fut_insn(const struct ck_prog *cp, const struct ncsync_insn *in,
 		const struct ncsync_lane *ln = &in->lane[l];
 
 		if (ln->wait.active && ln->wait.bank == NCSYNC_BANK_SEM)
-			row[cp->sem_dense[ln->wait.index]] |= ck_wait_class(ln);
+			row[dense[ln->wait.index]] |= ck_wait_class(ln);
 		if (!ln->upd.active || ln->upd.bank != NCSYNC_BANK_SEM)
 			continue;
 		if (ln->upd.on_land)
-			land[cp->sem_dense[ln->upd.index]] |=
+			land[cp->sem_dense[CK_G(ck_land_core(cp, e, in),
+						ln->upd.index)]] |=
 				ck_upd_class(&ln->upd);
 		else
-			row[cp->sem_dense[ln->upd.index]] |=
+			row[dense[ln->upd.index]] |=
 				ln->paired ? CK_C_SET : ck_upd_class(&ln->upd);
 	}
 	if (in->opcode == NCSYNC_OPC_GROUP_RESET)
 		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
 			if (ncsync_group_reset_clears(in, i))
-				row[cp->sem_dense[i]] |= CK_C_SET;
+				row[dense[i]] |= CK_C_SET;
 	if (in->opcode == NCSYNC_OPC_POLL_SEM)
 		for (i = 0; i < in->poll.count; i++)
-			row[cp->sem_dense[in->poll.first + i]] |= CK_C_POLL;
+			row[dense[in->poll.first + i]] |= CK_C_POLL;
 }
 
 /* reach[pc]: lowered by the earliest target of a branch back from it on. */
@@ -150,7 +155,7 @@ static int ck_fut_slot(struct ck_prog *cp, unsigned int e)
 
 		if (rows > 1)
 			memcpy(row, row + w, w);
-		ck_fut_insn(cp, &cp->insns[e][i], row);
+		ck_fut_insn(cp, e, &cp->insns[e][i], row);
 	}
 	return 0;
 }
@@ -175,7 +180,7 @@ void ck_fut_fini(struct ck_prog *cp)
 {
 	unsigned int e;
 
-	for (e = 0; e < NCSYNC_NUM_ENGINES; e++) {
+	for (e = 0; e < CK_MAX_SLOTS; e++) {
 		free(cp->fut[e]);
 		free(cp->reach[e]);
 		cp->fut[e] = NULL;
@@ -194,50 +199,54 @@ static uint8_t ck_fut_of(const struct ck_prog *cp, const struct ck_state *st,
 }
 
 /*
- * How every actor but engine @e may still touch semaphore @idx: the other
- * engines that have not ended, with the copies they may issue, and every
- * copy in flight (@e's own too: they land while it steps).
+ * How every actor but engine @e may still touch semaphore @g (CK_G()): the
+ * other engines that have not ended, with the copies they may issue, and
+ * every copy in flight (@e's own too: they land while it steps).
  */
 static uint8_t ck_others(const struct ck_prog *cp, const struct ck_state *st,
-			 unsigned int e, unsigned int idx)
+			 unsigned int e, unsigned int g)
 {
-	unsigned int d = cp->sem_dense[idx], j, i;
+	unsigned int d = cp->sem_dense[g], j, i;
 	uint8_t c = 0;
 
 	for (j = 0; j < cp->n; j++)
 		if (j != e && !ck_ended(st, j))
 			c |= ck_fut_of(cp, st, j, d);
 	for (i = 0; i < st->ncopies; i++) {
-		const struct ncsync_update_op *u =
-			&cp->insns[st->copies[i].eng][st->copies[i].rec].lane[0].upd;
+		const struct ck_copy *cy = &st->copies[i];
+		const struct ncsync_insn *in = &cp->insns[cy->eng][cy->rec];
+		const struct ncsync_update_op *u = &in->lane[0].upd;
 
-		if (u->active && u->bank == NCSYNC_BANK_SEM && u->index == idx)
+		if (u->active && u->bank == NCSYNC_BANK_SEM &&
+		    CK_G(ck_land_core(cp, cy->eng, in), u->index) == g)
 			c |= ck_upd_class(u);
 	}
 	return c;
 }
 
-/* Whether an access of class @c by @e to semaphore @idx commutes. */
+/* Whether an access of class @c by @e to its semaphore @idx commutes. */
 static bool ck_sem_free(const struct ck_prog *cp, const struct ck_state *st,
 			unsigned int e, unsigned int idx, uint8_t c)
 {
-	return !(ck_others(cp, st, e, idx) & ~ck_commutes(c));
+	return !(ck_others(cp, st, e, CK_G(cp->core[e], idx)) &
+		 ~ck_commutes(c));
 }
 
-/* Whether no engine but @e that can still step names event @idx. */
+/* Whether no engine but @e that can still step names its event @idx. */
 static bool ck_event_free(const struct ck_prog *cp, const struct ck_state *st,
 			  unsigned int e, unsigned int idx)
 {
-	uint16_t live = 0;
+	uint32_t live = 0;
 	unsigned int j;
 
 	for (j = 0; j < cp->n; j++) {
 		if (!ck_ended(st, j))
-			live |= 1U << j | CK_ACTOR_DMA(j);
+			live |= CK_ACTOR_ENG(j) | CK_ACTOR_DMA(j);
 		else if (st->eng[j].inflight)
 			live |= CK_ACTOR_DMA(j);
 	}
-	return !(cp->ev_users[idx] & live & ~(1U << e));
+	return !(cp->ev_users[CK_G(cp->core[e], idx)] & live &
+		 ~CK_ACTOR_ENG(e));
 }
 
 static bool ck_effect_private(const struct ck_prog *cp,

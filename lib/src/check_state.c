@@ -27,21 +27,25 @@ void ck_copy_out(const struct ck_prog *cp, const struct ck_copy *c,
 {
 	memset(out, 0, sizeof(*out));
 	out->engine = cp->engine[c->eng];
+	out->core = cp->pos[cp->core[c->eng]];
 	out->record = c->rec;
 	out->copy = c->seq;
 }
 
+/* The state of core @core (its index in the check) in @st. */
 void ck_snapshot(const struct ck_prog *cp, const struct ck_state *st,
-		 struct ncsync_check_state *out)
+		 unsigned int core, struct ncsync_check_state *out)
 {
 	unsigned int e, i;
 
 	memset(out, 0, sizeof(*out));
-	out->nengines = cp->n;
 	for (e = 0; e < cp->n; e++) {
-		struct ncsync_check_engine *o = &out->engines[e];
+		struct ncsync_check_engine *o = &out->engines[out->nengines];
 		const struct ck_eng *x = &st->eng[e];
 
+		if (cp->core[e] != core)
+			continue;
+		out->nengines++;
 		o->engine = cp->engine[e];
 		o->state = ck_state_of(cp, st, e);
 		o->part = x->sub;
@@ -49,21 +53,37 @@ void ck_snapshot(const struct ck_prog *cp, const struct ck_state *st,
 		o->pc = x->pc;
 		memcpy(o->regs, x->regs, sizeof(o->regs));
 	}
-	out->ncopies = st->ncopies;
 	for (i = 0; i < st->ncopies; i++)
-		ck_copy_out(cp, &st->copies[i], &out->copies[i]);
-	memcpy(out->sems, st->sems, sizeof(out->sems));
-	memcpy(out->events, st->events, sizeof(out->events));
+		if (cp->core[st->copies[i].eng] == core)
+			ck_copy_out(cp, &st->copies[i],
+				    &out->copies[out->ncopies++]);
+	memcpy(out->sems, st->bank[core].sems, sizeof(out->sems));
+	memcpy(out->events, st->bank[core].events, sizeof(out->events));
+}
+
+/* Every core of @st, into @out[cp->ncores]. */
+void ck_snapshot_cores(const struct ck_prog *cp, const struct ck_state *st,
+		       struct ncsync_check_core *out)
+{
+	unsigned int c;
+
+	for (c = 0; c < cp->ncores; c++) {
+		memset(&out[c], 0, offsetof(struct ncsync_check_core, state));
+		out[c].core = cp->pos[c];
+		ck_snapshot(cp, st, c, &out[c].state);
+	}
 }
 
 void ck_step_out(const struct ck_prog *cp, const struct ck_state *st,
 		 struct ck_step s, struct ncsync_check_step *out)
 {
 	unsigned int e = s.land ? st->copies[s.idx].eng : s.idx;
-	const struct ncsync_stream *ps = cp->prog->streams[cp->engine[e]];
+	const struct ncsync_stream *ps =
+		cp->prog[cp->core[e]]->streams[cp->engine[e]];
 
 	memset(out, 0, sizeof(*out));
 	out->engine = cp->engine[e];
+	out->core = cp->pos[cp->core[e]];
 	if (s.land) {
 		out->part = NCSYNC_PART_LAND;
 		out->record = st->copies[s.idx].rec;
@@ -75,19 +95,22 @@ void ck_step_out(const struct ck_prog *cp, const struct ck_state *st,
 	out->line = out->record < ps->count ? ps->lines[out->record] : 0;
 }
 
-/* The status report of a state, as the driver would give it. */
+/* The status report of core @core in a state, as the driver would give it. */
 static void ck_status_of(const struct ck_prog *cp, const struct ck_state *st,
-			 struct ncsync_prog_status *ps)
+			 unsigned int core, struct ncsync_prog_status *ps)
 {
+	const struct ck_bank *b = &st->bank[core];
 	unsigned int e;
 
 	memset(ps, 0, sizeof(*ps));
-	ps->nengines = cp->n;
 	for (e = 0; e < cp->n; e++) {
-		struct ncsync_engine_status *es = &ps->engines[e];
+		struct ncsync_engine_status *es = &ps->engines[ps->nengines];
 		const struct ncsync_lane *l = ck_wait_at(cp, st, e);
 		const struct ck_eng *x = &st->eng[e];
 
+		if (cp->core[e] != core)
+			continue;
+		ps->nengines++;
 		es->engine = cp->engine[e];
 		es->state = ck_state_of(cp, st, e);
 		es->pc = x->pc;
@@ -102,8 +125,8 @@ static void ck_status_of(const struct ck_prog *cp, const struct ck_state *st,
 		es->wait_threshold = l->wait.bank == NCSYNC_BANK_SEM ?
 			ncsync_wait_threshold(&l->wait, x->regs) : 0;
 		es->wait_current = l->wait.bank == NCSYNC_BANK_SEM ?
-				   st->sems[l->wait.index] :
-				   st->events[l->wait.index];
+				   b->sems[l->wait.index] :
+				   b->events[l->wait.index];
 	}
 }
 
@@ -112,8 +135,8 @@ void ck_deadlock_of(const struct ck_prog *cp, const struct ck_state *st,
 {
 	struct ncsync_prog_status ps;
 
-	ck_status_of(cp, st, &ps);
-	ncsync_program_deadlock(cp->prog, &ps, &d->deadlock);
+	ck_status_of(cp, st, cp->core[e], &ps);
+	ncsync_program_deadlock(cp->prog[cp->core[e]], &ps, &d->deadlock);
 	d->engine = cp->engine[e];
 	d->record = st->eng[e].pc;
 }
@@ -124,7 +147,8 @@ static bool ck_step_in(const struct ck_prog *cp, const struct ck_state *st,
 {
 	unsigned int e, i = 0;
 
-	for (e = 0; e < cp->n && cp->engine[e] != in->engine; e++)
+	for (e = 0; e < cp->n && (cp->engine[e] != in->engine ||
+				  cp->pos[cp->core[e]] != in->core); e++)
 		;
 	if (e == cp->n)
 		return false;
@@ -146,32 +170,90 @@ static bool ck_step_in(const struct ck_prog *cp, const struct ck_state *st,
 	return ck_step_enabled(cp, st, *s);
 }
 
+typedef int ck_replay_fn(void *arg, size_t i,
+			 const struct ncsync_check_core *cores,
+			 unsigned int ncores);
+
 /* Run @steps from the initial state, calling @fn after each. */
 static int ck_replay(const struct ck_prog *cp, struct ck_state *st,
-		     struct ncsync_check_state *snap,
+		     struct ncsync_check_core *snap,
 		     const struct ncsync_check_step *steps, size_t nsteps,
-		     int (*fn)(void *, size_t, const struct ncsync_check_state *),
-		     void *arg, size_t *done)
+		     ck_replay_fn *fn, void *arg, size_t *done)
 {
 	struct ck_effects fx;
 	struct ck_step s;
 	size_t i;
 	int ret;
 
-	ck_snapshot(cp, st, snap);
-	ret = fn ? fn(arg, 0, snap) : 0;
+	ck_snapshot_cores(cp, st, snap);
+	ret = fn ? fn(arg, 0, snap, cp->ncores) : 0;
 	for (i = 0; !ret && i < nsteps; i++) {
 		if (!ck_step_in(cp, st, &steps[i], &s)) {
 			ret = -EPERM;
 			break;
 		}
 		ck_apply(cp, st, s, &fx);
-		ck_snapshot(cp, st, snap);
-		ret = fn ? fn(arg, i + 1, snap) : 0;
+		ck_snapshot_cores(cp, st, snap);
+		ret = fn ? fn(arg, i + 1, snap, cp->ncores) : 0;
 	}
 	if (done)
 		*done = i;
 	return ret;
+}
+
+int ncsync_check_replay_cores(const struct ncsync_asm_part *parts,
+			      unsigned int n,
+			      const struct ncsync_check_opts *opts,
+			      const struct ncsync_check_step *steps,
+			      size_t nsteps, ck_replay_fn *fn, void *arg,
+			      size_t *done)
+{
+	struct ncsync_check_core *snap;
+	struct ck_state *st;
+	struct ck_prog *cp;
+	int ret;
+
+	if (!parts || !opts || (!steps && nsteps) ||
+	    (opts->flags & ~NCSYNC_CHECK_F_DMA_FIFO))
+		return -EINVAL;
+	cp = malloc(sizeof(*cp));
+	if (!cp)
+		return -ENOMEM;
+	ret = ck_prog_init(cp, parts, n, opts->flags & NCSYNC_CHECK_F_DMA_FIFO,
+			   opts->sems, opts->events);
+	if (ret) {
+		free(cp);
+		return ret;
+	}
+	st = malloc(sizeof(*st));
+	snap = calloc(cp->ncores, sizeof(*snap));
+	if (st && snap) {
+		ck_state_init(cp, st, opts->sems, opts->events);
+		ret = ck_replay(cp, st, snap, steps, nsteps, fn, arg, done);
+	} else {
+		ret = -ENOMEM;
+	}
+	free(st);
+	free(snap);
+	ck_prog_fini(cp);
+	free(cp);
+	return ret;
+}
+
+/* ncsync_check_replay()'s callback, called with the state of its core. */
+struct ck_replay_one {
+	int (*fn)(void *arg, size_t i, const struct ncsync_check_state *st);
+	void *arg;
+};
+
+static int ck_replay_one(void *arg, size_t i,
+			 const struct ncsync_check_core *cores,
+			 unsigned int ncores)
+{
+	const struct ck_replay_one *one = arg;
+
+	(void)ncores;
+	return one->fn ? one->fn(one->arg, i, &cores[0].state) : 0;
 }
 
 int ncsync_check_replay(const struct ncsync_program *prog,
@@ -181,28 +263,13 @@ int ncsync_check_replay(const struct ncsync_program *prog,
 				  const struct ncsync_check_state *st),
 			void *arg, size_t *done)
 {
-	struct ncsync_check_state *snap;
-	struct ck_state *st;
-	struct ck_prog cp;
-	int ret;
+	struct ncsync_asm_part part = {
+		.core = 0, .prog = (struct ncsync_program *)prog,
+	};
+	struct ck_replay_one one = { .fn = fn, .arg = arg };
 
-	if (!prog || !opts || (!steps && nsteps) ||
-	    (opts->flags & ~NCSYNC_CHECK_F_DMA_FIFO))
+	if (!prog)
 		return -EINVAL;
-	ret = ck_prog_init(&cp, prog, opts->flags & NCSYNC_CHECK_F_DMA_FIFO,
-			   opts->sems, opts->events);
-	if (ret)
-		return ret;
-	st = malloc(sizeof(*st));
-	snap = malloc(sizeof(*snap));
-	if (st && snap) {
-		ck_state_init(&cp, st, opts->sems, opts->events);
-		ret = ck_replay(&cp, st, snap, steps, nsteps, fn, arg, done);
-	} else {
-		ret = -ENOMEM;
-	}
-	free(st);
-	free(snap);
-	ck_prog_fini(&cp);
-	return ret;
+	return ncsync_check_replay_cores(&part, 1, opts, steps, nsteps,
+					 ck_replay_one, &one, done);
 }

@@ -11,8 +11,9 @@
  *
  *   every engine   the all-engine barrier (counter form)
  *   lowest engine  for each core position p: DMA, on landing sem[S] += 1
- *                  on the core at p (a 4-byte copy of a word onto
- *                  itself: it changes no byte)
+ *                  on the core at p (a copy of the word at device memory
+ *                  4 x p onto itself: it changes no byte, and the
+ *                  arrivals of a pass touch no common byte)
  *                  wait sem[S] >= lnc, then sem[S] -= lnc
  *   every engine   the all-engine barrier
  *
@@ -42,7 +43,7 @@ static int ncsync_core_arrive(struct ncsync_stream *s, uint8_t sem,
 	int ret;
 
 	for (p = 0; p < lnc; p++) {
-		ret = ncsync_add_dma_peer(s, p, 0, 0, 4, 0,
+		ret = ncsync_add_dma_peer(s, p, 4 * p, 4 * p, 4, 0,
 					  NCSYNC_UPD_COMPLETE |
 					  NCSYNC_UPD_SEM_INC, sem, NULL);
 		if (ret < 0)

@@ -248,8 +248,9 @@ void ncsync_alloc_sem_mask(const struct ncsync_program *prog,
 			   uint32_t mask[8]);
 
 /* analysis.c */
-bool ncsync_dl_can_post(const struct ncsync_stream *s,
-			const struct ncsync_wait_op *w, bool land_only);
+bool ncsync_dl_insn_can_post(const struct ncsync_insn *in,
+			     const struct ncsync_wait_op *w, bool local,
+			     bool land);
 
 /* lower.c */
 int ncsync_lower_pending(const struct ncsync_program *prog);

@@ -114,6 +114,7 @@ static int compare(struct ncsync_program *p, uint32_t flags,
 		    struct totals *t)
 {
 	struct ck_finals fr = { 0 }, ff = { 0 };
+	struct ncsync_asm_part part = { .prog = p };
 	struct ncsync_check_result *rr = NULL, *rf = NULL;
 	struct ncsync_check_opts o;
 	int same;
@@ -121,8 +122,8 @@ static int compare(struct ncsync_program *p, uint32_t flags,
 	ncsync_check_opts_init(&o);
 	o.flags = flags;
 	o.max_states = 20000;
-	same = !ncsync_check_run(p, &o, false, &fr, &rr) &&
-	       !ncsync_check_run(p, &o, true, &ff, &rf);
+	same = !ncsync_check_run(&part, 1, &o, false, &fr, &rr) &&
+	       !ncsync_check_run(&part, 1, &o, true, &ff, &rf);
 	/*
 	 * A counter that grows for ever, or copies piling up: a search cut
 	 * short; not compared.

@@ -48,7 +48,10 @@ static bool has_drain(struct ncsync_stream *s, uint32_t from, uint32_t to)
 	return false;
 }
 
-/* Pool's part: lnc peer DMA arrivals on SEM, wait >= lnc, take lnc. */
+/*
+ * Pool's part: lnc peer DMA arrivals on SEM (the word at 4 x p onto itself:
+ * no two touch a common byte), wait >= lnc, take lnc.
+ */
 static bool pool_part(struct ncsync_stream *s, unsigned int lnc,
 		      uint32_t *first)
 {
@@ -65,8 +68,8 @@ static bool pool_part(struct ncsync_stream *s, unsigned int lnc,
 
 		if (ncsync_record_view(r, n, &v) || v.opcode != NCSYNC_OPC_DMA ||
 		    !(r[NCSYNC_REC_DMA_FLAGS] & NCSYNC_DMA_F_PEER) ||
-		    r[NCSYNC_REC_DMA_PEER] != p || v.dma_src != v.dma_dst ||
-		    !v.dma_len || !U(v).active || !U(v).on_land ||
+		    r[NCSYNC_REC_DMA_PEER] != p || v.dma_src != 4 * p ||
+		    v.dma_dst != 4 * p || v.dma_len != 4 || !U(v).active || !U(v).on_land ||
 		    U(v).index != SEM || U(v).op != NCSYNC_UPDATE_SEM_ADD ||
 		    U(v).operand != 1)
 			return false;

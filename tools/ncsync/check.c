@@ -5,14 +5,16 @@
  *
  *   ncsync check FILE [--lowering counter|events] [--sem N=V,...]
  *                     [--event N,...] [--max-states N] [--timeout MS]
- *                     [--dma-fifo]
+ *                     [--dma-fifo] [--lnc N]
  *   ncsync replay FILE SCHEDULE... [the same options]
  *
  * A schedule is printed, and read back, as words separated by blanks:
  * ENGINE@RECORD.PART for a step of an engine (PART: w0, w1 the waits of
  * lane 0 and 1, fx the op's effect, u0, u1 the updates), and
  * ENGINE#COPY@RECORD.land for the landing of the engine's copy number COPY
- * (0: its first), issued by DMA record RECORD.
+ * (0: its first), issued by DMA record RECORD.  For a program across
+ * cores ('core' statements) each word starts with its engine's core
+ * position and a colon: 1:pool@3.w0.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -46,6 +48,7 @@ struct check_opts {
 	bool dma_fifo;
 	bool conformance;	/* refuse what the profile refuses first */
 	struct init_banks init;
+	uint32_t lnc;		/* 0: the text's */
 	/* Accepted for the "# options:" lines written for run; unused. */
 	uint32_t watchdog;
 	bool strict;
@@ -94,7 +97,7 @@ static bool parse_events(const char *s, void *field)
 
 enum {
 	CO_LOWERING, CO_SEM, CO_EVENT, CO_MAX_STATES, CO_TIMEOUT,
-	CO_DMA_FIFO, CO_WATCHDOG, CO_STRICT, CO_CONFORMANCE,
+	CO_DMA_FIFO, CO_WATCHDOG, CO_STRICT, CO_CONFORMANCE, CO_LNC,
 };
 
 static const struct opt check_opt_table[] = {
@@ -117,10 +120,16 @@ static const struct opt check_opt_table[] = {
 			OPT_FIELD(struct check_opts, strict) },
 	[CO_CONFORMANCE] = { "conformance", 'C', OPT_FLAG,
 			     OPT_FIELD(struct check_opts, conformance) },
+	[CO_LNC] = { "lnc", 'L', OPT_U32, "1-64",
+		     OPT_FIELD(struct check_opts, lnc),
+		     .min = 1, .max = NCSYNC_MAX_LNC },
 	{ /* sentinel */ }
 };
 
-/* One check or replay: its options, file and program. */
+/*
+ * One check or replay: its options, file and program, of one core
+ * (@multi false, @parts[0] at position 0) or of @nparts cores.
+ */
 struct checking {
 	const struct cmd *cmd;
 	struct check_opts o;
@@ -130,7 +139,9 @@ struct checking {
 	const char *path;
 	char *text;
 	size_t len;
-	struct ncsync_program *prog;
+	bool multi;
+	unsigned int nparts;
+	struct ncsync_asm_part parts[NCSYNC_MAX_LNC];
 	struct ncsync_check_opts copts;
 };
 
@@ -151,16 +162,26 @@ static int bad_input(int ret)
  * --conformance: the profile's first refusal is bad input (exit 2), named
  * as ncsync run --conformance names the kernel's.
  */
-static int conformance(const char *path, const struct ncsync_program *prog)
+static int conformance(const struct checking *ck)
 {
 	struct ncsync_submit_error err;
+	unsigned int i;
 
-	if (!ncsync_program_conform(prog, &err))
-		return 0;
-	fail_msg("%s: engine %s record %u: %s", path,
-		 engine_label(err.engine), err.index,
-		 ncsync_reason_name(err.reason));
-	return EXIT_USAGE;
+	for (i = 0; i < ck->nparts; i++) {
+		if (!ncsync_program_conform(ck->parts[i].prog, &err))
+			continue;
+		if (ck->multi)
+			fail_msg("%s: core %u: engine %s record %u: %s",
+				 ck->path, ck->parts[i].core,
+				 engine_label(err.engine), err.index,
+				 ncsync_reason_name(err.reason));
+		else
+			fail_msg("%s: engine %s record %u: %s", ck->path,
+				 engine_label(err.engine), err.index,
+				 ncsync_reason_name(err.reason));
+		return EXIT_USAGE;
+	}
+	return 0;
 }
 
 /* The file's options, its program, and the library's options. */
@@ -170,6 +191,7 @@ static int checking_build(struct checking *ck)
 		.lowering = ck->o.lowering,
 		.lowering_given = ck->given & (1U << CO_LOWERING),
 	};
+	unsigned int n;
 	int ret;
 
 	ret = read_file(ck->path, &ck->text, &ck->len);
@@ -183,11 +205,14 @@ static int checking_build(struct checking *ck)
 			return ret;
 		bo.lowering = ck->o.lowering;
 	}
-	ret = build_program(ck->path, ck->text, ck->len, &bo, &ck->prog);
+	bo.lnc = ck->o.lnc;
+	ret = build_parts(ck->path, ck->text, ck->len, &bo, ck->parts, &n);
 	if (ret)
 		return ret;
+	ck->multi = n;
+	ck->nparts = n ? n : 1;
 	if (ck->o.conformance) {
-		ret = conformance(ck->path, ck->prog);
+		ret = conformance(ck);
 		if (ret)
 			return ret;
 	}
@@ -203,24 +228,40 @@ static int checking_build(struct checking *ck)
 
 static void checking_free(struct checking *ck)
 {
-	ncsync_program_free(ck->prog);
+	unsigned int i;
+
+	for (i = 0; i < ck->nparts; i++)
+		ncsync_program_free(ck->parts[i].prog);
 	free(ck->text);
 	free(ck->opts_line);
 }
 
-/* "pool@3.w0", "pool#0@1.land" */
-static void step_word(const struct ncsync_check_step *s, char *buf,
-		      size_t len)
+/* The name of @engine of the core at @core: "pool", or "1:pool". */
+static const char *eng_name(bool multi, unsigned int core, uint8_t engine)
+{
+	static char buf[4][24];
+	static unsigned int k;
+	char *b = buf[k++ % 4];
+
+	if (!multi)
+		return engine_label(engine);
+	snprintf(b, sizeof(buf[0]), "%u:%s", core, engine_label(engine));
+	return b;
+}
+
+/* "pool@3.w0", "pool#0@1.land"; "1:pool@3.w0" across cores. */
+static void step_word(bool multi, const struct ncsync_check_step *s,
+		      char *buf, size_t len)
 {
 	const char *part = s->part < ARRAY_SIZE(part_names) ?
 			   part_names[s->part] : "?";
+	const char *eng = eng_name(multi, s->core, s->engine);
 
 	if (s->part == NCSYNC_PART_LAND)
-		snprintf(buf, len, "%s#%u@%u.%s", engine_label(s->engine),
-			 s->copy, s->record, part);
+		snprintf(buf, len, "%s#%u@%u.%s", eng, s->copy, s->record,
+			 part);
 	else
-		snprintf(buf, len, "%s@%u.%s", engine_label(s->engine),
-			 s->record, part);
+		snprintf(buf, len, "%s@%u.%s", eng, s->record, part);
 }
 
 static bool parse_part(const char *s, uint8_t *part)
@@ -251,14 +292,37 @@ static bool parse_engine_name(const char *s, size_t n, uint8_t *engine)
 	return false;
 }
 
+/* A word's "CORE:" prefix, into s->core; false if it is not one. */
+static bool parse_core_prefix(const char **w, struct ncsync_check_step *s)
+{
+	const char *colon = strchr(*w, ':');
+	char num[16];
+	uint32_t v;
+
+	if (!colon)
+		return true;
+	if ((size_t)(colon - *w) >= sizeof(num))
+		return false;
+	snprintf(num, sizeof(num), "%.*s", (int)(colon - *w), *w);
+	if (!parse_u32(num, NCSYNC_MAX_LNC - 1, &v))
+		return false;
+	s->core = v;
+	*w = colon + 1;
+	return true;
+}
+
 /* One word of a schedule; false if it is not one. */
 static bool parse_step(const char *w, struct ncsync_check_step *s)
 {
-	const char *at = strchr(w, '@'), *hash = strchr(w, '#'), *dot;
+	const char *at, *hash, *dot;
 	char num[16];
 	uint32_t v;
 
 	memset(s, 0, sizeof(*s));
+	if (!parse_core_prefix(&w, s))
+		return false;
+	at = strchr(w, '@');
+	hash = strchr(w, '#');
 	dot = at ? strchr(at, '.') : NULL;
 	if (!at || !dot || !parse_part(dot + 1, &s->part) ||
 	    (hash && hash > at) || !hash != (s->part != NCSYNC_PART_LAND) ||
@@ -282,12 +346,17 @@ static bool parse_step(const char *w, struct ncsync_check_step *s)
 }
 
 /* The text of the record a step runs. */
-static void step_text(struct ncsync_program *prog,
+static void step_text(const struct checking *ck,
 		      const struct ncsync_check_step *s, char *buf, size_t len)
 {
-	struct ncsync_stream *st = ncsync_program_find_stream(prog, s->engine);
+	struct ncsync_stream *st = NULL;
+	unsigned int i;
 
 	*buf = '\0';
+	for (i = 0; i < ck->nparts; i++)
+		if (ck->parts[i].core == s->core)
+			st = ncsync_program_find_stream(ck->parts[i].prog,
+							s->engine);
 	if (st && s->record < ncsync_stream_count(st))
 		ncsync_disasm(ncsync_stream_record(st, s->record), buf, len);
 }
@@ -307,7 +376,8 @@ static const char *engine_state_word(const struct ncsync_check_engine *e)
 }
 
 /* "    pool blocked at 7.w0, pe done at 9; sems ...; events ...; copies" */
-static void print_state(const struct ncsync_check_state *st,
+static void print_state(bool multi, unsigned int core,
+			const struct ncsync_check_state *st,
 			const char *indent)
 {
 	unsigned int i, n = 0;
@@ -316,12 +386,12 @@ static void print_state(const struct ncsync_check_state *st,
 	for (i = 0; i < st->nengines; i++) {
 		const struct ncsync_check_engine *e = &st->engines[i];
 
-		printf(" %s %s at %u", engine_label(e->engine),
+		printf(" %s %s at %u", eng_name(multi, core, e->engine),
 		       engine_state_word(e), e->pc);
 		if (e->state <= NCSYNC_ENG_BLOCKED)
 			printf(".%s", part_names[e->part]);
 	}
-	printf("\n%ssems:", indent);
+	printf("%s\n%ssems:", st->nengines ? "" : " none", indent);
 	for (i = 0; i < NCSYNC_NUM_SEMS; i++)
 		if (st->sems[i] && ++n)
 			printf(" [%u]=%d", i, st->sems[i]);
@@ -331,32 +401,54 @@ static void print_state(const struct ncsync_check_state *st,
 			printf(" %u", i);
 	printf("%s\n%scopies in flight:", n ? "" : " none", indent);
 	for (i = 0; i < st->ncopies; i++)
-		printf(" %s#%u@%u", engine_label(st->copies[i].engine),
+		printf(" %s#%u@%u",
+		       eng_name(multi, st->copies[i].core,
+				st->copies[i].engine),
 		       st->copies[i].copy, st->copies[i].record);
 	printf("%s\n", st->ncopies ? "" : " none");
 }
 
-static void print_cycle(const struct ncsync_deadlock *dl)
+/* Every core of a state: one as print_state(), several under "core N:". */
+static void print_cores(bool multi, const struct ncsync_check_core *cores,
+			unsigned int n, const char *indent)
 {
+	char sub[16];
+	unsigned int i;
+
+	if (!multi) {
+		print_state(false, 0, &cores[0].state, indent);
+		return;
+	}
+	snprintf(sub, sizeof(sub), "%s  ", indent);
+	for (i = 0; i < n; i++) {
+		printf("%score %u:\n", indent, cores[i].core);
+		print_state(true, cores[i].core, &cores[i].state, sub);
+	}
+}
+
+static void print_cycle(const struct ncsync_check_defect *d, bool multi)
+{
+	const struct ncsync_deadlock *dl = &d->deadlock;
 	unsigned int k;
 
 	if (!dl->ncycle)
 		return;
-	printf("  cycle: %s", engine_label(dl->cycle[0]));
+	printf("  cycle: %s", eng_name(multi, d->core, dl->cycle[0]));
 	for (k = 1; k < dl->ncycle; k++)
-		printf(" -> %s", engine_label(dl->cycle[k]));
-	printf(" -> %s\n", engine_label(dl->cycle[0]));
+		printf(" -> %s", eng_name(multi, d->core, dl->cycle[k]));
+	printf(" -> %s\n", eng_name(multi, d->core, dl->cycle[0]));
 }
 
 /* What the defect is, in one line after its kind. */
-static void print_what(const struct ncsync_check_defect *d)
+static void print_what(const struct ncsync_check_defect *d, bool multi)
 {
-	const char *eng = engine_label(d->engine);
+	const char *eng = eng_name(multi, d->core, d->engine);
 
 	switch (d->kind) {
 	case NCSYNC_DEFECT_DMA_RACE:
 		printf("the copy of %s record %u overlaps %s#%u@%u in flight",
-		       eng, d->record, engine_label(d->other.engine),
+		       eng, d->record,
+		       eng_name(multi, d->other.core, d->other.engine),
 		       d->other.copy, d->other.record);
 		break;
 	case NCSYNC_DEFECT_EVENT:
@@ -373,38 +465,37 @@ static void print_what(const struct ncsync_check_defect *d)
 	}
 }
 
-static void print_defect(struct ncsync_program *prog,
+static void print_defect(const struct checking *ck,
 			 const struct ncsync_check_defect *d)
 {
 	char word[48], line[NCSYNC_DISASM_LINE_MAX];
 	uint32_t i;
 
 	printf("%s: ", ncsync_defect_name(d->kind));
-	print_what(d);
+	print_what(d, ck->multi);
 	printf(", after %u step%s\n  schedule:", d->nsteps,
 	       d->nsteps == 1 ? "" : "s");
 	for (i = 0; i < d->nsteps; i++) {
-		step_word(&d->steps[i], word, sizeof(word));
+		step_word(ck->multi, &d->steps[i], word, sizeof(word));
 		printf(" %s", word);
 	}
 	putchar('\n');
 	for (i = 0; i < d->nsteps; i++) {
-		step_word(&d->steps[i], word, sizeof(word));
-		step_text(prog, &d->steps[i], line, sizeof(line));
+		step_word(ck->multi, &d->steps[i], word, sizeof(word));
+		step_text(ck, &d->steps[i], line, sizeof(line));
 		printf("  %4u  %-18s %s", i + 1, word, line);
 		if (d->steps[i].line)
 			printf("  (line %u)", d->steps[i].line);
 		putchar('\n');
 	}
-	print_state(&d->state, "  ");
-	print_cycle(&d->deadlock);
+	print_cores(ck->multi, d->cores, d->ncores, "  ");
+	print_cycle(d, ck->multi);
 }
 
 static void json_state(const struct ncsync_check_state *st)
 {
 	unsigned int i;
 
-	j_obj("reached");
 	j_arr("engines");
 	for (i = 0; i < st->nengines; i++) {
 		j_obj(NULL);
@@ -427,29 +518,60 @@ static void json_state(const struct ncsync_check_state *st)
 	}
 	j_end();
 	j_uint("copies_in_flight", st->ncopies);
+}
+
+/* "reached": the state of one core, or "cores": each core's. */
+static void json_reached(const struct ncsync_check_defect *d, bool multi)
+{
+	unsigned int i;
+
+	if (!multi) {
+		j_obj("reached");
+		json_state(&d->state);
+		j_end();
+		return;
+	}
+	j_arr("cores");
+	for (i = 0; i < d->ncores; i++) {
+		j_obj(NULL);
+		j_uint("core", d->cores[i].core);
+		json_state(&d->cores[i].state);
+		j_end();
+	}
 	j_end();
 }
 
-static void json_defect(const struct ncsync_check_defect *d)
+static void json_schedule(const struct ncsync_check_defect *d, bool multi)
 {
 	char word[48];
 	uint32_t i;
 
-	j_obj(NULL);
-	j_str("kind", ncsync_defect_name(d->kind));
-	j_str("engine", engine_label(d->engine));
-	j_uint("record", d->record);
 	j_arr("schedule");
 	for (i = 0; i < d->nsteps; i++) {
-		step_word(&d->steps[i], word, sizeof(word));
+		step_word(multi, &d->steps[i], word, sizeof(word));
 		j_obj(NULL);
 		j_str("step", word);
+		if (multi)
+			j_uint("core", d->steps[i].core);
 		j_str("engine", engine_label(d->steps[i].engine));
 		j_uint("record", d->steps[i].record);
 		j_uint("line", d->steps[i].line);
 		j_end();
 	}
 	j_end();
+}
+
+static void json_defect(const struct ncsync_check_defect *d, bool multi)
+{
+	uint32_t i;
+
+	j_obj(NULL);
+	j_str("kind", ncsync_defect_name(d->kind));
+	if (multi)
+		j_uint("core", d->core);
+	j_str("engine", engine_label(d->engine));
+	j_uint("record", d->record);
+	json_schedule(d, multi);
 	if (d->deadlock.ncycle) {
 		j_arr("cycle");
 		for (i = 0; i < d->deadlock.ncycle; i++) {
@@ -459,11 +581,11 @@ static void json_defect(const struct ncsync_check_defect *d)
 		}
 		j_end();
 	}
-	json_state(&d->state);
+	json_reached(d, multi);
 	j_end();
 }
 
-static void report(const char *path, struct ncsync_program *prog,
+static void report(const struct checking *ck,
 		   const struct ncsync_check_result *res)
 {
 	enum ncsync_check_verdict v = ncsync_check_verdict(res);
@@ -471,25 +593,25 @@ static void report(const char *path, struct ncsync_program *prog,
 
 	if (opt_json) {
 		j_obj(NULL);
-		j_str("file", path);
+		j_str("file", ck->path);
 		j_str("verdict", verdict_names[v]);
 		j_uint("states", ncsync_check_states(res));
 		j_bool("complete", ncsync_check_complete(res));
 		j_arr("defects");
 		for (i = 0; i < n; i++)
-			json_defect(ncsync_check_defect(res, i));
+			json_defect(ncsync_check_defect(res, i), ck->multi);
 		j_end();
 		j_end();
 		j_done();
 		return;
 	}
-	printf("%s: %s: %u defect%s in %llu states%s\n", path,
+	printf("%s: %s: %u defect%s in %llu states%s\n", ck->path,
 	       verdict_names[v], n, n == 1 ? "" : "s",
 	       (unsigned long long)ncsync_check_states(res),
 	       v == NCSYNC_CHECK_DEFECT && !ncsync_check_complete(res) ?
 	       " (a limit ended the search: there may be more)" : "");
 	for (i = 0; i < n; i++)
-		print_defect(prog, ncsync_check_defect(res, i));
+		print_defect(ck, ncsync_check_defect(res, i));
 }
 
 static int verdict_exit(enum ncsync_check_verdict v)
@@ -498,20 +620,30 @@ static int verdict_exit(enum ncsync_check_verdict v)
 	       v == NCSYNC_CHECK_DEFECT ? EXIT_FAIL : EXIT_INCONCLUSIVE;
 }
 
+/* ncsync_check_cores(), or a usage error for what it cannot follow. */
+static int check_parts(const struct checking *ck,
+		       struct ncsync_check_result **res)
+{
+	int ret = ncsync_check_cores(ck->parts, ck->nparts, &ck->copts, res);
+
+	if (ret == -E2BIG) {
+		fail_msg("%s: more than %u cores (with the peers its DMA records signal) or %u engines: more than the checker follows",
+			 ck->path, NCSYNC_CHECK_MAX_CORES,
+			 NCSYNC_CHECK_MAX_ENGINES);
+		return EXIT_USAGE;
+	}
+	return ret ? fail_err(ret, "%s: check", ck->path) : 0;
+}
+
 static int check_execute(struct checking *ck)
 {
 	struct ncsync_check_result *res;
 	int ret;
 
-	ret = ncsync_check(ck->prog, &ck->copts, &res);
-	if (ret == -EOPNOTSUPP) {
-		fail_msg("%s: a DMA record signals another core (peer=): the checker explores one core",
-			 ck->path);
-		return EXIT_USAGE;
-	}
+	ret = check_parts(ck, &res);
 	if (ret)
-		return fail_err(ret, "%s: check", ck->path);
-	report(ck->path, ck->prog, res);
+		return ret;
+	report(ck, res);
 	ret = verdict_exit(ncsync_check_verdict(res));
 	ncsync_check_free(res);
 	return ret;
@@ -543,19 +675,26 @@ int cmd_check(int argc, char **argv)
 	return OPTS_EXIT(ret);
 }
 
-int check_before_run(const char *path, const struct ncsync_program *prog)
+int check_before_run(const char *path, const struct ncsync_asm_part *parts,
+		     unsigned int n)
 {
+	struct checking *ck = calloc(1, sizeof(*ck));
 	struct ncsync_check_result *res;
-	struct ncsync_check_opts o;
 	int ret;
 
-	ncsync_check_opts_init(&o);
-	ret = ncsync_check(prog, &o, &res);
+	if (!ck)
+		return fail_err(ENOMEM, "%s: check", path);
+	ck->path = path;
+	ck->multi = n;
+	ck->nparts = n ? n : 1;
+	memcpy(ck->parts, parts, ck->nparts * sizeof(*parts));
+	ncsync_check_opts_init(&ck->copts);
+	ret = check_parts(ck, &res);
 	if (ret)
-		return fail_err(ret, "%s: check", path);
+		goto out;
 	switch (ncsync_check_verdict(res)) {
 	case NCSYNC_CHECK_DEFECT:
-		report(path, (struct ncsync_program *)prog, res);
+		report(ck, res);
 		fflush(stdout);
 		ret = fail_msg("%s: check found a defect: not submitted", path);
 		break;
@@ -567,6 +706,8 @@ int check_before_run(const char *path, const struct ncsync_program *prog)
 		break;
 	}
 	ncsync_check_free(res);
+out:
+	free(ck);	/* the parts are the caller's */
 	return ret;
 }
 
@@ -607,12 +748,13 @@ static int parse_schedule(const struct cmd *c, char **words, int n,
 }
 
 struct replay_print {
-	struct ncsync_program *prog;
+	const struct checking *ck;
 	const struct ncsync_check_step *steps;
 };
 
 static int replay_step(void *arg, size_t i,
-		       const struct ncsync_check_state *st)
+		       const struct ncsync_check_core *cores,
+		       unsigned int ncores)
 {
 	const struct replay_print *rp = arg;
 	char word[48], line[NCSYNC_DISASM_LINE_MAX];
@@ -620,26 +762,33 @@ static int replay_step(void *arg, size_t i,
 	if (!i) {
 		printf("initial state\n");
 	} else {
-		step_word(&rp->steps[i - 1], word, sizeof(word));
-		step_text(rp->prog, &rp->steps[i - 1], line, sizeof(line));
+		step_word(rp->ck->multi, &rp->steps[i - 1], word,
+			  sizeof(word));
+		step_text(rp->ck, &rp->steps[i - 1], line, sizeof(line));
 		printf("step %zu: %s  %s\n", i, word, line);
 	}
-	print_state(st, "    ");
+	print_cores(rp->ck->multi, cores, ncores, "    ");
 	return 0;
 }
 
 static int replay_execute(struct checking *ck,
 			  const struct ncsync_check_step *steps, size_t n)
 {
-	struct replay_print rp = { .prog = ck->prog, .steps = steps };
+	struct replay_print rp = { .ck = ck, .steps = steps };
 	char word[48];
 	size_t done = 0;
 	int ret;
 
-	ret = ncsync_check_replay(ck->prog, &ck->copts, steps, n, replay_step,
-				  &rp, &done);
+	ret = ncsync_check_replay_cores(ck->parts, ck->nparts, &ck->copts,
+					steps, n, replay_step, &rp, &done);
+	if (ret == -E2BIG) {
+		fail_msg("%s: more than %u cores or %u engines: more than the checker follows",
+			 ck->path, NCSYNC_CHECK_MAX_CORES,
+			 NCSYNC_CHECK_MAX_ENGINES);
+		return EXIT_USAGE;
+	}
 	if (ret == -EPERM) {
-		step_word(&steps[done], word, sizeof(word));
+		step_word(ck->multi, &steps[done], word, sizeof(word));
 		return fail_msg("%s: step %zu (%s) cannot run in this state",
 				ck->path, done + 1, word);
 	}

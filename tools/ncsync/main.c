@@ -64,7 +64,7 @@ static const struct cmd cmds[] = {
 	  cmd_run },
 	{ "check", "FILE [--lowering counter|events] [--sem N=V,...]\n"
 	  "\t    [--event N,...] [--max-states N] [--timeout MS] [--dma-fifo]\n"
-	  "\t    [--conformance]",
+	  "\t    [--conformance] [--lnc N]",
 	  "explore every schedule of FILE's lowered program on a host model\n"
 	  "\tof the engines; report each defect kind (deadlock, dma-race,\n"
 	  "\tevent, overflow, barrier-imbalance, unposted-wait) with a schedule\n"
@@ -72,7 +72,7 @@ static const struct cmd cmds[] = {
 	  "\t3 inconclusive (a limit was reached first)",
 	  cmd_check },
 	{ "replay", "FILE SCHEDULE... [--lowering counter|events] [--sem N=V,...]\n"
-	  "\t    [--event N,...] [--dma-fifo]",
+	  "\t    [--event N,...] [--dma-fifo] [--lnc N]",
 	  "run a schedule ncsync check printed on the host model, step by\n"
 	  "\tstep, printing the state after each.  Exits 1 when a step cannot\n"
 	  "\trun",

@@ -221,6 +221,8 @@ static int lower_text(const char *what, struct ncsync_program *prog,
 						  in->rt_reserved_event_first,
 						  in->rt_reserved_event_count) ?:
 		      ncsync_program_set_lnc(prog, in->lnc ? in->lnc : 1);
+	else if (bo->lnc)
+		ret = ncsync_program_set_lnc(prog, bo->lnc);
 	if (ret) {
 		ncsync_program_free(prog);
 		return fail_err(ret,
@@ -257,18 +259,33 @@ static int finish_program(const char *what, struct ncsync_program *prog)
 	return 0;
 }
 
-/* Lower and finalize parts[i], for i < @n; on an error, free them all. */
+/*
+ * Lower and finalize parts[i], for i < @n, for the logical core of @bo
+ * (without a device: bo->lnc, or the parts' highest position + 1); on an
+ * error, free them all.
+ */
 static int finish_parts(const char *path, struct ncsync_asm_part *parts,
 			unsigned int n, const struct build_opts *bo)
 {
+	struct build_opts pbo = *bo;
 	char what[PATH_MAX + 16];
 	unsigned int i, j;
 	int ret = 0;
 
+	for (i = 0; !pbo.info && !bo->lnc && i < n; i++)
+		if (parts[i].core >= pbo.lnc)
+			pbo.lnc = parts[i].core + 1;
 	for (i = 0; i < n && !ret; i++) {
 		snprintf(what, sizeof(what), "%s: core %u", path,
 			 parts[i].core);
-		ret = lower_text(what, parts[i].prog, bo) ?:
+		if (!pbo.info && parts[i].core >= pbo.lnc) {
+			ncsync_program_free(parts[i].prog);
+			ret = fail_msg("%s: outside a logical core of %u core%s",
+				       what, pbo.lnc, pbo.lnc == 1 ? "" : "s");
+			i++;
+			break;
+		}
+		ret = lower_text(what, parts[i].prog, &pbo) ?:
 		      finish_program(what, parts[i].prog);
 	}
 	for (j = 0; ret && j < n; j++)
@@ -1018,6 +1035,20 @@ static int run_execute(struct run *run)
 	return ret;
 }
 
+/* run --check: the checker first, on the program of one core or its parts. */
+static int run_check(const struct run *run)
+{
+	struct ncsync_asm_part parts[NCSYNC_MAX_LNC];
+	unsigned int i;
+
+	parts[0] = (struct ncsync_asm_part){ .core = 0, .prog = run->prog };
+	for (i = 0; i < run->nparts; i++)
+		parts[i] = (struct ncsync_asm_part){
+			.core = run->parts[i].pos, .prog = run->parts[i].prog,
+		};
+	return check_before_run(run->path, parts, run->nparts);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run *run = calloc(1, sizeof(*run));
@@ -1031,11 +1062,8 @@ int cmd_run(int argc, char **argv)
 		ret = open_core(true, &run->dev);
 	if (!ret) {
 		ret = run_build(run);
-		if (!ret && run->o.check && run->nparts)
-			ret = fail_msg("%s: --check: a program across cores ('core' statements): the checker explores the program of one core",
-				       run->path);
-		else if (!ret && run->o.check)
-			ret = check_before_run(run->path, run->prog);
+		if (!ret && run->o.check)
+			ret = run_check(run);
 		if (!ret)
 			ret = run_execute(run);
 		ncsync_program_free(run->prog);

@@ -274,6 +274,11 @@ struct build_opts {
 	bool lowering_given;
 	enum ncsync_barrier_lowering lowering;
 	const struct ncsync_info *info;	/* reserved slices; NULL: defaults */
+	/*
+	 * Without @info, the logical core's size: 0 for the text's (its
+	 * highest core position + 1; 1 for a text without 'core').
+	 */
+	unsigned int lnc;
 };
 
 bool is_image(const char *buf, size_t len);
@@ -305,8 +310,12 @@ int file_opts(const struct cmd *c, const char *path, const char *text,
 	      const struct opt *table, void *tmp, void *dst,
 	      unsigned int *given, char **linep);
 
-/* check.c: check before run --check submits; 0 when safe enough to run. */
-int check_before_run(const char *path, const struct ncsync_program *prog);
+/*
+ * check.c: check before run --check submits the program, of one core
+ * (@n 0, parts[0]) or across cores; 0 when safe enough to run.
+ */
+int check_before_run(const char *path, const struct ncsync_asm_part *parts,
+		     unsigned int n);
 
 /* dev.c: the fault counters, shared by info and dump. */
 void json_stats_counts(const struct ncsync_stats *st);
