@@ -37,7 +37,10 @@
 #     ten engines on two cores meeting at a core_barrier 1000 times;
 # 17. run_cores_notify: "ncsync monitor" of every core receives the end
 #     of each core's part of a program across cores, from its core;
-# 18. load_again: the module loads again, with the parameters it had.
+# 18. run_cores_deadlock: a program across cores whose cores wait for
+#     each other's copy times out, and the report names the cycle across
+#     the cores and each stuck engine's poster on the other core;
+# 19. load_again: the module loads again, with the parameters it had.
 #
 # selftests/run.sh runs this inside the test VM with the module loaded; it
 # is left loaded as found (the module file: ncsync_module.sh).  Outside
@@ -54,7 +57,7 @@ cbin=$build/selftests/ncsync_corebarrier_test
 sys=/sys/module/ncsync
 . "$here/ncsync_module.sh"
 ex=$top/examples
-tap_plan 18 lnc
+tap_plan 19 lnc
 
 ncsync_reload_begin "$bin"
 
@@ -297,6 +300,29 @@ lnc_notify() {
 	lnc_result run_cores_notify
 }
 
+# 18: the deadlock analysis across the cores (ncsync_program_deadlock_cores()).
+lnc_deadlock() {
+	printf 'core 0\nengine pool\n\tnop wait sem[4] >= 1\n\tdma 0x0, 0x40, 64, peer=1 on_land sem[3]++\ncore 1\nengine act\n\tnop wait sem[3] >= 1\n\tdma 0x0, 0x40, 64, peer=0 on_land sem[4]++\n' > "$tmpd/dl.s"
+	"$tool" -c 0 sem set 4 0 > /dev/null
+	"$tool" -c 1 sem set 3 0 > /dev/null
+	why=
+	refused 1 "program" -c 0 run --watchdog 300 "$tmpd/dl.s"
+	for w in "timed out" "  deadlock: 0:pool -> 1:act -> 0:pool" \
+		 "    0:pool waits for sem[4] >= 1, now 0: only 1:act (record 1) would post it, and is stuck" \
+		 "    1:act waits for sem[3] >= 1, now 0: only 0:pool (record 1) would post it, and is stuck"; do
+		echo "$out" | grep -qF -- "$w" || why="$why; no '$w'"
+	done
+	out=$("$tool" -j -c 0 run --watchdog 300 "$tmpd/dl.s" 2>/dev/null)
+	echo "$out" | $py -c '
+import json, sys
+d = json.load(sys.stdin)
+st = {(e["core"], e["engine"]): [(p["core"], p["engine"], p["record"])
+      for p in e["posters"]] for e in d["deadlock"]}
+assert st == {(0, "pool"): [(1, "act", 1)], (1, "act"): [(0, "pool", 1)]}, st
+' || why="$why; JSON deadlock: $out"
+	lnc_result run_cores_deadlock
+}
+
 lnc_runs() {
 	py=/usr/bin/python3
 	[ -x $py ] || py=python3
@@ -309,6 +335,7 @@ lnc_runs() {
 	lnc_other
 	lnc_core_barrier
 	lnc_notify
+	lnc_deadlock
 	rm -rf "$tmpf" "$tmpd"
 }
 

@@ -497,6 +497,49 @@ struct ncsync_deadlock {
 	struct ncsync_deadlock_engine engines[NCSYNC_NUM_ENGINES];
 };
 
+/* Engines ncsync_program_deadlock_cores() follows, on every core. */
+#define NCSYNC_DEADLOCK_MAX_ENGINES	16
+
+/**
+ * struct ncsync_deadlock_slot - one engine of ncsync_program_deadlock_cores().
+ * @core: its core's position in the logical core.
+ * @engine: the engine (NCSYNC_ENGINE_*).
+ * @stuck: 1 when it waits on a semaphore or an event that only stuck
+ *	engines could post, else 0.
+ * @pad: zero.
+ * @poster: for entry j of @engines of struct ncsync_deadlock_cores, the
+ *	first record engine j may still run that could post what this one
+ *	waits for, on this one's core, or NCSYNC_NO_POSTER.
+ */
+struct ncsync_deadlock_slot {
+	uint8_t core;
+	uint8_t engine;
+	uint8_t stuck;
+	uint8_t pad[5];
+	int64_t poster[NCSYNC_DEADLOCK_MAX_ENGINES];
+};
+
+/**
+ * struct ncsync_deadlock_cores - which engines of a program across cores
+ * are stuck, and why.
+ * @nengines: entries of @engines used: every part's engines, in the order
+ *	of the parts and of each part's status report.
+ * @nstuck: engines with @stuck set.
+ * @ncycle: entries of @cycle used; 0 when the stuck engines form no cycle.
+ * @reserved: zero.
+ * @cycle: a cycle of stuck engines, by index in @engines: each waits for
+ *	what only the next one (the last: the first) could post.
+ * @engines: the engines.
+ */
+struct ncsync_deadlock_cores {
+	uint32_t nengines;
+	uint32_t nstuck;
+	uint32_t ncycle;
+	uint32_t reserved;
+	uint8_t cycle[NCSYNC_DEADLOCK_MAX_ENGINES];
+	struct ncsync_deadlock_slot engines[NCSYNC_DEADLOCK_MAX_ENGINES];
+};
+
 /**
  * ncsync_program_deadlock() - find the engines of @prog that are stuck.
  * @prog: a finalized program, the one the report is about.
@@ -509,6 +552,11 @@ struct ncsync_deadlock {
 int ncsync_program_deadlock(const struct ncsync_program *prog,
 			    const struct ncsync_prog_status *status,
 			    struct ncsync_deadlock *dl);
+/* The same analysis for a program across cores: @status[i] of @parts[i]. */
+int ncsync_program_deadlock_cores(const struct ncsync_asm_part *parts,
+				  const struct ncsync_prog_status *status,
+				  unsigned int n,
+				  struct ncsync_deadlock_cores *dl);
 
 /* Checking a program on every schedule (Documentation/ncsync/check.rst). */
 
@@ -678,6 +726,9 @@ struct ncsync_check_core {
  * @cores: the state after the last step of every core: the program's
  *	parts in the order given, then the peers their DMA records land on
  *	that no part runs on, by position.
+ * @deadlock_cores: deadlock and barrier-imbalance of a program of more
+ *	than one part (ncsync_check_cores()): who waits on whom across the
+ *	cores, as ncsync_program_deadlock_cores() tells it; NULL otherwise.
  */
 struct ncsync_check_defect {
 	uint32_t kind;
@@ -691,6 +742,7 @@ struct ncsync_check_defect {
 	uint32_t core;
 	uint32_t ncores;
 	const struct ncsync_check_core *cores;
+	const struct ncsync_deadlock_cores *deadlock_cores;
 };
 
 struct ncsync_check_result;

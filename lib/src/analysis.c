@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * libncsync: the deadlock analysis of a program's status report,
- * ncsync_program_deadlock().
+ * ncsync_program_deadlock(), and of the reports of a program across cores,
+ * ncsync_program_deadlock_cores().
  *
  * For every engine blocked on a semaphore or an event, the first record of
  * each other engine, among those it can still run, that could post what
@@ -20,6 +21,12 @@
 /* The public result has one layout on every ABI: no implicit padding. */
 _Static_assert(sizeof(struct ncsync_deadlock_engine) ==
 	       8 + 8 * NCSYNC_NUM_ENGINES, "ncsync_deadlock_engine layout");
+_Static_assert(sizeof(struct ncsync_deadlock_slot) ==
+	       8 + 8 * NCSYNC_DEADLOCK_MAX_ENGINES, "ncsync_deadlock_slot layout");
+_Static_assert(sizeof(struct ncsync_deadlock_cores) ==
+	       16 + NCSYNC_DEADLOCK_MAX_ENGINES +
+	       sizeof(struct ncsync_deadlock_slot) * NCSYNC_DEADLOCK_MAX_ENGINES,
+	       "ncsync_deadlock_cores layout");
 _Static_assert(sizeof(struct ncsync_deadlock) ==
 	       24 + sizeof(struct ncsync_deadlock_engine) * NCSYNC_NUM_ENGINES,
 	       "ncsync_deadlock layout");
@@ -194,29 +201,77 @@ static uint32_t ncsync_dl_reach(const struct ncsync_stream *s, uint32_t pc)
 	}
 }
 
-/*
- * Fill the posters of engine @j (stream @s, at @pc) for every waiting
- * engine: one pass over the records it may still run.
+/**
+ * struct ncsync_dl_work - the analysis of one report, of one core or several.
+ * @n: engines.
+ * @peers: a DMA record's completion update lands on its peer (a program
+ *	across cores); else on the core of every engine.
+ * @pos: each engine's core position.
+ * @engine: each engine's id.
+ * @s: each engine's stream; NULL once it ended.
+ * @pc: each engine's record.
+ * @waits: the engine waits on a semaphore or an event.
+ * @need: what it waits for.
+ * @poster: per waiting engine i and engine j, the first record j may still
+ *	run that could post what i waits for, or NCSYNC_NO_POSTER.
+ * @stuck: the engine waits for what only stuck engines could post.
+ * @nstuck: engines stuck.
+ * @ncycle: entries of @cycle.
+ * @cycle: a cycle of stuck engines, by index.
  */
-static void ncsync_dl_posters(const struct ncsync_stream *s, uint32_t pc,
-			      unsigned int j, unsigned int n,
-			      const struct ncsync_dl_need *need,
-			      const bool *waits, struct ncsync_deadlock *dl)
+struct ncsync_dl_work {
+	unsigned int n;
+	bool peers;
+	uint8_t pos[NCSYNC_DEADLOCK_MAX_ENGINES];
+	uint8_t engine[NCSYNC_DEADLOCK_MAX_ENGINES];
+	const struct ncsync_stream *s[NCSYNC_DEADLOCK_MAX_ENGINES];
+	uint32_t pc[NCSYNC_DEADLOCK_MAX_ENGINES];
+	bool waits[NCSYNC_DEADLOCK_MAX_ENGINES];
+	struct ncsync_dl_need need[NCSYNC_DEADLOCK_MAX_ENGINES];
+	int64_t poster[NCSYNC_DEADLOCK_MAX_ENGINES][NCSYNC_DEADLOCK_MAX_ENGINES];
+	bool stuck[NCSYNC_DEADLOCK_MAX_ENGINES];
+	unsigned int nstuck;
+	unsigned int ncycle;
+	uint8_t cycle[NCSYNC_DEADLOCK_MAX_ENGINES];
+};
+
+/* Could record @in of engine @j post what engine @i waits for? */
+static bool ncsync_dl_posts_to(const struct ncsync_dl_work *w, unsigned int j,
+			       unsigned int i, const struct ncsync_insn *in)
 {
+	bool local = w->pos[j] == w->pos[i];
+	unsigned int to = w->pos[j];
+
+	if (!w->peers || in->opcode != NCSYNC_OPC_DMA)
+		return local && ncsync_dl_insn_posts(in, &w->need[i]);
+	if (in->dma.flags & NCSYNC_DMA_F_PEER)
+		to = in->dma.peer;
+	return (to == w->pos[i] &&
+		ncsync_dl_upd_posts(&in->lane[0], &w->need[i])) ||
+	       (local && ncsync_dl_act_posts(&in->lane[0], &w->need[i]));
+}
+
+/*
+ * Fill the posters of engine @j for every waiting engine: one pass over
+ * the records it may still run.
+ */
+static void ncsync_dl_posters(struct ncsync_dl_work *w, unsigned int j)
+{
+	const struct ncsync_stream *s = w->s[j];
 	unsigned int i, left = 0;
 	struct ncsync_insn in;
 	uint32_t r;
 
-	for (i = 0; i < n; i++)
-		left += waits[i] && i != j;
-	for (r = ncsync_dl_reach(s, pc); left && r < s->count; r++) {
+	for (i = 0; i < w->n; i++)
+		left += w->waits[i] && i != j;
+	for (r = ncsync_dl_reach(s, w->pc[j]); left && r < s->count; r++) {
 		if (!ncsync_dl_decode(s, r, &in))
 			continue;
-		for (i = 0; i < n; i++) {
-			int64_t *p = &dl->engines[i].poster[j];
+		for (i = 0; i < w->n; i++) {
+			int64_t *p = &w->poster[i][j];
 
-			if (!waits[i] || i == j || *p >= 0 ||
-			    !ncsync_dl_insn_posts(&in, &need[i]))
+			if (!w->waits[i] || i == j || *p >= 0 ||
+			    !ncsync_dl_posts_to(w, j, i, &in))
 				continue;
 			*p = r;
 			left--;
@@ -228,37 +283,36 @@ static void ncsync_dl_posters(const struct ncsync_stream *s, uint32_t pc,
  * Drop from the stuck set every engine with a poster that is not stuck,
  * until nothing changes.
  */
-static void ncsync_dl_settle(struct ncsync_deadlock *dl)
+static void ncsync_dl_settle(struct ncsync_dl_work *w)
 {
 	bool changed = true;
 	unsigned int i, j;
 
 	while (changed) {
 		changed = false;
-		for (i = 0; i < dl->nengines; i++) {
-			if (!dl->engines[i].stuck)
+		for (i = 0; i < w->n; i++) {
+			if (!w->stuck[i])
 				continue;
-			for (j = 0; j < dl->nengines; j++) {
-				if (dl->engines[i].poster[j] >= 0 &&
-				    !dl->engines[j].stuck) {
-					dl->engines[i].stuck = 0;
+			for (j = 0; j < w->n; j++) {
+				if (w->poster[i][j] >= 0 && !w->stuck[j]) {
+					w->stuck[i] = false;
 					changed = true;
 					break;
 				}
 			}
 		}
 	}
-	for (i = 0; i < dl->nengines; i++)
-		dl->nstuck += dl->engines[i].stuck;
+	for (i = 0; i < w->n; i++)
+		w->nstuck += w->stuck[i];
 }
 
 /* The first stuck engine that could post what stuck engine @i waits for. */
-static int ncsync_dl_next(const struct ncsync_deadlock *dl, unsigned int i)
+static int ncsync_dl_next(const struct ncsync_dl_work *w, unsigned int i)
 {
 	unsigned int j;
 
-	for (j = 0; j < dl->nengines; j++)
-		if (dl->engines[i].poster[j] >= 0 && dl->engines[j].stuck)
+	for (j = 0; j < w->n; j++)
+		if (w->poster[i][j] >= 0 && w->stuck[j])
 			return j;
 	return -1;
 }
@@ -268,63 +322,143 @@ static int ncsync_dl_next(const struct ncsync_deadlock *dl, unsigned int i)
  * engine to the first stuck engine that could post its wait until one
  * repeats; the cycle starts there.
  */
-static void ncsync_dl_cycle(struct ncsync_deadlock *dl)
+static void ncsync_dl_cycle(struct ncsync_dl_work *w)
 {
 	unsigned int start;
 	int i, j;
 
-	for (start = 0; start < dl->nengines; start++) {
-		bool seen[NCSYNC_NUM_ENGINES] = { false };
+	for (start = 0; start < w->n; start++) {
+		bool seen[NCSYNC_DEADLOCK_MAX_ENGINES] = { false };
 
-		if (!dl->engines[start].stuck)
+		if (!w->stuck[start])
 			continue;
-		for (j = start; j >= 0 && !seen[j]; j = ncsync_dl_next(dl, j))
+		for (j = start; j >= 0 && !seen[j]; j = ncsync_dl_next(w, j))
 			seen[j] = true;
 		if (j < 0)
 			continue;
 		i = j;
 		do {
-			dl->cycle[dl->ncycle++] = dl->engines[i].engine;
-			i = ncsync_dl_next(dl, i);
-		} while (i >= 0 && i != j && dl->ncycle < NCSYNC_NUM_ENGINES);
+			w->cycle[w->ncycle++] = i;
+			i = ncsync_dl_next(w, i);
+		} while (i >= 0 && i != j && w->ncycle < w->n);
 		return;
 	}
+}
+
+/* Engine @i of the analysis: @e of the report of @prog, at position @pos. */
+static void ncsync_dl_add(struct ncsync_dl_work *w,
+			  const struct ncsync_program *prog,
+			  const struct ncsync_engine_status *e, unsigned int pos)
+{
+	unsigned int i = w->n++, j;
+
+	for (j = 0; j < NCSYNC_DEADLOCK_MAX_ENGINES; j++)
+		w->poster[i][j] = NCSYNC_NO_POSTER;
+	w->pos[i] = pos;
+	w->engine[i] = e->engine;
+	w->pc[i] = e->pc;
+	w->waits[i] = ncsync_dl_need_of(e, &w->need[i]);
+	w->stuck[i] = w->waits[i];
+	w->s[i] = e->state < NCSYNC_ENG_DONE &&
+		  e->engine < NCSYNC_MAX_ENGINE_ID ? prog->streams[e->engine] :
+		  NULL;
+}
+
+static void ncsync_dl_run(struct ncsync_dl_work *w)
+{
+	unsigned int j;
+
+	for (j = 0; j < w->n; j++)
+		if (w->s[j])
+			ncsync_dl_posters(w, j);
+	ncsync_dl_settle(w);
+	ncsync_dl_cycle(w);
 }
 
 int ncsync_program_deadlock(const struct ncsync_program *prog,
 			    const struct ncsync_prog_status *status,
 			    struct ncsync_deadlock *dl)
 {
-	struct ncsync_dl_need need[NCSYNC_NUM_ENGINES];
-	bool waits[NCSYNC_NUM_ENGINES];
-	unsigned int n, i, j;
+	struct ncsync_dl_work w = { 0 };
+	unsigned int i, j;
 
 	if (!prog || !status || !dl || !prog->finalized ||
 	    status->nengines > NCSYNC_NUM_ENGINES)
 		return -EINVAL;
+	for (i = 0; i < status->nengines; i++)
+		ncsync_dl_add(&w, prog, &status->engines[i], 0);
+	ncsync_dl_run(&w);
 	memset(dl, 0, sizeof(*dl));
-	n = status->nengines;
-	dl->nengines = n;
-	for (i = 0; i < NCSYNC_NUM_ENGINES; i++)
+	dl->nengines = w.n;
+	dl->nstuck = w.nstuck;
+	dl->ncycle = w.ncycle;
+	for (i = 0; i < w.ncycle; i++)
+		dl->cycle[i] = w.engine[w.cycle[i]];
+	for (i = 0; i < NCSYNC_NUM_ENGINES; i++) {
+		dl->engines[i].engine = i < w.n ? w.engine[i] : 0;
+		dl->engines[i].stuck = i < w.n && w.stuck[i];
 		for (j = 0; j < NCSYNC_NUM_ENGINES; j++)
-			dl->engines[i].poster[j] = NCSYNC_NO_POSTER;
-	for (i = 0; i < n; i++) {
-		dl->engines[i].engine = status->engines[i].engine;
-		waits[i] = ncsync_dl_need_of(&status->engines[i], &need[i]);
-		dl->engines[i].stuck = waits[i];
+			dl->engines[i].poster[j] = i < w.n && j < w.n ?
+						   w.poster[i][j] :
+						   NCSYNC_NO_POSTER;
 	}
-	for (j = 0; j < n; j++) {
-		const struct ncsync_engine_status *f = &status->engines[j];
-		const struct ncsync_stream *s;
+	return 0;
+}
 
-		if (f->state >= NCSYNC_ENG_DONE ||
-		    f->engine >= NCSYNC_MAX_ENGINE_ID)
-			continue;
-		s = prog->streams[f->engine];
-		if (s)
-			ncsync_dl_posters(s, f->pc, j, n, need, waits, dl);
+/* The engines of the parts' reports; -EINVAL or -E2BIG. */
+static int ncsync_dl_add_parts(struct ncsync_dl_work *w,
+			       const struct ncsync_asm_part *parts,
+			       const struct ncsync_prog_status *status,
+			       unsigned int n)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < n; i++) {
+		if (!parts[i].prog || !parts[i].prog->finalized ||
+		    parts[i].core >= NCSYNC_MAX_LNC ||
+		    status[i].nengines > NCSYNC_NUM_ENGINES)
+			return -EINVAL;
+		for (k = 0; k < i; k++)
+			if (parts[k].core == parts[i].core)
+				return -EINVAL;
+		if (w->n + status[i].nengines > NCSYNC_DEADLOCK_MAX_ENGINES)
+			return -E2BIG;
+		for (k = 0; k < status[i].nengines; k++)
+			ncsync_dl_add(w, parts[i].prog, &status[i].engines[k],
+				      parts[i].core);
 	}
-	ncsync_dl_settle(dl);
-	ncsync_dl_cycle(dl);
+	return 0;
+}
+
+int ncsync_program_deadlock_cores(const struct ncsync_asm_part *parts,
+				  const struct ncsync_prog_status *status,
+				  unsigned int n,
+				  struct ncsync_deadlock_cores *dl)
+{
+	struct ncsync_dl_work w = { .peers = true };
+	unsigned int i, j;
+	int ret;
+
+	if (!parts || !status || !dl || !n)
+		return -EINVAL;
+	ret = ncsync_dl_add_parts(&w, parts, status, n);
+	if (ret)
+		return ret;
+	ncsync_dl_run(&w);
+	memset(dl, 0, sizeof(*dl));
+	dl->nengines = w.n;
+	dl->nstuck = w.nstuck;
+	dl->ncycle = w.ncycle;
+	memcpy(dl->cycle, w.cycle, sizeof(dl->cycle));
+	for (i = 0; i < w.n; i++) {
+		dl->engines[i].core = w.pos[i];
+		dl->engines[i].engine = w.engine[i];
+		dl->engines[i].stuck = w.stuck[i];
+		for (j = 0; j < NCSYNC_DEADLOCK_MAX_ENGINES; j++)
+			dl->engines[i].poster[j] = w.poster[i][j];
+	}
+	for (; i < NCSYNC_DEADLOCK_MAX_ENGINES; i++)
+		for (j = 0; j < NCSYNC_DEADLOCK_MAX_ENGINES; j++)
+			dl->engines[i].poster[j] = NCSYNC_NO_POSTER;
 	return 0;
 }

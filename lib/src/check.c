@@ -209,6 +209,7 @@ static void ck_free_defect(struct ncsync_check_defect *d)
 	if (d) {
 		free((void *)d->steps);
 		free((void *)d->cores);
+		free((void *)d->deadlock_cores);
 	}
 	free(d);
 }

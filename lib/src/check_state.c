@@ -130,6 +130,30 @@ static void ck_status_of(const struct ck_prog *cp, const struct ck_state *st,
 	}
 }
 
+/*
+ * The analysis across the parts' reports in @st, malloc'd; NULL when out
+ * of memory (the parts never have more engines than it follows).
+ */
+static struct ncsync_deadlock_cores *ck_deadlock_cores(const struct ck_prog *cp,
+						       const struct ck_state *st)
+{
+	struct ncsync_prog_status ps[CK_MAX_CORES];
+	struct ncsync_asm_part parts[CK_MAX_CORES];
+	struct ncsync_deadlock_cores *dl = malloc(sizeof(*dl));
+	unsigned int c;
+
+	for (c = 0; dl && c < cp->nparts; c++) {
+		parts[c].core = cp->pos[c];
+		parts[c].prog = (struct ncsync_program *)cp->prog[c];
+		ck_status_of(cp, st, c, &ps[c]);
+	}
+	if (dl && ncsync_program_deadlock_cores(parts, ps, cp->nparts, dl)) {
+		free(dl);
+		dl = NULL;
+	}
+	return dl;
+}
+
 void ck_deadlock_of(const struct ck_prog *cp, const struct ck_state *st,
 		    unsigned int e, struct ncsync_check_defect *d)
 {
@@ -139,6 +163,8 @@ void ck_deadlock_of(const struct ck_prog *cp, const struct ck_state *st,
 	ncsync_program_deadlock(cp->prog[cp->core[e]], &ps, &d->deadlock);
 	d->engine = cp->engine[e];
 	d->record = st->eng[e].pc;
+	if (cp->nparts > 1)
+		d->deadlock_cores = ck_deadlock_cores(cp, st);
 }
 
 /* The executor's step for @in in @st; false if it cannot run now. */

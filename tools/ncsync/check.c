@@ -426,11 +426,33 @@ static void print_cores(bool multi, const struct ncsync_check_core *cores,
 	}
 }
 
+/* "  cycle: 0:pool -> 1:act -> 0:pool", across the cores. */
+static void print_cores_cycle(const struct ncsync_deadlock_cores *dl)
+{
+	const struct ncsync_deadlock_slot *e;
+	unsigned int k;
+
+	if (!dl->ncycle)
+		return;
+	printf("  cycle:");
+	for (k = 0; k <= dl->ncycle; k++) {
+		e = &dl->engines[dl->cycle[k % dl->ncycle]];
+		printf("%s%s", k ? " -> " : " ",
+		       eng_name(true, e->core, e->engine));
+	}
+	putchar('\n');
+}
+
 static void print_cycle(const struct ncsync_check_defect *d, bool multi)
 {
 	const struct ncsync_deadlock *dl = &d->deadlock;
 	unsigned int k;
 
+	if (multi) {
+		if (d->deadlock_cores)
+			print_cores_cycle(d->deadlock_cores);
+		return;
+	}
 	if (!dl->ncycle)
 		return;
 	printf("  cycle: %s", eng_name(multi, d->core, dl->cycle[0]));
@@ -561,6 +583,25 @@ static void json_schedule(const struct ncsync_check_defect *d, bool multi)
 	j_end();
 }
 
+/* "cycle" across the cores: each entry's "core" and "engine". */
+static void json_cores_cycle(const struct ncsync_deadlock_cores *dl)
+{
+	const struct ncsync_deadlock_slot *e;
+	unsigned int i;
+
+	if (!dl || !dl->ncycle)
+		return;
+	j_arr("cycle");
+	for (i = 0; i < dl->ncycle; i++) {
+		e = &dl->engines[dl->cycle[i]];
+		j_obj(NULL);
+		j_uint("core", e->core);
+		j_str("engine", engine_label(e->engine));
+		j_end();
+	}
+	j_end();
+}
+
 static void json_defect(const struct ncsync_check_defect *d, bool multi)
 {
 	uint32_t i;
@@ -572,7 +613,9 @@ static void json_defect(const struct ncsync_check_defect *d, bool multi)
 	j_str("engine", engine_label(d->engine));
 	j_uint("record", d->record);
 	json_schedule(d, multi);
-	if (d->deadlock.ncycle) {
+	if (multi)
+		json_cores_cycle(d->deadlock_cores);
+	else if (d->deadlock.ncycle) {
 		j_arr("cycle");
 		for (i = 0; i < d->deadlock.ncycle; i++) {
 			j_obj(NULL);

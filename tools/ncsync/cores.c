@@ -184,8 +184,137 @@ static void json_part(const struct run_part *p)
 	j_end();
 }
 
+/**
+ * struct cores_dl - the deadlock analysis of a program across cores.
+ * @dl: ncsync_program_deadlock_cores()'s.
+ * @st: engine i of @dl's status.
+ */
+struct cores_dl {
+	struct ncsync_deadlock_cores dl;
+	const struct ncsync_engine_status *st[NCSYNC_DEADLOCK_MAX_ENGINES];
+};
+
+/*
+ * The analysis across the parts of a program that did not end: false when
+ * none is stuck, or the parts have more engines than it follows.
+ */
+static bool cores_deadlock(const struct run *run, struct cores_dl *c)
+{
+	struct ncsync_asm_part parts[NCSYNC_MAX_LNC];
+	struct ncsync_prog_status st[NCSYNC_MAX_LNC];
+	const struct ncsync_sem_value *sems;
+	unsigned int i, k, n = 0;
+
+	if (run->st.state == NCSYNC_PROG_DONE ||
+	    run->st.state == NCSYNC_PROG_HALTED)
+		return false;
+	for (i = 0; i < run->nparts; i++) {
+		parts[i].core = run->parts[i].pos;
+		parts[i].prog = run->parts[i].prog;
+		st[i] = *part_status(&run->parts[i], &sems);
+	}
+	if (ncsync_program_deadlock_cores(parts, st, run->nparts, &c->dl) ||
+	    !c->dl.nstuck)
+		return false;
+	for (i = 0; i < run->nparts; i++)
+		for (k = 0; k < st[i].nengines; k++)
+			c->st[n++] = &part_status(&run->parts[i],
+						  &sems)->engines[k];
+	return true;
+}
+
+/* "1:pool" */
+static const char *slot_name(const struct ncsync_deadlock_slot *s,
+			     char *buf, size_t len)
+{
+	snprintf(buf, len, "%u:%s", s->core, engine_label(s->engine));
+	return buf;
+}
+
+/* "1:act waits for sem[3] >= 1, now 0: only 0:pool (record 1) would..." */
+static void print_stuck_slot(const struct cores_dl *c, unsigned int i)
+{
+	const struct ncsync_deadlock_slot *d = &c->dl.engines[i];
+	char what[64], name[24];
+	unsigned int j, k = 0;
+
+	wait_text(c->st[i], what, sizeof(what));
+	printf("    %s waits for %s, now %d: ",
+	       slot_name(d, name, sizeof(name)), what,
+	       c->st[i]->wait_current);
+	for (j = 0; j < c->dl.nengines; j++) {
+		if (d->poster[j] < 0)
+			continue;
+		printf("%s%s (record %lld)", k++ ? ", " : "only ",
+		       slot_name(&c->dl.engines[j], name, sizeof(name)),
+		       (long long)d->poster[j]);
+	}
+	if (k)
+		printf(" would post it, and %s stuck\n",
+		       k == 1 ? "is" : "are");
+	else
+		printf("no engine of the program posts it any more\n");
+}
+
+/* "  deadlock: 0:pool -> 1:act -> 0:pool", then each stuck engine. */
+static void print_cores_deadlock(const struct cores_dl *c)
+{
+	const struct ncsync_deadlock_cores *dl = &c->dl;
+	char name[24];
+	unsigned int k;
+
+	if (dl->ncycle) {
+		printf("  deadlock:");
+		for (k = 0; k < dl->ncycle; k++)
+			printf(" %s ->", slot_name(&dl->engines[dl->cycle[k]],
+						   name, sizeof(name)));
+		printf(" %s\n", slot_name(&dl->engines[dl->cycle[0]], name,
+					  sizeof(name)));
+	} else {
+		printf("  stuck: %u engine%s wait%s for what no engine will post\n",
+		       dl->nstuck, dl->nstuck == 1 ? "" : "s",
+		       dl->nstuck == 1 ? "s" : "");
+	}
+	for (k = 0; k < dl->nengines; k++)
+		if (dl->engines[k].stuck)
+			print_stuck_slot(c, k);
+}
+
+/* "deadlock": each stuck engine, its wait and its posters. */
+static void json_cores_deadlock(const struct cores_dl *c)
+{
+	const struct ncsync_deadlock_cores *dl = &c->dl;
+	unsigned int i, j;
+
+	j_arr("deadlock");
+	for (i = 0; i < dl->nengines; i++) {
+		const struct ncsync_deadlock_slot *d = &dl->engines[i];
+
+		if (!d->stuck)
+			continue;
+		j_obj(NULL);
+		j_uint("core", d->core);
+		j_str("engine", engine_label(d->engine));
+		json_engine_wait(c->st[i]);
+		j_arr("posters");
+		for (j = 0; j < dl->nengines; j++) {
+			if (d->poster[j] < 0)
+				continue;
+			j_obj(NULL);
+			j_uint("core", dl->engines[j].core);
+			j_str("engine", engine_label(dl->engines[j].engine));
+			j_uint("record", d->poster[j]);
+			j_end();
+		}
+		j_end();
+		j_end();
+	}
+	j_end();
+}
+
 static void json_cores_report(const struct run *run)
 {
+	struct cores_dl c;
 	unsigned int i;
 
 	j_obj(NULL);
@@ -196,6 +325,8 @@ static void json_cores_report(const struct run *run)
 	for (i = 0; i < run->nparts; i++)
 		json_part(&run->parts[i]);
 	j_end();
+	if (cores_deadlock(run, &c))
+		json_cores_deadlock(&c);
 	if (run->timeline)
 		j_str("timeline", run->timeline);
 	j_end();
@@ -218,11 +349,12 @@ static void text_part(const struct run_part *p)
 }
 
 /*
- * The report of every part.  No deadlock analysis: ncsync_program_deadlock()
- * sees one core's program, and a wait for another core would look stuck.
+ * The report of every part, and for a program that did not end, the
+ * deadlock analysis across its cores (ncsync_program_deadlock_cores()).
  */
 void cores_report(const struct run *run)
 {
+	struct cores_dl c;
 	unsigned int i;
 
 	if (opt_json) {
@@ -240,6 +372,8 @@ void cores_report(const struct run *run)
 	putchar('\n');
 	for (i = 0; i < run->nparts; i++)
 		text_part(&run->parts[i]);
+	if (cores_deadlock(run, &c))
+		print_cores_deadlock(&c);
 	if (run->timeline)
 		printf("  timeline: %s\n", run->timeline);
 }

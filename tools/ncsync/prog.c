@@ -1078,15 +1078,14 @@ int cmd_run(int argc, char **argv)
 
 /* The report of a run */
 
-static void wait_text(const struct ncsync_engine_status *e, char *buf,
-		      size_t len)
+void wait_text(const struct ncsync_engine_status *e, char *buf, size_t len)
 {
 	describe_wait(buf, len, e->wait_kind, e->wait_mode, e->wait_index,
 		      e->wait_threshold);
 }
 
 /* The "wait" member of a blocked engine of the status. */
-static void json_engine_wait(const struct ncsync_engine_status *e)
+void json_engine_wait(const struct ncsync_engine_status *e)
 {
 	char what[64];
 

@@ -76,6 +76,9 @@ struct run {
 void print_engine(struct ncsync_program *prog,
 		  const struct ncsync_engine_status *e, const char *indent);
 void json_engine(const struct ncsync_engine_status *e);
+/* What a blocked engine waits for, "sem[2] > 0"; its JSON "wait". */
+void wait_text(const struct ncsync_engine_status *e, char *buf, size_t len);
+void json_engine_wait(const struct ncsync_engine_status *e);
 /* "file", "core", "id", "state", "elapsed_us", "watchdog_ms", "cancelled" */
 void json_run_head(const struct run *run, unsigned int core, uint32_t state);
 /* "engines" and "sems" of a status */
