@@ -91,8 +91,10 @@ struct ck_bank {
  * @ncopies: entries of @copies used, in issue order.
  * @copies: the copies in flight, of every core.
  * @eng: the engines, by slot.
- * @bank: the banks of each core; only the first ck_prog.ncores are used,
- *	and ck_state_copy() copies only those.
+ * @bank: the banks of each core; only the first ck_prog.ncores are used.
+ *
+ * ck_state_copy() copies only what is used: @ncopies entries of @copies,
+ * ck_prog.n of @eng, ck_prog.ncores of @bank.
  */
 struct ck_state {
 	uint32_t ncopies;

@@ -289,10 +289,17 @@ static void ck_normalize(const struct ck_prog *cp, struct ck_state *st,
 	}
 }
 
+/*
+ * Copy what a state uses: its copies in flight, the program's engines,
+ * the cores' banks (a search copies a state at every step).
+ */
 void ck_state_copy(const struct ck_prog *cp, struct ck_state *dst,
 		   const struct ck_state *src)
 {
-	memcpy(dst, src, cp->state_size);
+	dst->ncopies = src->ncopies;
+	memcpy(dst->copies, src->copies, src->ncopies * sizeof(src->copies[0]));
+	memcpy(dst->eng, src->eng, cp->n * sizeof(src->eng[0]));
+	memcpy(dst->bank, src->bank, cp->ncores * sizeof(src->bank[0]));
 }
 
 void ck_state_init(const struct ck_prog *cp, struct ck_state *st,
