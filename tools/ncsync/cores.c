@@ -184,26 +184,35 @@ static void json_part(const struct run_part *p)
 	j_end();
 }
 
-/**
- * struct cores_dl - the deadlock analysis of a program across cores.
- * @dl: ncsync_program_deadlock_cores()'s.
- * @st: engine i of @dl's status.
- */
-struct cores_dl {
-	struct ncsync_deadlock_cores dl;
-	const struct ncsync_engine_status *st[NCSYNC_DEADLOCK_MAX_ENGINES];
-};
+bool run_dl_analyse(struct run_dl *c, const struct ncsync_asm_part *parts,
+		    const struct ncsync_prog_status *const *st, unsigned int n,
+		    bool multi)
+{
+	struct ncsync_prog_status copy[NCSYNC_MAX_LNC];
+	unsigned int i, k, m = 0;
+
+	c->multi = multi;
+	for (i = 0; i < n; i++)
+		copy[i] = *st[i];
+	if (ncsync_program_deadlock_cores(parts, copy, n, &c->dl) ||
+	    !c->dl.nstuck)
+		return false;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < st[i]->nengines; k++)
+			c->st[m++] = &st[i]->engines[k];
+	return true;
+}
 
 /*
  * The analysis across the parts of a program that did not end: false when
  * none is stuck, or the parts have more engines than it follows.
  */
-static bool cores_deadlock(const struct run *run, struct cores_dl *c)
+static bool cores_deadlock(const struct run *run, struct run_dl *c)
 {
+	const struct ncsync_prog_status *st[NCSYNC_MAX_LNC];
 	struct ncsync_asm_part parts[NCSYNC_MAX_LNC];
-	struct ncsync_prog_status st[NCSYNC_MAX_LNC];
 	const struct ncsync_sem_value *sems;
-	unsigned int i, k, n = 0;
+	unsigned int i;
 
 	if (run->st.state == NCSYNC_PROG_DONE ||
 	    run->st.state == NCSYNC_PROG_HALTED)
@@ -211,28 +220,24 @@ static bool cores_deadlock(const struct run *run, struct cores_dl *c)
 	for (i = 0; i < run->nparts; i++) {
 		parts[i].core = run->parts[i].pos;
 		parts[i].prog = run->parts[i].prog;
-		st[i] = *part_status(&run->parts[i], &sems);
+		st[i] = part_status(&run->parts[i], &sems);
 	}
-	if (ncsync_program_deadlock_cores(parts, st, run->nparts, &c->dl) ||
-	    !c->dl.nstuck)
-		return false;
-	for (i = 0; i < run->nparts; i++)
-		for (k = 0; k < st[i].nengines; k++)
-			c->st[n++] = &part_status(&run->parts[i],
-						  &sems)->engines[k];
-	return true;
+	return run_dl_analyse(c, parts, st, run->nparts, true);
 }
 
-/* "1:pool" */
-static const char *slot_name(const struct ncsync_deadlock_slot *s,
-			     char *buf, size_t len)
+/* "pe", or across cores "1:pe". */
+static const char *slot_name(const struct run_dl *c,
+			     const struct ncsync_deadlock_slot *s, char *buf,
+			     size_t len)
 {
+	if (!c->multi)
+		return engine_label(s->engine);
 	snprintf(buf, len, "%u:%s", s->core, engine_label(s->engine));
 	return buf;
 }
 
-/* "1:act waits for sem[3] >= 1, now 0: only 0:pool (record 1) would..." */
-static void print_stuck_slot(const struct cores_dl *c, unsigned int i)
+/* "pool waits for sem[2] > 0, now 0: only pe (record 12) would post..." */
+static void print_stuck_slot(const struct run_dl *c, unsigned int i)
 {
 	const struct ncsync_deadlock_slot *d = &c->dl.engines[i];
 	char what[64], name[24];
@@ -240,13 +245,13 @@ static void print_stuck_slot(const struct cores_dl *c, unsigned int i)
 
 	wait_text(c->st[i], what, sizeof(what));
 	printf("    %s waits for %s, now %d: ",
-	       slot_name(d, name, sizeof(name)), what,
+	       slot_name(c, d, name, sizeof(name)), what,
 	       c->st[i]->wait_current);
 	for (j = 0; j < c->dl.nengines; j++) {
 		if (d->poster[j] < 0)
 			continue;
 		printf("%s%s (record %lld)", k++ ? ", " : "only ",
-		       slot_name(&c->dl.engines[j], name, sizeof(name)),
+		       slot_name(c, &c->dl.engines[j], name, sizeof(name)),
 		       (long long)d->poster[j]);
 	}
 	if (k)
@@ -256,8 +261,7 @@ static void print_stuck_slot(const struct cores_dl *c, unsigned int i)
 		printf("no engine of the program posts it any more\n");
 }
 
-/* "  deadlock: 0:pool -> 1:act -> 0:pool", then each stuck engine. */
-static void print_cores_deadlock(const struct cores_dl *c)
+void run_dl_print(const struct run_dl *c)
 {
 	const struct ncsync_deadlock_cores *dl = &c->dl;
 	char name[24];
@@ -266,9 +270,9 @@ static void print_cores_deadlock(const struct cores_dl *c)
 	if (dl->ncycle) {
 		printf("  deadlock:");
 		for (k = 0; k < dl->ncycle; k++)
-			printf(" %s ->", slot_name(&dl->engines[dl->cycle[k]],
+			printf(" %s ->", slot_name(c, &dl->engines[dl->cycle[k]],
 						   name, sizeof(name)));
-		printf(" %s\n", slot_name(&dl->engines[dl->cycle[0]], name,
+		printf(" %s\n", slot_name(c, &dl->engines[dl->cycle[0]], name,
 					  sizeof(name)));
 	} else {
 		printf("  stuck: %u engine%s wait%s for what no engine will post\n",
@@ -280,8 +284,16 @@ static void print_cores_deadlock(const struct cores_dl *c)
 			print_stuck_slot(c, k);
 }
 
-/* "deadlock": each stuck engine, its wait and its posters. */
-static void json_cores_deadlock(const struct cores_dl *c)
+/* An engine of the analysis: "core" (across cores) and "engine". */
+static void json_slot(const struct run_dl *c,
+		      const struct ncsync_deadlock_slot *s)
+{
+	if (c->multi)
+		j_uint("core", s->core);
+	j_str("engine", engine_label(s->engine));
+}
+
+void run_dl_json(const struct run_dl *c)
 {
 	const struct ncsync_deadlock_cores *dl = &c->dl;
 	unsigned int i, j;
@@ -293,16 +305,14 @@ static void json_cores_deadlock(const struct cores_dl *c)
 		if (!d->stuck)
 			continue;
 		j_obj(NULL);
-		j_uint("core", d->core);
-		j_str("engine", engine_label(d->engine));
+		json_slot(c, d);
 		json_engine_wait(c->st[i]);
 		j_arr("posters");
 		for (j = 0; j < dl->nengines; j++) {
 			if (d->poster[j] < 0)
 				continue;
 			j_obj(NULL);
-			j_uint("core", dl->engines[j].core);
-			j_str("engine", engine_label(dl->engines[j].engine));
+			json_slot(c, &dl->engines[j]);
 			j_uint("record", d->poster[j]);
 			j_end();
 		}
@@ -314,7 +324,7 @@ static void json_cores_deadlock(const struct cores_dl *c)
 
 static void json_cores_report(const struct run *run)
 {
-	struct cores_dl c;
+	struct run_dl c;
 	unsigned int i;
 
 	j_obj(NULL);
@@ -326,7 +336,7 @@ static void json_cores_report(const struct run *run)
 		json_part(&run->parts[i]);
 	j_end();
 	if (cores_deadlock(run, &c))
-		json_cores_deadlock(&c);
+		run_dl_json(&c);
 	if (run->timeline)
 		j_str("timeline", run->timeline);
 	j_end();
@@ -354,7 +364,7 @@ static void text_part(const struct run_part *p)
  */
 void cores_report(const struct run *run)
 {
-	struct cores_dl c;
+	struct run_dl c;
 	unsigned int i;
 
 	if (opt_json) {
@@ -373,7 +383,7 @@ void cores_report(const struct run *run)
 	for (i = 0; i < run->nparts; i++)
 		text_part(&run->parts[i]);
 	if (cores_deadlock(run, &c))
-		print_cores_deadlock(&c);
+		run_dl_print(&c);
 	if (run->timeline)
 		printf("  timeline: %s\n", run->timeline);
 }

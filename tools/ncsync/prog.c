@@ -1094,88 +1094,6 @@ void json_engine_wait(const struct ncsync_engine_status *e)
 	       e->wait_threshold, e->wait_current);
 }
 
-/* "deadlock: pool -> pe -> pool" */
-static void print_cycle(const struct ncsync_deadlock *dl)
-{
-	unsigned int k;
-
-	printf("  deadlock: %s", engine_label(dl->cycle[0]));
-	for (k = 1; k < dl->ncycle; k++)
-		printf(" -> %s", engine_label(dl->cycle[k]));
-	printf(" -> %s\n", engine_label(dl->cycle[0]));
-}
-
-/* "pool waits for sem[2] > 0, now 0: only pe (record 12) would post..." */
-static void print_stuck(const struct ncsync_engine_status *e,
-			const struct ncsync_deadlock *dl,
-			const struct ncsync_deadlock_engine *d)
-{
-	unsigned int j, k = 0;
-	char what[64];
-
-	wait_text(e, what, sizeof(what));
-	printf("    %s waits for %s, now %d: ", engine_label(e->engine),
-	       what, e->wait_current);
-	for (j = 0; j < dl->nengines; j++) {
-		if (d->poster[j] < 0)
-			continue;
-		printf("%s%s (record %lld)", k++ ? ", " : "only ",
-		       engine_label(dl->engines[j].engine),
-		       (long long)d->poster[j]);
-	}
-	if (k)
-		printf(" would post it, and %s stuck\n",
-		       k == 1 ? "is" : "are");
-	else
-		printf("no engine of the program posts it any more\n");
-}
-
-static void print_deadlock(const struct ncsync_prog_status *st,
-			   const struct ncsync_deadlock *dl)
-{
-	unsigned int i;
-
-	if (dl->ncycle)
-		print_cycle(dl);
-	else
-		printf("  stuck: %u engine%s wait%s for what no engine will post\n",
-		       dl->nstuck, dl->nstuck == 1 ? "" : "s",
-		       dl->nstuck == 1 ? "s" : "");
-	for (i = 0; i < dl->nengines; i++)
-		if (dl->engines[i].stuck)
-			print_stuck(&st->engines[i], dl, &dl->engines[i]);
-}
-
-static void json_deadlock(const struct ncsync_prog_status *st,
-			  const struct ncsync_deadlock *dl)
-{
-	unsigned int i, j;
-
-	j_arr("deadlock");
-	for (i = 0; i < dl->nengines; i++) {
-		const struct ncsync_deadlock_engine *d = &dl->engines[i];
-		const struct ncsync_engine_status *e = &st->engines[i];
-
-		if (!d->stuck)
-			continue;
-		j_obj(NULL);
-		j_str("engine", engine_label(e->engine));
-		json_engine_wait(e);
-		j_arr("posters");
-		for (j = 0; j < dl->nengines; j++) {
-			if (d->poster[j] < 0)
-				continue;
-			j_obj(NULL);
-			j_str("engine", engine_label(dl->engines[j].engine));
-			j_uint("record", d->poster[j]);
-			j_end();
-		}
-		j_end();
-		j_end();
-	}
-	j_end();
-}
-
 /* An engine of the status, its lines indented by @indent. */
 void print_engine(struct ncsync_program *prog,
 		  const struct ncsync_engine_status *e, const char *indent)
@@ -1259,13 +1177,13 @@ void json_engines_sems(const struct ncsync_prog_status *st,
 static void json_report(const struct run *run,
 			const struct ncsync_prog_status *st,
 			const struct ncsync_sem_value *sems,
-			const struct ncsync_deadlock *dl)
+			const struct run_dl *dl)
 {
 	j_obj(NULL);
 	json_run_head(run, opt_core, st->state);
 	json_engines_sems(st, sems);
-	if (dl->nstuck)
-		json_deadlock(st, dl);
+	if (dl)
+		run_dl_json(dl);
 	if (run->timeline)
 		j_str("timeline", run->timeline);
 	j_end();
@@ -1275,7 +1193,7 @@ static void json_report(const struct run *run,
 static void text_report(const struct run *run,
 			const struct ncsync_prog_status *st,
 			const struct ncsync_sem_value *sems,
-			const struct ncsync_deadlock *dl)
+			const struct run_dl *dl)
 {
 	unsigned int i;
 
@@ -1292,8 +1210,8 @@ static void text_report(const struct run *run,
 	printf("  non-zero semaphores:%s", st->nsems ? "\n" : " none\n");
 	if (st->nsems)
 		print_sem_list(stdout, "    ", sems, st->nsems);
-	if (dl->nstuck)
-		print_deadlock(st, dl);
+	if (dl)
+		run_dl_print(dl);
 	if (run->timeline)
 		printf("  timeline: %s\n", run->timeline);
 }
@@ -1303,13 +1221,18 @@ static void print_report(const struct run *run,
 			 const struct ncsync_prog_status *st,
 			 const struct ncsync_sem_value *sems)
 {
-	struct ncsync_deadlock dl;
+	const struct ncsync_info *in = ncsync_get_info(run->dev);
+	struct ncsync_asm_part part = { .prog = run->prog };
+	struct run_dl dl;
+	bool stuck = false;
 
-	memset(&dl, 0, sizeof(dl));
+	/* Its core's position, where a copy to a peer lands or not. */
+	if (in && in->lnc)
+		part.core = in->core % in->lnc;
 	if (st->state != NCSYNC_PROG_DONE && st->state != NCSYNC_PROG_HALTED)
-		ncsync_program_deadlock(run->prog, st, &dl);
+		stuck = run_dl_analyse(&dl, &part, &st, 1, false);
 	if (opt_json)
-		json_report(run, st, sems, &dl);
+		json_report(run, st, sems, stuck ? &dl : NULL);
 	else
-		text_report(run, st, sems, &dl);
+		text_report(run, st, sems, stuck ? &dl : NULL);
 }

@@ -85,7 +85,28 @@ void json_run_head(const struct run *run, unsigned int core, uint32_t state);
 void json_engines_sems(const struct ncsync_prog_status *st,
 		       const struct ncsync_sem_value *sems);
 
+/**
+ * struct run_dl - the deadlock analysis of a run that did not end, of one
+ * core or across cores (ncsync_program_deadlock_cores()).
+ * @multi: name each engine with its core's position ("1:pe").
+ * @dl: the analysis.
+ * @st: the status of engine i of @dl, in the caller's reports.
+ */
+struct run_dl {
+	bool multi;
+	struct ncsync_deadlock_cores dl;
+	const struct ncsync_engine_status *st[NCSYNC_DEADLOCK_MAX_ENGINES];
+};
+
 /* cores.c */
+/* Analyse the @n parts' reports @st; false when no engine is stuck. */
+bool run_dl_analyse(struct run_dl *c, const struct ncsync_asm_part *parts,
+		    const struct ncsync_prog_status *const *st, unsigned int n,
+		    bool multi);
+/* "  deadlock: pool -> pe -> pool", then each stuck engine and posters. */
+void run_dl_print(const struct run_dl *c);
+/* "deadlock": each stuck engine, its wait and its posters. */
+void run_dl_json(const struct run_dl *c);
 /* Take the @n parts @parts built, check and open their cores. */
 int cores_open(struct run *run, const struct ncsync_asm_part *parts,
 	       unsigned int n);
