@@ -176,7 +176,7 @@ static void put_file(const char *dir, const char *name, const char *text,
 /* More bad values and lines: each exits 2 with its message. */
 static void bad_values(const char *dir)
 {
-	static char opts[4096], five[4096], eqwait[4096];
+	static char opts[4096], five[4096], eqwait[4096], eqcore[4096];
 	const char *fence = example("fence.s");
 	const char *pp = example("pingpong-cores.s");
 	const char *const cases[][5] = {
@@ -193,6 +193,8 @@ static void bad_values(const char *dir)
 		  "more than 4 cores (with the peers its DMA records signal) or 16 engines" },
 		{ "check", "--conformance", eqwait, NULL,
 		  "engine pool record 0: conformance: EventSemaphore wait not GE" },
+		{ "check", "--conformance", eqcore, NULL,
+		  "core 1: engine pool record 0: conformance: EventSemaphore wait not GE" },
 	};
 	size_t i;
 
@@ -204,6 +206,9 @@ static void bad_values(const char *dir)
 		 "core 4\nengine pool\n\tnop\n", five, sizeof(five));
 	put_file(dir, "eqwait.s", "engine pool\n\tevsem wait sem[1] == 0\n",
 		 eqwait, sizeof(eqwait));
+	put_file(dir, "eqcore.s", "core 0\nengine pool\n\tnop\ncore 1\n"
+		 "engine pool\n\tevsem wait sem[1] == 0\n", eqcore,
+		 sizeof(eqcore));
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const char *args[] = { cases[i][0], cases[i][1], cases[i][2],
 				       cases[i][3], NULL };
@@ -215,6 +220,7 @@ static void bad_values(const char *dir)
 	unlink(opts);
 	unlink(five);
 	unlink(eqwait);
+	unlink(eqcore);
 }
 
 /* An image from ncsync asm -o is checked as its text is. */

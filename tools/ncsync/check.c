@@ -165,20 +165,18 @@ static int bad_input(int ret)
 static int conformance(const struct checking *ck)
 {
 	struct ncsync_submit_error err;
+	char where[24] = "";
 	unsigned int i;
 
 	for (i = 0; i < ck->nparts; i++) {
 		if (!ncsync_program_conform(ck->parts[i].prog, &err))
 			continue;
 		if (ck->multi)
-			fail_msg("%s: core %u: engine %s record %u: %s",
-				 ck->path, ck->parts[i].core,
-				 engine_label(err.engine), err.index,
-				 ncsync_reason_name(err.reason));
-		else
-			fail_msg("%s: engine %s record %u: %s", ck->path,
-				 engine_label(err.engine), err.index,
-				 ncsync_reason_name(err.reason));
+			snprintf(where, sizeof(where), "core %u: ",
+				 ck->parts[i].core);
+		fail_msg("%s: %sengine %s record %u: %s", ck->path, where,
+			 engine_label(err.engine), err.index,
+			 ncsync_reason_name(err.reason));
 		return EXIT_USAGE;
 	}
 	return 0;

@@ -351,7 +351,7 @@ static int build_text(const char *path, const char *buf, size_t len,
 	for (i = 0; i < n; i++)
 		ncsync_program_free(parts[i].prog);
 	if (n)
-		return fail_msg("%s: a program across cores ('core' statements): the checker explores the program of one core",
+		return fail_msg("%s: a program across cores ('core' statements) where the program of one core is expected",
 				path);
 	*progp = parts[0].prog;
 	return lower_text(path, *progp, bo);
