@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -687,6 +688,41 @@ static double nc_op_read(unsigned long n)
 	return (double)(t1 - t0) / n;
 }
 
+/* poll() of an acknowledged core: nothing to report, nothing changes. */
+static double nc_poll(unsigned long n)
+{
+	struct pollfd pfd = { .fd = ncsync_fd(devs[0]), .events = POLLIN };
+	int64_t t0, t1;
+	unsigned long i;
+
+	chk(ncsync_ack(devs[0], NULL), "ncsync_ack");
+	t0 = now_ns();
+	for (i = 0; i < n; i++)
+		if (poll(&pfd, 1, 0) != 0)
+			die("poll of an acknowledged core", errno);
+	t1 = now_ns();
+	return (double)(t1 - t0) / n;
+}
+
+/* poll() of the read end of an empty pipe. */
+static double base_poll(unsigned long n)
+{
+	static int fds[2] = { -1, -1 };
+	struct pollfd pfd = { .events = POLLIN };
+	int64_t t0, t1;
+	unsigned long i;
+
+	if (fds[0] < 0 && pipe(fds))
+		die("pipe", errno);
+	pfd.fd = fds[0];
+	t0 = now_ns();
+	for (i = 0; i < n; i++)
+		if (poll(&pfd, 1, 0) != 0)
+			die("poll of an empty pipe", errno);
+	t1 = now_ns();
+	return (double)(t1 - t0) / n;
+}
+
 static double base_syscall(unsigned long n)
 {
 	int64_t t0, t1;
@@ -1002,6 +1038,25 @@ static void row_run(const char *key, const char *what, const char *base_what,
 	r->pass = higher ? r->ratio >= target : r->ratio <= target;
 }
 
+/* The breakdown: where the time of the rows with a target goes. */
+static void rows_breakdown(void)
+{
+	const unsigned long any = ULONG_MAX / 2;
+
+	row_run("ioctl_enotty", "ioctl floor: unknown command (ENOTTY)",
+		"getppid() system call", "ns", nc_ioctl_enotty, base_syscall,
+		256, any, 0, false);
+	row_run("op_read", "NCSYNC_IOC_OP read: no update, no wake",
+		"getppid() system call", "ns", nc_op_read, base_syscall,
+		256, any, 0, false);
+	row_run("poll", "poll() of an acknowledged core, no change",
+		"poll() of an empty pipe", "ns", nc_poll, base_poll,
+		256, any, 0, false);
+	row_run("nop_record", "NoOp record, straight queue (per record)",
+		"atomic add in a loop", "ns", nc_nop_queue, base_atomic,
+		1024, NCSYNC_MAX_RECORDS - 1, 0, false);
+}
+
 static void rows_run(void)
 {
 	const unsigned long any = ULONG_MAX / 2, loop = INT32_MAX;
@@ -1053,18 +1108,10 @@ static void rows_run(void)
 	row_run("submit", "submit -> completion, 1-record program",
 		"futex wake round trip", "ns", nc_submit_1,
 		base_futex_pingpong, 16, any, 2.0, false);
-	/* The breakdown: where the time of the rows above goes. */
-	row_run("ioctl_enotty", "ioctl floor: unknown command (ENOTTY)",
-		"getppid() system call", "ns", nc_ioctl_enotty, base_syscall,
-		256, any, 0, false);
-	row_run("op_read", "NCSYNC_IOC_OP read: no update, no wake",
-		"getppid() system call", "ns", nc_op_read, base_syscall,
-		256, any, 0, false);
-	row_run("nop_record", "NoOp record, straight queue (per record)",
-		"atomic add in a loop", "ns", nc_nop_queue, base_atomic,
-		1024, NCSYNC_MAX_RECORDS - 1, 0, false);
+	rows_breakdown();
 	munmap(map, NCSYNC_CSR_SIZE);
 }
+
 
 /* ---------------------------------------------------------------- lnc */
 
@@ -1739,7 +1786,7 @@ static void usage(FILE *f)
 		"                  (sem_read sem_read_raw inc_ioctl inc_pwrite pingpong\n"
 		"                  barrier barrier2 barrier3 barrier4 pv inc_record\n"
 		"                  inc_loop submit ioctl_enotty pingpong_cores corebarrier\n"
-		"                  op_read nop_record growth_queue growth_cores\n"
+		"                  op_read poll nop_record growth_queue growth_cores\n"
 		"                  growth_engines memory)\n"
 		"  --no-reload     do not reload the module (memory per core)\n"
 		"  --ncsync-only   skip the baselines (to profile ncsync alone)\n"

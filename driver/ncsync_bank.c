@@ -329,13 +329,21 @@ static void ncsync_bank_wake_queue(wait_queue_head_t *wq, void *key)
 		__wake_up(wq, TASK_NORMAL, 0, key);
 }
 
-/* Advance the change sequence and tell the descriptors' pollers. */
+/*
+ * Advance the change sequence and tell the descriptors' pollers.  Only the
+ * lock's holder writes the sequence, so a read and a set advance it; poll()
+ * reads it without the lock: the walk's wq_has_sleeper() orders this store
+ * before its look at a poller's queue, and ncsync_poll() orders its
+ * queueing before its read, so a poller that read the old value is woken.
+ */
 static void ncsync_seq_advance_locked(struct ncsync_core *core)
 {
+	u64 seq = atomic64_read(&core->seq) + 1;
+
 	lockdep_assert_held(&core->lock);
-	core->seq++;
-	core->stats.seq = core->seq;
-	trace_ncsync_wake(core->index, core->seq);
+	atomic64_set(&core->seq, seq);
+	core->stats.seq = seq;
+	trace_ncsync_wake(core->index, seq);
 	ncsync_poll_wake_locked(core);
 }
 

@@ -17,7 +17,7 @@ static void ncsync_debugfs_banks(struct seq_file *m, struct ncsync_core *core)
 
 	spin_lock(&core->lock);
 	seq_printf(m, "seq %llu resets %llu event_set_while_set %llu event_clear_while_clear %llu sem_overflows %llu notify_drops %llu notify %d log_suppressed %llu wakeups %llu\n",
-		   core->seq, core->stats.resets,
+		   atomic64_read(&core->seq), core->stats.resets,
 		   core->stats.event_set_while_set,
 		   core->stats.event_clear_while_clear,
 		   core->stats.sem_overflows, core->stats.notify_drops,

@@ -336,7 +336,8 @@ struct ncsync_engine {
  * @poll_armed: the descriptors (ncsync_file.armed_node) whose pollers have
  *	not been told of a change since their last NCSYNC_IOC_ACK; the next
  *	change wakes them and empties the list.
- * @seq: change sequence, advanced by every change and reset.
+ * @seq: change sequence, advanced by every change and reset; written under
+ *	@lock, read without it by poll() (ncsync_poll()).
  * @reset_gen: advanced by every reset; a wait that sees it move ends with
  *	ECANCELED.
  * @stats: counters reported by NCSYNC_IOC_STATS.
@@ -387,7 +388,7 @@ struct ncsync_core {
 	wait_queue_head_t *bank_wq;
 	struct ncsync_wake_q *wake_q;
 	struct list_head poll_armed;
-	u64 seq;
+	atomic64_t seq;
 	u64 reset_gen;
 	struct ncsync_stats stats;
 	spinlock_t prog_lock;	/* see above */
@@ -421,7 +422,8 @@ struct ncsync_core {
  * @file: the open file this is the private data of.
  * @writable: opened for writing; a read-only descriptor changes nothing.
  * @seen_seq: the change sequence last acknowledged (NCSYNC_IOC_ACK); poll()
- *	is readable while the core's differs.  Protected by @core->lock.
+ *	is readable while the core's differs.  Written under @core->lock,
+ *	read without it by poll().
  * @poll_wq: where poll() on this descriptor sleeps.
  * @armed_node: entry in ncsync_core.poll_armed while @seen_seq equals the
  *	core's sequence; under @core->lock.

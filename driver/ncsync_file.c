@@ -33,7 +33,7 @@ static int ncsync_open(struct inode *inode, struct file *file)
 	INIT_LIST_HEAD(&nfile->progs);
 	nfile->next_id = 1;
 	spin_lock(&core->lock);
-	nfile->seen_seq = core->seq;
+	WRITE_ONCE(nfile->seen_seq, atomic64_read(&core->seq));
 	ncsync_poll_arm_locked(nfile);
 	spin_unlock(&core->lock);
 	file->private_data = nfile;
@@ -159,11 +159,20 @@ static __poll_t ncsync_poll(struct file *file, poll_table *wait)
 	__poll_t mask = 0;
 
 	poll_wait(file, &nfile->poll_wq, wait);
-	spin_lock(&core->lock);
-	if (core->seq != nfile->seen_seq)
+	/*
+	 * No lock: queued on poll_wq before the sequence is read, so that a
+	 * change this read misses sees the poller queued and wakes it
+	 * (ncsync_seq_advance_locked()).
+	 */
+	smp_mb();
+	if (atomic64_read(&core->seq) != READ_ONCE(nfile->seen_seq))
 		mask = EPOLLIN | EPOLLRDNORM;
-	spin_unlock(&core->lock);
-	if (ncsync_file_progs_unseen(nfile))
+	/*
+	 * A descriptor with no program has nothing unseen.  A program that
+	 * ended was on the list before it woke poll_wq: if this poller queued
+	 * itself after that wake-up, it sees the list non-empty.
+	 */
+	if (!list_empty(&nfile->progs) && ncsync_file_progs_unseen(nfile))
 		mask |= EPOLLPRI;
 	return mask;
 }

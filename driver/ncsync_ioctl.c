@@ -51,10 +51,16 @@ static int ncsync_info_ioctl(struct ncsync_file *nfile, void *data)
 static int ncsync_op_put(struct ncsync_op __user *uop,
 			 const struct ncsync_op *op)
 {
-	if (put_user(op->before, &uop->before) ||
-	    put_user(op->after, &uop->after))
+	/* The two fields are adjacent: one window of user access for both. */
+	if (!user_write_access_begin(&uop->before, 2 * sizeof(uop->before)))
 		return -EFAULT;
+	unsafe_put_user(op->before, &uop->before, efault);
+	unsafe_put_user(op->after, &uop->after, efault);
+	user_write_access_end();
 	return 0;
+efault:
+	user_write_access_end();
+	return -EFAULT;
 }
 
 /*
@@ -216,8 +222,8 @@ static int ncsync_ack_ioctl(struct ncsync_file *nfile, void *data)
 	struct ncsync_seq *seq = data;
 
 	spin_lock(&core->lock);
-	nfile->seen_seq = core->seq;
-	seq->seq = core->seq;
+	seq->seq = atomic64_read(&core->seq);
+	WRITE_ONCE(nfile->seen_seq, seq->seq);
 	ncsync_poll_arm_locked(nfile);
 	spin_unlock(&core->lock);
 	return 0;

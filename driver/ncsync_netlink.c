@@ -63,7 +63,8 @@ static void ncsync_nl_event_locked(struct ncsync_core *core,
 				   unsigned int index, bool state)
 {
 	struct ncsync_event_ntf ntf = {
-		.index = index, .state = state, .seq = core->seq,
+		.index = index, .state = state,
+		.seq = atomic64_read(&core->seq),
 	};
 
 	lockdep_assert_held(&core->lock);
@@ -319,7 +320,8 @@ static int ncsync_nl_fill_core(struct sk_buff *skb, struct ncsync_core *core)
 	for (i = 0; i < NCSYNC_NUM_EVENTS; i++)
 		if (core->events[i])
 			bits[i / 8] |= 1 << (i % 8);
-	ret = nla_put_u64_64bit(skb, NCSYNC_A_SEQ, core->seq, NCSYNC_A_PAD) ||
+	ret = nla_put_u64_64bit(skb, NCSYNC_A_SEQ,
+				atomic64_read(&core->seq), NCSYNC_A_PAD) ||
 	      nla_put_u64_64bit(skb, NCSYNC_A_DROPS, core->stats.notify_drops,
 				NCSYNC_A_PAD);
 	spin_unlock(&core->lock);

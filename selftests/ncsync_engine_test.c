@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -28,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -1249,6 +1251,139 @@ TEST_F_TIMEOUT(core, stress_p_v_five_engines_no_lost_wakeup, 600)
 		EXPECT_EQ(1, sem_get(_metadata, self->fd, l));
 	}
 	rec_prog_free(&p);
+}
+
+/*
+ * A userspace thread's updates, on its own descriptor: @count times, add 1
+ * to @sem and then to @counter, through NCSYNC_IOC_OP or pwrite().
+ */
+struct stress_giver {
+	pthread_t th;
+	unsigned int sem, counter, count, delay_us;
+	bool by_pwrite;
+	int err;
+};
+
+static int stress_inc(int fd, unsigned int i, bool by_pwrite)
+{
+	struct ncsync_op op = { .bank = NCSYNC_BANK_SEM, .op = NCSYNC_OP_INC,
+				.index = i, .value = 1 };
+	__u32 one = 1;
+
+	if (by_pwrite)
+		return pwrite(fd, &one, 4, SEM_INC(i)) == 4 ? 0 : errno;
+	return ioctl(fd, NCSYNC_IOC_OP, &op) ? errno : 0;
+}
+
+static void *stress_giver_main(void *arg)
+{
+	struct stress_giver *g = arg;
+	int fd = open(DEV0, O_RDWR | O_CLOEXEC);
+	unsigned int n;
+
+	if (fd < 0) {
+		g->err = errno;
+		return NULL;
+	}
+	for (n = 0; n < g->count && !g->err; n++) {
+		g->err = stress_inc(fd, g->sem, g->by_pwrite);
+		if (!g->err)
+			g->err = stress_inc(fd, g->counter, g->by_pwrite);
+		if (g->delay_us)
+			usleep(g->delay_us);
+		else if (n % 16 == 0)
+			sched_yield();
+	}
+	close(fd);
+	return NULL;
+}
+
+/*
+ * Stress of P() by engines against V() by userspace (no lost update, no
+ * lost wake-up): five engines each take semaphore L (wait L > 0 and
+ * decrement, one atomic step) and increment C, many times; four threads,
+ * two through NCSYNC_IOC_OP and two through pwrite(), give L exactly as
+ * many units, each followed by an increment of C.  A lost wake-up leaves
+ * an engine asleep with L above 0 and the watchdog ends the program
+ * TIMED_OUT; a P() that is not atomic takes a unit twice and leaves L
+ * negative; a lost update leaves C short.
+ */
+TEST_F_TIMEOUT(core, stress_userspace_v_engines_p_no_lost_update, 600)
+{
+	const int l = 122, c = 123, rounds = 120, runs = 3, nthreads = 4;
+	struct stress_giver g[4];
+	struct rec_prog p = {};
+	unsigned int k, r, run;
+	__u32 id;
+
+	for (k = 0; k < 5; k++) {
+		struct rec_queue *q = rec_prog_queue(&p, engine_ids[k]);
+
+		for (r = 0; r < rounds; r++) {
+			rec_sem_wait_dec(q, l);
+			rec_inc(q, c);
+		}
+	}
+	for (run = 0; run < runs; run++) {
+		core_reset(_metadata, self->fd);
+		id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
+		for (k = 0; k < nthreads; k++) {
+			g[k] = (struct stress_giver){
+				.sem = l, .counter = c,
+				.count = 5 * rounds / nthreads,
+				.by_pwrite = k & 1,
+			};
+			ASSERT_EQ(0, pthread_create(&g[k].th, NULL,
+						    stress_giver_main, &g[k]));
+		}
+		for (k = 0; k < nthreads; k++) {
+			ASSERT_EQ(0, pthread_join(g[k].th, NULL));
+			EXPECT_EQ(0, g[k].err) TH_LOG("thread %u: %s", k,
+						      strerror(g[k].err));
+		}
+		ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
+		EXPECT_EQ(0, sem_get(_metadata, self->fd, l));
+		EXPECT_EQ(2 * 5 * rounds, sem_get(_metadata, self->fd, c));
+	}
+	rec_prog_free(&p);
+}
+
+/*
+ * Stress of the driver's poll (no lost wake-up): a thread increments X
+ * many times, through its own descriptor, pausing between increments so
+ * that the poller sleeps; the test acknowledges the core and, while X has
+ * not reached its end, waits in epoll_wait() with a long timeout.  A change
+ * always follows the acknowledgment then, so a wait that times out lost a
+ * wake-up.  (epoll, not poll(): poll() asks the driver once more when its
+ * timeout expires, so a lost wake-up would only be late.)
+ */
+TEST_F_TIMEOUT(core, stress_poll_no_lost_wakeup, 600)
+{
+	const int x = 124, y = 125, count = 300;
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct stress_giver g = { .sem = x, .counter = y, .count = count,
+				  .delay_us = 300 };
+	struct ncsync_seq seq;
+	unsigned int waits = 0;
+	int epfd = epoll_create1(EPOLL_CLOEXEC);
+
+	ASSERT_LE(0, epfd);
+	ASSERT_EQ(0, epoll_ctl(epfd, EPOLL_CTL_ADD, self->fd, &ev));
+	ASSERT_EQ(0, pthread_create(&g.th, NULL, stress_giver_main, &g));
+	for (;;) {
+		ASSERT_EQ(0, ioctl(self->fd, NCSYNC_IOC_ACK, &seq));
+		if (sem_get(_metadata, self->fd, x) == count)
+			break;
+		ASSERT_EQ(1, epoll_wait(epfd, &ev, 1, LONG_MS))
+			TH_LOG("wait %u: a lost wake-up", waits);
+		EXPECT_EQ((__u32)EPOLLIN, ev.events & EPOLLIN);
+		waits++;
+	}
+	ASSERT_EQ(0, pthread_join(g.th, NULL));
+	EXPECT_EQ(0, g.err);
+	EXPECT_LT(0U, waits);
+	EXPECT_EQ(count, sem_get(_metadata, self->fd, y));
+	close(epfd);
 }
 
 /* ---------------------------------------------------------------------- */
