@@ -66,19 +66,6 @@ bool ncsync_wait_event_passes(const struct ncsync_wait_op *w, bool state,
 }
 
 /**
- * ncsync_update_operand() - the operand of a semaphore update.
- * @u: the update, on a semaphore.
- * @regs: the engine's registers.
- *
- * Return: the immediate (1 for +1 and -1), or the register's value.
- */
-__u32 ncsync_update_operand(const struct ncsync_update_op *u,
-			    const __u32 *regs)
-{
-	return u->reg ? regs[u->operand] : u->operand;
-}
-
-/**
  * ncsync_update_sem() - the new value of a semaphore an update changes.
  * @u: the update, on a semaphore.
  * @old: the semaphore's value.

@@ -79,36 +79,6 @@ bool ncsync_csr_write_ok(__u32 addr, __u32 len)
 }
 
 /**
- * ncsync_sem_apply() - compute a semaphore update.
- * @upd: the arithmetic.
- * @old: the value before.
- * @operand: the operand; add and subtract wrap modulo 2^32.
- * @overflow: out: set when the signed 32-bit result overflowed.
- *
- * Return: the value after.
- */
-__s32 ncsync_sem_apply(enum ncsync_sem_upd upd, __s32 old, __u32 operand,
-		       bool *overflow)
-{
-	__s64 wide;
-
-	switch (upd) {
-	case NCSYNC_SEM_UPD_ADD:
-		wide = (__s64)old + (__s32)operand;
-		break;
-	case NCSYNC_SEM_UPD_SUB:
-		wide = (__s64)old - (__s32)operand;
-		break;
-	default:
-		*overflow = false;
-		return (__s32)operand;
-	}
-	*overflow = wide != (__s32)wide;
-	return (__s32)((__u32)old + (upd == NCSYNC_SEM_UPD_ADD ?
-				     operand : -operand));
-}
-
-/**
  * ncsync_wait_mode_is_sem() - whether a wait mode compares a semaphore.
  * @mode: a wait mode, immediate or register form.
  *

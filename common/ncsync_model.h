@@ -53,8 +53,37 @@ enum ncsync_sem_upd {
 	NCSYNC_SEM_UPD_SUB,
 };
 
-__s32 ncsync_sem_apply(enum ncsync_sem_upd upd, __s32 old, __u32 operand,
-		       bool *overflow);
+/**
+ * ncsync_sem_apply() - compute a semaphore update.
+ * @upd: the arithmetic.
+ * @old: the value before.
+ * @operand: the operand; add and subtract wrap modulo 2^32.
+ * @overflow: out: set when the signed 32-bit result overflowed.
+ *
+ * Inline: an engine applies one per semaphore update it executes.
+ *
+ * Return: the value after.
+ */
+static inline __s32 ncsync_sem_apply(enum ncsync_sem_upd upd, __s32 old,
+				     __u32 operand, bool *overflow)
+{
+	__s64 wide;
+
+	switch (upd) {
+	case NCSYNC_SEM_UPD_ADD:
+		wide = (__s64)old + (__s32)operand;
+		break;
+	case NCSYNC_SEM_UPD_SUB:
+		wide = (__s64)old - (__s32)operand;
+		break;
+	default:
+		*overflow = false;
+		return (__s32)operand;
+	}
+	*overflow = wide != (__s32)wide;
+	return (__s32)((__u32)old + (upd == NCSYNC_SEM_UPD_ADD ?
+				     operand : -operand));
+}
 
 bool ncsync_wait_mode_is_sem(__u8 mode);
 bool ncsync_wait_mode_is_event(__u8 mode);

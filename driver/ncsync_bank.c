@@ -344,7 +344,8 @@ static void ncsync_seq_advance_locked(struct ncsync_core *core)
 	atomic64_set(&core->seq, seq);
 	core->stats.seq = seq;
 	trace_ncsync_wake(core->index, seq);
-	ncsync_poll_wake_locked(core);
+	if (!list_empty(&core->poll_armed))
+		ncsync_poll_wake_locked(core);
 }
 
 /* Note a change of a semaphore or an event; wake that register's waiters. */

@@ -297,8 +297,12 @@ struct ncsync_event_ntf {
  * @thread: the thread, which runs queues of programs in order.
  * @wq: where the thread waits for work.
  * @busy: it executes records: set by the thread while it runs a queue and
- *	is not asleep in a wait; read without a lock by the engines deciding
- *	whether to spin.
+ *	is not asleep or spinning in a wait; read without a lock by the
+ *	engines deciding whether to spin.
+ * @spin_from: while it spins in a wait, one more than the low bits of the
+ *	core's change sequence when the spin began; 0 otherwise.  Written by
+ *	the thread, read without a lock by the engines deciding whether to
+ *	spin: a core changed since then may make the spinner pass.
  */
 struct ncsync_engine {
 	struct ncsync_core *core;
@@ -306,6 +310,7 @@ struct ncsync_engine {
 	struct task_struct *thread;
 	wait_queue_head_t wq;
 	bool busy;
+	unsigned long spin_from;
 };
 
 /**

@@ -21,6 +21,7 @@
  */
 #include <linux/kthread.h>
 #include <linux/sched.h>
+#include <linux/sched/stat.h>
 
 #include "ncsync_drv.h"
 #include "ncsync_exec.h"
@@ -364,24 +365,40 @@ static void ncsync_exec_wait_begin(struct ncsync_exec *x,
  */
 #define NCSYNC_SPIN_NS		(20 * NSEC_PER_USEC)
 
-/* Whether another engine of the core is executing records. */
+/*
+ * Whether another engine of the core may be about to change a register:
+ * it executes records, or it spins in a wait and the core changed since
+ * its spin began, so that its wait may now pass.  A peer spinning on a
+ * core that has not changed since is not, so two engines waiting on each
+ * other do not keep each other spinning, while in a hand-off the peer
+ * that spins for this engine's last update is.
+ */
 static bool ncsync_exec_peer_busy(const struct ncsync_exec *x)
 {
-	unsigned int i;
+	unsigned long now = (unsigned long)atomic64_read(&x->core->seq) + 1;
+	const struct ncsync_engine *e;
+	unsigned long from;
 
-	for (i = 0; i < NCSYNC_NUM_ENGINES; i++)
-		if (&x->core->engines[i] != x->eng &&
-		    READ_ONCE(x->core->engines[i].busy))
+	for (e = x->core->engines; e < x->core->engines + NCSYNC_NUM_ENGINES;
+	     e++) {
+		if (e == x->eng)
+			continue;
+		if (READ_ONCE(e->busy))
 			return true;
+		from = READ_ONCE(e->spin_from);
+		if (from && from != now)
+			return true;
+	}
 	return false;
 }
 
 /*
- * Spin for at most NCSYNC_SPIN_NS while a peer is busy and nothing else
- * wants the CPU; return true once the wait seems to hold (the engine then
- * tests it under the lock), false to sleep.  A spinning engine executes
- * nothing, so it is not busy for its peers: two engines waiting on each
- * other do not keep each other spinning.
+ * Spin for at most NCSYNC_SPIN_NS while a peer is busy and no other task
+ * is runnable on this CPU (it may be the peer, which the spin would keep
+ * from running) or wants it; return true once the wait seems to hold (the
+ * engine then tests it under the lock), false to sleep.  A spinning engine executes
+ * nothing: it is busy for its peers only once the core changed after its
+ * spin began (ncsync_exec_peer_busy()).
  */
 static bool ncsync_exec_spin(struct ncsync_exec *x,
 			     const struct ncsync_wait_op *w, s32 threshold)
@@ -389,15 +406,18 @@ static bool ncsync_exec_spin(struct ncsync_exec *x,
 	u64 end = ktime_get_ns() + NCSYNC_SPIN_NS;
 	bool holds = false;
 
+	WRITE_ONCE(x->eng->spin_from,
+		   (unsigned long)atomic64_read(&x->core->seq) + 1);
 	WRITE_ONCE(x->eng->busy, false);
-	while (ncsync_exec_peer_busy(x) && !need_resched() &&
-	       !ncsync_exec_stopping(x)) {
+	while (ncsync_exec_peer_busy(x) && single_task_running() &&
+	       !need_resched() && !ncsync_exec_stopping(x)) {
 		holds = ncsync_wait_holds(x->core, w, threshold);
 		if (holds || ktime_get_ns() > end)
 			break;
 		cpu_relax();
 	}
 	WRITE_ONCE(x->eng->busy, true);
+	WRITE_ONCE(x->eng->spin_from, 0);
 	return holds;
 }
 
