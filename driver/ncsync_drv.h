@@ -562,6 +562,8 @@ struct ncsync_prog *ncsync_prog_queue(struct ncsync_prog *prog);
 int ncsync_queues_check(const struct ncsync_queue *uqs, u32 nq,
 			u32 *engine_mask, u64 *records);
 bool ncsync_prog_over(struct ncsync_prog *prog);
+int ncsync_snapshots_init(void);
+void ncsync_snapshots_fini(void);
 
 /* ncsync_prog.c: the state of programs across cores */
 int ncsync_groups_init(void);

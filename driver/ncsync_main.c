@@ -137,9 +137,34 @@ static int ncsync_params_check(void)
 	return ncsync_devmem_fits();
 }
 
-static int __init ncsync_init(void)
+/* Remove the first @n cores, the last first. */
+static void ncsync_cores_remove(unsigned int n)
+{
+	while (n--)
+		ncsync_core_remove(&ncsync_dev.cores[n]);
+}
+
+/* Add every core, each to its logical core; on an error, none stays. */
+static int ncsync_cores_add(void)
 {
 	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ncsync_num_cores; i++)
+		ncsync_dev.cores[i].lnc_first =
+			&ncsync_dev.cores[i - i % ncsync_lnc];
+	for (i = 0; i < ncsync_num_cores; i++) {
+		ret = ncsync_core_add(&ncsync_dev.cores[i], i);
+		if (ret) {
+			ncsync_cores_remove(i);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int __init ncsync_init(void)
+{
 	int ret;
 
 	BUILD_BUG_ON(PAGE_SIZE != 4096);	/* the CSR window is 2 pages */
@@ -147,9 +172,12 @@ static int __init ncsync_init(void)
 	if (ret)
 		return ret;
 
-	ret = ncsync_groups_init();
+	ret = ncsync_snapshots_init();
 	if (ret)
 		return ret;
+	ret = ncsync_groups_init();
+	if (ret)
+		goto err_snapshots;
 	ncsync_dev.cores = kcalloc(ncsync_num_cores, sizeof(*ncsync_dev.cores),
 				   GFP_KERNEL);
 	ret = -ENOMEM;
@@ -168,14 +196,9 @@ static int __init ncsync_init(void)
 	}
 	ncsync_dev.class->devnode = ncsync_devnode;
 
-	for (i = 0; i < ncsync_num_cores; i++)
-		ncsync_dev.cores[i].lnc_first =
-			&ncsync_dev.cores[i - i % ncsync_lnc];
-	for (i = 0; i < ncsync_num_cores; i++) {
-		ret = ncsync_core_add(&ncsync_dev.cores[i], i);
-		if (ret)
-			goto err_cores;
-	}
+	ret = ncsync_cores_add();
+	if (ret)
+		goto err_class;
 	ret = ncsync_nl_register(ncsync_dev.cores, ncsync_num_cores);
 	if (ret)
 		goto err_cores;
@@ -185,8 +208,8 @@ static int __init ncsync_init(void)
 	return 0;
 
 err_cores:
-	while (i--)
-		ncsync_core_remove(&ncsync_dev.cores[i]);
+	ncsync_cores_remove(ncsync_num_cores);
+err_class:
 	class_destroy(ncsync_dev.class);
 err_region:
 	unregister_chrdev_region(ncsync_dev.devt, ncsync_num_cores);
@@ -194,6 +217,8 @@ err_free:
 	kfree(ncsync_dev.cores);
 err_groups:
 	ncsync_groups_fini();
+err_snapshots:
+	ncsync_snapshots_fini();
 	return ret;
 }
 
@@ -210,6 +235,7 @@ static void __exit ncsync_exit(void)
 	class_destroy(ncsync_dev.class);
 	unregister_chrdev_region(ncsync_dev.devt, ncsync_num_cores);
 	kfree(ncsync_dev.cores);
+	ncsync_snapshots_fini();	/* every program is freed */
 }
 
 module_init(ncsync_init);

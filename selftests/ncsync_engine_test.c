@@ -437,6 +437,52 @@ TEST_F(core, queue_end_done_status)
 	rec_prog_free(&p);
 }
 
+/* Run a program of @n engines, one inc each, to its end; return its id. */
+static __u32 run_incs(struct __test_metadata *_metadata, int fd,
+		      unsigned int n)
+{
+	struct rec_prog p = {};
+	unsigned int i;
+	__u32 id;
+
+	for (i = 0; i < n; i++)
+		rec_inc(rec_prog_queue(&p, engine_ids[i]), 30 + i);
+	id = submit_ok(_metadata, fd, &p, 0, WD_LONG);
+	rec_prog_free(&p);
+	EXPECT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, fd, id));
+	return id;
+}
+
+/*
+ * The engines a program has no queue for read as zero in its status, also
+ * when the kernel memory of its snapshot held a wider program's before.
+ */
+TEST_F(core, status_unused_engines_zero_after_wider_program)
+{
+	static const struct ncsync_engine_status zero;
+	struct ncsync_prog_status ps;
+	unsigned int round, i;
+	__u32 id;
+
+	for (round = 0; round < 8; round++) {
+		id = run_incs(_metadata, self->fd, NCSYNC_NUM_ENGINES);
+		ASSERT_EQ(0, status_raw(self->fd, id, NCSYNC_STATUS_F_RELEASE,
+					&ps, NULL));
+		ASSERT_EQ(NCSYNC_NUM_ENGINES, (int)ps.nengines);
+		id = run_incs(_metadata, self->fd, 1);
+		status_get(_metadata, self->fd, id, &ps, NULL);
+		ASSERT_EQ(1, (int)ps.nengines);
+		EXPECT_EQ(1, (int)ps.engines[0].executed);
+		for (i = 1; i < NCSYNC_NUM_ENGINES; i++) {
+			EXPECT_EQ(0, memcmp(&zero, &ps.engines[i], sizeof(zero)))
+				TH_LOG("round %u: engines[%u] is not zero",
+				       round, i);
+		}
+		ASSERT_EQ(0, status_raw(self->fd, id, NCSYNC_STATUS_F_RELEASE,
+					&ps, NULL));
+	}
+}
+
 TEST_F(core, drain_without_copies_passes)
 {
 	const int s = 5;
