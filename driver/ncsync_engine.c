@@ -396,9 +396,9 @@ static bool ncsync_exec_peer_busy(const struct ncsync_exec *x)
  * Spin for at most NCSYNC_SPIN_NS while a peer is busy and no other task
  * is runnable on this CPU (it may be the peer, which the spin would keep
  * from running) or wants it; return true once the wait seems to hold (the
- * engine then tests it under the lock), false to sleep.  A spinning engine executes
- * nothing: it is busy for its peers only once the core changed after its
- * spin began (ncsync_exec_peer_busy()).
+ * engine then tests it under the lock), false to sleep.  A spinning engine
+ * executes nothing: it is busy for its peers only once the core changed
+ * after its spin began (ncsync_exec_peer_busy()).
  */
 static bool ncsync_exec_spin(struct ncsync_exec *x,
 			     const struct ncsync_wait_op *w, s32 threshold)
