@@ -58,6 +58,7 @@ struct ck_run {
 	const struct ncsync_check_opts *opts;
 	bool full;
 	bool limited;
+	int err;	/* -ENOMEM: the search ends with it, never "safe" */
 	struct ck_finals *finals;
 	struct ck_visited seen;
 	struct ck_frame *frames;
@@ -218,7 +219,8 @@ static void ck_free_defect(struct ncsync_check_defect *d)
  * A defect of @kind of slot @e at the top frame, reached by its frames'
  * steps: keep it unless one of the kind with a schedule as short is kept.
  * The returned defect is new and has its schedule, engine and states;
- * NULL otherwise.
+ * NULL otherwise.  Out of memory, the defect cannot be kept: r->err ends
+ * the search with -ENOMEM (a search that dropped it could end "safe").
  */
 static struct ncsync_check_defect *ck_report(struct ck_run *r,
 					     unsigned int kind, unsigned int e)
@@ -238,6 +240,7 @@ static struct ncsync_check_defect *ck_report(struct ck_run *r,
 		free(d);
 		free(steps);
 		free(cores);
+		r->err = -ENOMEM;
 		return NULL;
 	}
 	for (i = 0; i < n; i++)
@@ -381,12 +384,12 @@ static void ck_terminal(struct ck_run *r)
 	if (first < 0)
 		return;
 	d = ck_report(r, NCSYNC_DEFECT_DEADLOCK, first);
-	if (d)
-		ck_deadlock_of(&r->cp, st, first, d);
+	if (d && ck_deadlock_of(&r->cp, st, first, d))
+		r->err = -ENOMEM;
 	if (barrier >= 0 && !other) {
 		d = ck_report(r, NCSYNC_DEFECT_BARRIER_IMBALANCE, barrier);
-		if (d)
-			ck_deadlock_of(&r->cp, st, barrier, d);
+		if (d && ck_deadlock_of(&r->cp, st, barrier, d))
+			r->err = -ENOMEM;
 	}
 }
 
@@ -420,7 +423,7 @@ static void ck_final(struct ck_run *r, const struct ck_state *st)
 	s = f->nsems ? realloc(f->sems, n * f->nsems * sizeof(*s)) : NULL;
 	f->sems = s ? s : f->sems;
 	if (!h || !d || (f->nsems && !s)) {
-		r->limited = true;
+		r->err = -ENOMEM;
 		return;
 	}
 	ck_hash(&r->cp, st, h + 2 * f->n);
@@ -503,7 +506,9 @@ static int ck_search(struct ck_run *r)
 	r->res->states = 1;
 	ck_enter(r);
 	r->depth = 1;
-	while (r->depth && !r->limited) {
+	if (r->err)
+		return r->err;
+	while (r->depth && !r->limited && !r->err) {
 		f = ck_frame_at(r, r->depth - 1);
 		if (f->next == f->nsteps) {
 			r->depth--;
@@ -513,7 +518,7 @@ static int ck_search(struct ck_run *r)
 		if (ret)
 			return ret;
 	}
-	return 0;
+	return r->err;
 }
 
 /* The unposted-wait cache: two entries (lanes) per record of each slot. */

@@ -26,9 +26,21 @@
 #define CK_MAX_SEMS	(CK_MAX_CORES * NCSYNC_NUM_SEMS)
 #define CK_MAX_EVENTS	(CK_MAX_CORES * NCSYNC_NUM_EVENTS)
 
-/* Where an engine is inside its record (struct ck_eng.sub). */
+/*
+ * Where an engine is inside its record (struct ck_eng.sub): the public
+ * enum ncsync_check_part, which ck_step_out() and the replay take it as.
+ */
 #define CK_SUB_EFFECT	2	/* 0, 1: the wait of lane 0, 1 */
 #define CK_SUB_UPD	3	/* 3, 4: the update of lane 0, 1 */
+_Static_assert(NCSYNC_PART_WAIT0 == 0 && NCSYNC_PART_WAIT1 == 1,
+	       "ck_eng.sub 0, 1 are the waits of lanes 0, 1");
+_Static_assert(NCSYNC_PART_EFFECT == CK_SUB_EFFECT,
+	       "ck_eng.sub CK_SUB_EFFECT is the effect");
+_Static_assert(NCSYNC_PART_UPDATE0 == CK_SUB_UPD &&
+	       NCSYNC_PART_UPDATE1 == CK_SUB_UPD + 1,
+	       "ck_eng.sub CK_SUB_UPD + l is the update of lane l");
+_Static_assert(NCSYNC_PART_LAND > CK_SUB_UPD + 1,
+	       "a landing is no part of a record");
 
 /* Engine status (struct ck_eng.status). */
 #define CK_RUNNING	0
@@ -220,8 +232,9 @@ void ck_copy_out(const struct ck_prog *cp, const struct ck_copy *c,
 		 struct ncsync_check_copy *out);
 void ck_step_out(const struct ck_prog *cp, const struct ck_state *st,
 		 struct ck_step s, struct ncsync_check_step *out);
-void ck_deadlock_of(const struct ck_prog *cp, const struct ck_state *st,
-		    unsigned int e, struct ncsync_check_defect *d);
+/* The deadlock analysis of @st into @d; -ENOMEM, or 0. */
+int ck_deadlock_of(const struct ck_prog *cp, const struct ck_state *st,
+		   unsigned int e, struct ncsync_check_defect *d);
 
 /**
  * struct ck_finals - the states without a step that a search reached, for

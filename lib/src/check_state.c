@@ -154,8 +154,8 @@ static struct ncsync_deadlock_cores *ck_deadlock_cores(const struct ck_prog *cp,
 	return dl;
 }
 
-void ck_deadlock_of(const struct ck_prog *cp, const struct ck_state *st,
-		    unsigned int e, struct ncsync_check_defect *d)
+int ck_deadlock_of(const struct ck_prog *cp, const struct ck_state *st,
+		   unsigned int e, struct ncsync_check_defect *d)
 {
 	struct ncsync_prog_status ps;
 
@@ -163,8 +163,12 @@ void ck_deadlock_of(const struct ck_prog *cp, const struct ck_state *st,
 	ncsync_program_deadlock(cp->prog[cp->core[e]], &ps, &d->deadlock);
 	d->engine = cp->engine[e];
 	d->record = st->eng[e].pc;
-	if (cp->nparts > 1)
+	if (cp->nparts > 1) {
 		d->deadlock_cores = ck_deadlock_cores(cp, st);
+		if (!d->deadlock_cores)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /* The executor's step for @in in @st; false if it cannot run now. */

@@ -673,7 +673,12 @@ static int check_parts(const struct checking *ck,
 			 NCSYNC_CHECK_MAX_ENGINES);
 		return EXIT_USAGE;
 	}
-	return ret ? fail_err(ret, "%s: check", ck->path) : 0;
+	if (ret) {
+		/* An error (out of memory) is no verdict: exit status 2. */
+		fail_err(ret, "%s: check", ck->path);
+		return EXIT_USAGE;
+	}
+	return 0;
 }
 
 static int check_execute(struct checking *ck)

@@ -68,8 +68,8 @@ static const struct cmd cmds[] = {
 	  "explore every schedule of FILE's lowered program on a host model\n"
 	  "\tof the engines; report each defect kind (deadlock, dma-race,\n"
 	  "\tevent, overflow, barrier-imbalance, unposted-wait) with a schedule\n"
-	  "\tthat reaches it.  Exits 0 safe, 1 defect, 2 bad input,\n"
-	  "\t3 inconclusive (a limit was reached first)",
+	  "\tthat reaches it.  Exits 0 safe, 1 defect, 2 bad input or an\n"
+	  "\terror, 3 inconclusive (a limit was reached first)",
 	  cmd_check },
 	{ "replay", "FILE SCHEDULE... [--lowering counter|events] [--sem N=V,...]\n"
 	  "\t    [--event N,...] [--dma-fifo] [--lnc N]",
