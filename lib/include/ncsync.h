@@ -588,11 +588,26 @@ enum ncsync_check_part {
 	NCSYNC_PART_LAND,	/* a copy lands, with its completion update */
 };
 
+/*
+ * The limit that ended a search (ncsync_check_limit()); its name is
+ * ncsync_check_limit_name()'s.
+ */
+enum ncsync_check_limit {
+	NCSYNC_CHECK_LIMIT_NONE,	/* none: every schedule was explored */
+	NCSYNC_CHECK_LIMIT_STATES,	/* max_states distinct states */
+	NCSYNC_CHECK_LIMIT_TIME,	/* timeout_ms */
+	NCSYNC_CHECK_LIMIT_MEMORY,	/* max_memory_mb: visited set + stack */
+	NCSYNC_CHECK_LIMIT_COPIES,	/* NCSYNC_CHECK_MAX_COPIES in flight */
+	NCSYNC_CHECK_LIMITS,
+};
+
 /* struct ncsync_check_opts.flags */
 #define NCSYNC_CHECK_F_DMA_FIFO		0x1U	/* copies land in issue order */
 
 /* The default of struct ncsync_check_opts.max_states. */
 #define NCSYNC_CHECK_MAX_STATES		10000000ULL
+/* The default of struct ncsync_check_opts.max_memory_mb (MiB). */
+#define NCSYNC_CHECK_MAX_MEMORY_MB	2048U
 /* Copies in flight the checker follows. */
 #define NCSYNC_CHECK_MAX_COPIES		64
 /* Cores (parts, and the peers they signal) and engines it follows. */
@@ -604,6 +619,8 @@ enum ncsync_check_part {
  * @max_states: distinct states to explore at most; 0 for no limit.
  * @timeout_ms: milliseconds to search at most; 0 for no limit.
  * @flags: NCSYNC_CHECK_F_*.
+ * @max_memory_mb: MiB the search's visited set and stack of frames may
+ *	take at most; 0 for NCSYNC_CHECK_MAX_MEMORY_MB.
  * @reserved: zero.
  * @sems: the initial semaphores.
  * @events: the initial events, 0 or 1.
@@ -612,7 +629,8 @@ struct ncsync_check_opts {
 	uint64_t max_states;
 	uint32_t timeout_ms;
 	uint32_t flags;
-	uint32_t reserved[2];
+	uint32_t max_memory_mb;
+	uint32_t reserved;
 	int32_t sems[NCSYNC_NUM_SEMS];
 	uint8_t events[NCSYNC_NUM_EVENTS];
 };
@@ -755,6 +773,9 @@ enum ncsync_check_verdict
 ncsync_check_verdict(const struct ncsync_check_result *res);
 uint64_t ncsync_check_states(const struct ncsync_check_result *res);
 bool ncsync_check_complete(const struct ncsync_check_result *res);
+enum ncsync_check_limit
+ncsync_check_limit(const struct ncsync_check_result *res);
+const char *ncsync_check_limit_name(unsigned int limit);
 unsigned int ncsync_check_ndefects(const struct ncsync_check_result *res);
 const struct ncsync_check_defect *
 ncsync_check_defect(const struct ncsync_check_result *res, unsigned int i);

@@ -22,15 +22,10 @@
 struct ncsync_check_result {
 	enum ncsync_check_verdict verdict;
 	bool limited;
+	enum ncsync_check_limit limit;
 	uint64_t states;
 	struct ncsync_check_defect *defects[NCSYNC_DEFECT_KINDS];
 };
-
-/*
- * The deepest schedule explored: the frames take up to 290 MiB for a
- * program of one core, 540 MiB for one of CK_MAX_CORES.
- */
-#define CK_MAX_DEPTH	65536
 
 /*
  * A frame of the search: the step to it, its steps to explore, a state.
@@ -58,6 +53,8 @@ struct ck_run {
 	const struct ncsync_check_opts *opts;
 	bool full;
 	bool limited;
+	enum ncsync_check_limit limit;	/* the first that ended the search */
+	size_t mem_max;		/* bytes of visited set and frames at most */
 	int err;	/* -ENOMEM: the search ends with it, never "safe" */
 	struct ck_finals *finals;
 	struct ck_visited seen;
@@ -70,6 +67,33 @@ struct ck_run {
 	int64_t deadline_ns;
 	struct ncsync_check_result *res;
 };
+
+static const char *const ck_limit_names[NCSYNC_CHECK_LIMITS] = {
+	[NCSYNC_CHECK_LIMIT_NONE] = "none",
+	[NCSYNC_CHECK_LIMIT_STATES] = "states",
+	[NCSYNC_CHECK_LIMIT_TIME] = "time",
+	[NCSYNC_CHECK_LIMIT_MEMORY] = "memory",
+	[NCSYNC_CHECK_LIMIT_COPIES] = "copies",
+};
+
+const char *ncsync_check_limit_name(unsigned int limit)
+{
+	return limit < NCSYNC_CHECK_LIMITS ? ck_limit_names[limit] : NULL;
+}
+
+/* Limit @l ends the search; the first one hit is the one reported. */
+static void ck_limit(struct ck_run *r, enum ncsync_check_limit l)
+{
+	if (!r->limited)
+		r->limit = l;
+	r->limited = true;
+}
+
+/* The bytes the visited set and the frames take now. */
+static size_t ck_mem(const struct ck_run *r)
+{
+	return r->seen.cap * 2 * sizeof(uint64_t) + r->cap * r->fsize;
+}
 
 static const char *const ck_kind_names[NCSYNC_DEFECT_KINDS] = {
 	[NCSYNC_DEFECT_DEADLOCK] = "deadlock",
@@ -101,11 +125,18 @@ static int64_t ck_now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static int ck_visited_grow(struct ck_visited *v)
+/*
+ * Double the table; -ENOSPC when the new one, next to the old one while it
+ * is rehashed, would take more than @avail bytes.
+ */
+static int ck_visited_grow(struct ck_visited *v, size_t avail)
 {
 	size_t cap = v->cap ? v->cap * 2 : 1 << 16, i, j;
-	uint64_t *keys = calloc(cap, 2 * sizeof(*keys));
+	uint64_t *keys;
 
+	if (cap * 2 * sizeof(*keys) > avail)
+		return -ENOSPC;
+	keys = calloc(cap, 2 * sizeof(*keys));
 	if (!keys)
 		return -ENOMEM;
 	for (i = 0; i < v->cap; i++) {
@@ -123,15 +154,23 @@ static int ck_visited_grow(struct ck_visited *v)
 	return 0;
 }
 
-/* Look @h up; insert it when @add.  1: it was there, 0: not, or -ENOMEM. */
-static int ck_visited_find(struct ck_visited *v, uint64_t h[2], bool add)
+/*
+ * Look @h up; insert it when @add, growing the table within @avail bytes
+ * more.  1: it was there, 0: not, -ENOSPC (no room) or -ENOMEM.
+ */
+static int ck_visited_find(struct ck_visited *v, uint64_t h[2], bool add,
+			   size_t avail)
 {
 	size_t j;
+	int ret;
 
 	if (!h[0] && !h[1])
 		h[0] = 1;
-	if (add && 2 * (v->n + 1) > v->cap && ck_visited_grow(v))
-		return -ENOMEM;
+	if (add && 2 * (v->n + 1) > v->cap) {
+		ret = ck_visited_grow(v, avail);
+		if (ret)
+			return ret;
+	}
 	if (!v->cap)
 		return 0;
 	for (j = h[0] & (v->cap - 1); v->keys[2 * j] || v->keys[2 * j + 1];
@@ -151,7 +190,7 @@ static int ck_seen(struct ck_run *r, const struct ck_state *st, bool add)
 	uint64_t h[2];
 
 	ck_hash(&r->cp, st, h);
-	return ck_visited_find(&r->seen, h, add);
+	return ck_visited_find(&r->seen, h, add, r->mem_max - ck_mem(r));
 }
 
 static struct ck_frame *ck_frame_at(const struct ck_run *r, size_t depth)
@@ -159,18 +198,26 @@ static struct ck_frame *ck_frame_at(const struct ck_run *r, size_t depth)
 	return (struct ck_frame *)((char *)r->frames + depth * r->fsize);
 }
 
-/* The frame of depth r->depth, made room for. */
+/*
+ * The frame of depth r->depth, made room for: the stack doubles, or grows
+ * to what r->mem_max leaves, counting the old stack, which realloc() may
+ * hold next to the new one.  NULL when out of memory, or (r->limited) out
+ * of the budget.
+ */
 static struct ck_frame *ck_frame_new(struct ck_run *r)
 {
 	struct ck_frame *f;
 
-	if (r->depth == CK_MAX_DEPTH) {
-		r->limited = true;
-		return NULL;
-	}
 	if (r->depth == r->cap) {
+		size_t avail = (r->mem_max - ck_mem(r)) / r->fsize;
 		size_t cap = r->cap ? r->cap * 2 : 256;
 
+		if (cap > avail)
+			cap = avail;
+		if (cap <= r->cap) {
+			ck_limit(r, NCSYNC_CHECK_LIMIT_MEMORY);
+			return NULL;
+		}
 		f = realloc(r->frames, cap * r->fsize);
 		if (!f)
 			return NULL;
@@ -283,7 +330,7 @@ static void ck_step_defects(struct ck_run *r, const struct ck_effects *fx,
 			ck_copy_out(&r->cp, &fx->race_with, &d->other);
 	}
 	if (fx->full)
-		r->limited = true;
+		ck_limit(r, NCSYNC_CHECK_LIMIT_COPIES);
 }
 
 /* Whether wait @w of slot @e waits on what a barrier lowering owns. */
@@ -450,14 +497,16 @@ static void ck_enter(struct ck_run *r)
 	}
 }
 
-static bool ck_out_of_bounds(struct ck_run *r)
+/* The limits of states and time: end the search at one. */
+static void ck_bounds(struct ck_run *r)
 {
 	const struct ncsync_check_opts *o = r->opts;
 
 	if (o->max_states && r->res->states >= o->max_states)
-		return true;
-	return r->deadline_ns && !(r->res->states & 255) &&
-	       ck_now_ns() >= r->deadline_ns;
+		ck_limit(r, NCSYNC_CHECK_LIMIT_STATES);
+	else if (r->deadline_ns && !(r->res->states & 255) &&
+		 ck_now_ns() >= r->deadline_ns)
+		ck_limit(r, NCSYNC_CHECK_LIMIT_TIME);
 }
 
 /* Take the next step of the top frame; 0 or -ENOMEM. */
@@ -482,13 +531,14 @@ static int ck_advance(struct ck_run *r)
 	if (fx.full)	/* a copy the executor could not follow */
 		return 0;
 	seen = ck_seen(r, &t->st, true);
+	if (seen == -ENOSPC)
+		ck_limit(r, NCSYNC_CHECK_LIMIT_MEMORY);
 	if (seen)
-		return seen < 0 ? seen : 0;
+		return seen < 0 && seen != -ENOSPC ? seen : 0;
 	r->res->states++;
 	ck_enter(r);
 	r->depth++;
-	if (ck_out_of_bounds(r))
-		r->limited = true;
+	ck_bounds(r);
 	return 0;
 }
 
@@ -498,9 +548,13 @@ static int ck_search(struct ck_run *r)
 	int ret;
 
 	if (!f)
-		return -ENOMEM;
+		return r->limited ? 0 : -ENOMEM;
 	ck_state_init(&r->cp, &f->st, r->opts->sems, r->opts->events);
 	ret = ck_seen(r, &f->st, true);
+	if (ret == -ENOSPC) {
+		ck_limit(r, NCSYNC_CHECK_LIMIT_MEMORY);
+		return 0;
+	}
 	if (ret < 0)
 		return ret;
 	r->res->states = 1;
@@ -535,6 +589,8 @@ static int ck_run_init(struct ck_run *r)
 	}
 	r->unposted = calloc(total ? total : 1, 1);
 	r->res = calloc(1, sizeof(*r->res));
+	r->mem_max = (size_t)(r->opts->max_memory_mb ?:
+			      NCSYNC_CHECK_MAX_MEMORY_MB) << 20;
 	if (r->opts->timeout_ms)
 		r->deadline_ns = ck_now_ns() +
 				 r->opts->timeout_ms * 1000000LL;
@@ -586,6 +642,7 @@ int ncsync_check_run(const struct ncsync_asm_part *parts, unsigned int n,
 	if (!ret) {
 		r->res->verdict = ck_verdict(r);
 		r->res->limited = r->limited;
+		r->res->limit = r->limit;
 		*resp = r->res;
 	} else {
 		ncsync_check_free(r->res);
@@ -616,6 +673,12 @@ int ncsync_check(const struct ncsync_program *prog,
 bool ncsync_check_complete(const struct ncsync_check_result *res)
 {
 	return res && !res->limited;
+}
+
+enum ncsync_check_limit
+ncsync_check_limit(const struct ncsync_check_result *res)
+{
+	return res ? res->limit : NCSYNC_CHECK_LIMIT_NONE;
 }
 
 enum ncsync_check_verdict

@@ -88,10 +88,13 @@ static const struct verdict verdicts[] = {
 	{ "call-return.s", NULL, 0, "safe: 0 defects" },
 	{ "barrier-loop.s", NULL, 0, "safe: 0 defects" },
 	{ "barrier-loop.s", "--max-states=100000", 3,
-	  "inconclusive: 0 defects in 100000 states" },
+	  "inconclusive: 0 defects in 100000 states (limit: states, "
+	  "--max-states 100000)" },
+	{ "barrier-loop.s", "--max-memory=8", 3,
+	  "(limit: memory, --max-memory 8 MiB)" },
 	{ "publish-race.s", "--max-states=10", 1,
-	  "defect: 1 defect in 10 states (a limit ended the search: there "
-	  "may be more)" },
+	  "defect: 1 defect in 10 states (limit: states, --max-states 10: "
+	  "there may be more defects)" },
 };
 
 static void examples(void)

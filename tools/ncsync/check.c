@@ -5,7 +5,7 @@
  *
  *   ncsync check FILE [--lowering counter|events] [--sem N=V,...]
  *                     [--event N,...] [--max-states N] [--timeout MS]
- *                     [--dma-fifo] [--lnc N]
+ *                     [--dma-fifo] [--lnc N] [--max-memory MIB]
  *   ncsync replay FILE SCHEDULE... [the same options]
  *
  * A schedule is printed, and read back, as words separated by blanks:
@@ -45,6 +45,7 @@ struct check_opts {
 	enum ncsync_barrier_lowering lowering;
 	uint32_t max_states;
 	uint32_t timeout;
+	uint32_t max_memory;	/* MiB */
 	bool dma_fifo;
 	bool conformance;	/* refuse what the profile refuses first */
 	struct init_banks init;
@@ -98,6 +99,7 @@ static bool parse_events(const char *s, void *field)
 enum {
 	CO_LOWERING, CO_SEM, CO_EVENT, CO_MAX_STATES, CO_TIMEOUT,
 	CO_DMA_FIFO, CO_WATCHDOG, CO_STRICT, CO_CONFORMANCE, CO_LNC,
+	CO_MAX_MEMORY,
 };
 
 static const struct opt check_opt_table[] = {
@@ -123,6 +125,9 @@ static const struct opt check_opt_table[] = {
 	[CO_LNC] = { "lnc", 'L', OPT_U32, "1-64",
 		     OPT_FIELD(struct check_opts, lnc),
 		     .min = 1, .max = NCSYNC_MAX_LNC },
+	[CO_MAX_MEMORY] = { "max-memory", 'M', OPT_U32, "1-1048576 MiB",
+			    OPT_FIELD(struct check_opts, max_memory),
+			    .min = 1, .max = 1U << 20 },
 	{ /* sentinel */ }
 };
 
@@ -150,6 +155,7 @@ static void check_defaults(struct check_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->lowering = NCSYNC_LOWER_COUNTER;
 	o->max_states = NCSYNC_CHECK_MAX_STATES;
+	o->max_memory = NCSYNC_CHECK_MAX_MEMORY_MB;
 }
 
 /* An exit status of the setup: 0 goes on, bad input is EXIT_USAGE. */
@@ -217,6 +223,7 @@ static int checking_build(struct checking *ck)
 	ncsync_check_opts_init(&ck->copts);
 	ck->copts.max_states = ck->o.max_states;
 	ck->copts.timeout_ms = ck->o.timeout;
+	ck->copts.max_memory_mb = ck->o.max_memory;
 	ck->copts.flags = ck->o.dma_fifo ? NCSYNC_CHECK_F_DMA_FIFO : 0;
 	memcpy(ck->copts.sems, ck->o.init.sems, sizeof(ck->copts.sems));
 	memcpy(ck->copts.events, ck->o.init.events,
@@ -626,6 +633,29 @@ static void json_defect(const struct ncsync_check_defect *d, bool multi)
 	j_end();
 }
 
+/* The limit that ended the search, named with the option that sets it. */
+static void print_limit(const struct checking *ck,
+			const struct ncsync_check_result *res)
+{
+	enum ncsync_check_limit l = ncsync_check_limit(res);
+
+	if (l == NCSYNC_CHECK_LIMIT_NONE)
+		return;
+	printf(" (limit: %s, ", ncsync_check_limit_name(l));
+	if (l == NCSYNC_CHECK_LIMIT_STATES)
+		printf("--max-states %llu",
+		       (unsigned long long)ck->copts.max_states);
+	else if (l == NCSYNC_CHECK_LIMIT_TIME)
+		printf("--timeout %u ms", ck->copts.timeout_ms);
+	else if (l == NCSYNC_CHECK_LIMIT_MEMORY)
+		printf("--max-memory %u MiB", ck->copts.max_memory_mb ?:
+		       NCSYNC_CHECK_MAX_MEMORY_MB);
+	else
+		printf("%u copies in flight", NCSYNC_CHECK_MAX_COPIES);
+	printf("%s)", ncsync_check_verdict(res) == NCSYNC_CHECK_DEFECT ?
+	       ": there may be more defects" : "");
+}
+
 static void report(const struct checking *ck,
 		   const struct ncsync_check_result *res)
 {
@@ -638,6 +668,7 @@ static void report(const struct checking *ck,
 		j_str("verdict", verdict_names[v]);
 		j_uint("states", ncsync_check_states(res));
 		j_bool("complete", ncsync_check_complete(res));
+		j_str("limit", ncsync_check_limit_name(ncsync_check_limit(res)));
 		j_arr("defects");
 		for (i = 0; i < n; i++)
 			json_defect(ncsync_check_defect(res, i), ck->multi);
@@ -646,11 +677,11 @@ static void report(const struct checking *ck,
 		j_done();
 		return;
 	}
-	printf("%s: %s: %u defect%s in %llu states%s\n", ck->path,
+	printf("%s: %s: %u defect%s in %llu states", ck->path,
 	       verdict_names[v], n, n == 1 ? "" : "s",
-	       (unsigned long long)ncsync_check_states(res),
-	       v == NCSYNC_CHECK_DEFECT && !ncsync_check_complete(res) ?
-	       " (a limit ended the search: there may be more)" : "");
+	       (unsigned long long)ncsync_check_states(res));
+	print_limit(ck, res);
+	printf("\n");
 	for (i = 0; i < n; i++)
 		print_defect(ck, ncsync_check_defect(res, i));
 }

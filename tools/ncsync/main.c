@@ -64,12 +64,13 @@ static const struct cmd cmds[] = {
 	  cmd_run },
 	{ "check", "FILE [--lowering counter|events] [--sem N=V,...]\n"
 	  "\t    [--event N,...] [--max-states N] [--timeout MS] [--dma-fifo]\n"
-	  "\t    [--conformance] [--lnc N]",
+	  "\t    [--conformance] [--lnc N] [--max-memory MIB]",
 	  "explore every schedule of FILE's lowered program on a host model\n"
 	  "\tof the engines; report each defect kind (deadlock, dma-race,\n"
 	  "\tevent, overflow, barrier-imbalance, unposted-wait) with a schedule\n"
 	  "\tthat reaches it.  Exits 0 safe, 1 defect, 2 bad input or an\n"
-	  "\terror, 3 inconclusive (a limit was reached first)",
+	  "\terror, 3 inconclusive (a limit, which it names, was reached\n"
+	  "\tfirst)",
 	  cmd_check },
 	{ "replay", "FILE SCHEDULE... [--lowering counter|events] [--sem N=V,...]\n"
 	  "\t    [--event N,...] [--dma-fifo] [--lnc N]",

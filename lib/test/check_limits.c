@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
+/*
+ * ncsync_check(): each limit that ends a search is named in the result
+ * (ncsync_check_limit()), and there is no other: a schedule deeper than
+ * the 65536 steps of the bound the search once had is explored to its
+ * end within the memory limit, and a smaller memory limit ends the same
+ * search with the limit "memory".
+ */
+#include <stdio.h>
+
+#include "check_test.h"
+
+/* One engine counting to @n: a schedule of 2 * @n + 2 steps, no branch. */
+static char *ck_counter(unsigned int n)
+{
+	static char text[128];
+
+	snprintf(text, sizeof(text),
+		 "engine pool\n\tmovi r1, 0\nloop:\taddi r1, r1, 1\n"
+		 "\tbr.lt.u32 r1, %u, loop\n", n);
+	return text;
+}
+
+/* Check @text with @o; the result's verdict and limit, and its states. */
+static void ck_limit_case(const char *name, const char *text,
+			  const struct ncsync_check_opts *o,
+			  enum ncsync_check_verdict verdict,
+			  enum ncsync_check_limit limit)
+{
+	struct ncsync_program *p = ck_build(text, NCSYNC_LOWER_COUNTER);
+	struct ncsync_check_result *res = NULL;
+	int ret;
+
+	if (!p)
+		return;
+	ret = ncsync_check(p, o, &res);
+	TAP_CHECK(!ret && ncsync_check_verdict(res) == verdict &&
+		  ncsync_check_limit(res) == limit &&
+		  ncsync_check_complete(res) == (limit == NCSYNC_CHECK_LIMIT_NONE),
+		  "%s: %d, verdict %d, limit %s, %llu states", name, ret,
+		  ncsync_check_verdict(res),
+		  ncsync_check_limit_name(ncsync_check_limit(res)),
+		  (unsigned long long)ncsync_check_states(res));
+	ncsync_check_free(res);
+	ncsync_program_free(p);
+}
+
+/*
+ * 40 copies in flight on each of two engines: 80, more than it follows.
+ * Each copy races with the one before it too.
+ */
+static const char copies[] =
+	"engine pool\n\tmovi r1, 0\n"
+	"l:\tdma 0x0, 0x1000, 64\n\taddi r1, r1, 1\n\tbr.lt.u32 r1, 40, l\n"
+	"engine act\n\tmovi r1, 0\n"
+	"l:\tdma 0x2000, 0x3000, 64\n\taddi r1, r1, 1\n\tbr.lt.u32 r1, 40, l\n";
+
+int main(void)
+{
+	struct ncsync_check_opts o;
+
+	ncsync_check_opts_init(&o);
+	TAP_CHECK(o.max_memory_mb == 0 && !o.reserved,
+		  "the default memory limit is 0, NCSYNC_CHECK_MAX_MEMORY_MB");
+	TAP_CHECK(!strcmp(ncsync_check_limit_name(NCSYNC_CHECK_LIMIT_NONE),
+			  "none") &&
+		  !strcmp(ncsync_check_limit_name(NCSYNC_CHECK_LIMIT_MEMORY),
+			  "memory") &&
+		  !ncsync_check_limit_name(NCSYNC_CHECK_LIMITS),
+		  "the limits' names");
+	ck_limit_case("a schedule of 66002 steps, default limits",
+		      ck_counter(33000), &o, NCSYNC_CHECK_SAFE,
+		      NCSYNC_CHECK_LIMIT_NONE);
+	o.max_states = 1000;
+	ck_limit_case("1000 states at most", ck_counter(33000), &o,
+		      NCSYNC_CHECK_INCONCLUSIVE, NCSYNC_CHECK_LIMIT_STATES);
+	o.max_states = 0;
+	o.max_memory_mb = 16;
+	ck_limit_case("16 MiB at most", ck_counter(33000), &o,
+		      NCSYNC_CHECK_INCONCLUSIVE, NCSYNC_CHECK_LIMIT_MEMORY);
+	o.max_memory_mb = 0;
+	ck_limit_case("80 copies in flight", copies, &o,
+		      NCSYNC_CHECK_DEFECT, NCSYNC_CHECK_LIMIT_COPIES);
+	o.max_states = 0;
+	o.timeout_ms = 1;
+	ck_limit_case("1 ms at most, on a search of millions of states",
+		      "engine pool\n\tmovi r1, 0\n"
+		      "l:\taddi r1, r1, 1\n\tbr.ne.u32 r1, 0, l\n",
+		      &o, NCSYNC_CHECK_INCONCLUSIVE, NCSYNC_CHECK_LIMIT_TIME);
+	return tap_done();
+}
