@@ -747,6 +747,10 @@ struct ncsync_check_core {
  * @deadlock_cores: deadlock and barrier-imbalance of a program of more
  *	than one part (ncsync_check_cores()): who waits on whom across the
  *	cores, as ncsync_program_deadlock_cores() tells it; NULL otherwise.
+ * @nvalues: entries of @values.
+ * @values: unposted-wait decided on the reachable states: every value the
+ *	semaphore waited on took in the states the search reached, in
+ *	increasing order (for an event, 0 clear and 1 set); NULL otherwise.
  */
 struct ncsync_check_defect {
 	uint32_t kind;
@@ -761,6 +765,8 @@ struct ncsync_check_defect {
 	uint32_t ncores;
 	const struct ncsync_check_core *cores;
 	const struct ncsync_deadlock_cores *deadlock_cores;
+	uint32_t nvalues;
+	const int32_t *values;
 };
 
 struct ncsync_check_result;

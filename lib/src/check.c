@@ -63,6 +63,8 @@ struct ck_run {
 	size_t depth;
 	size_t cap;
 	uint8_t *unposted;	/* per slot and record: 0 unknown, 1 no, 2 yes */
+	struct ck_values vals;	/* the values taken, the waits blocked */
+	bool rerun;		/* the search again, to report vals.unposted */
 	uint32_t unposted_off[CK_MAX_SLOTS];
 	int64_t deadline_ns;
 	struct ncsync_check_result *res;
@@ -92,7 +94,8 @@ static void ck_limit(struct ck_run *r, enum ncsync_check_limit l)
 /* The bytes the visited set and the frames take now. */
 static size_t ck_mem(const struct ck_run *r)
 {
-	return r->seen.cap * 2 * sizeof(uint64_t) + r->cap * r->fsize;
+	return r->seen.cap * 2 * sizeof(uint64_t) + r->cap * r->fsize +
+	       ck_values_mem(&r->vals);
 }
 
 static const char *const ck_kind_names[NCSYNC_DEFECT_KINDS] = {
@@ -255,6 +258,7 @@ static unsigned int ck_frame_steps(struct ck_run *r, struct ck_frame *f)
 static void ck_free_defect(struct ncsync_check_defect *d)
 {
 	if (d) {
+		free((void *)d->values);
 		free((void *)d->steps);
 		free((void *)d->cores);
 		free((void *)d->deadlock_cores);
@@ -385,6 +389,34 @@ static bool ck_unposted(struct ck_run *r, unsigned int e,
 	return *c == 2;
 }
 
+/*
+ * Whether the wait slot @e blocks in, in @st, is unposted: no poster (the
+ * static test), or, in the search run again, no value the search reached
+ * passes it (r->vals.unposted).  Otherwise, in the first search, note it
+ * among the blocked waits.
+ */
+static bool ck_blocked_unposted(struct ck_run *r, const struct ck_state *st,
+				unsigned int e)
+{
+	const struct ncsync_lane *l;
+	int ret;
+
+	if (ck_unposted(r, e, st))
+		return true;
+	l = ck_wait_at(&r->cp, st, e);
+	if (ck_barrier_wait(r, e, &l->wait))
+		return false;
+	if (r->rerun)
+		return ck_values_unposted(&r->vals, &r->cp, st, e);
+	ret = ck_values_blocked(&r->vals, &r->cp, st, e,
+				r->mem_max - ck_mem(r));
+	if (ret == -ENOSPC)
+		ck_limit(r, NCSYNC_CHECK_LIMIT_MEMORY);
+	else if (ret)
+		r->err = ret;
+	return false;
+}
+
 /* Blocked waits nothing can post, in the state of the top frame. */
 static void ck_state_defects(struct ck_run *r)
 {
@@ -396,12 +428,33 @@ static void ck_state_defects(struct ck_run *r)
 		struct ck_step s = { .idx = e };
 
 		if (!ck_wait_at(&r->cp, st, e) ||
-		    ck_step_enabled(&r->cp, st, s) || !ck_unposted(r, e, st))
+		    ck_step_enabled(&r->cp, st, s) ||
+		    !ck_blocked_unposted(r, st, e))
 			continue;
 		d = ck_report(r, NCSYNC_DEFECT_UNPOSTED_WAIT, e);
 		if (d)
 			d->record = st->eng[e].pc;
+		if (d && r->rerun &&
+		    ck_values_of(&r->vals, &r->cp, st, e,
+				 (int32_t **)&d->values, &d->nvalues))
+			r->err = -ENOMEM;
 	}
+}
+
+/* Note the values of the new state @st, reached from @parent (or NULL). */
+static void ck_note_values(struct ck_run *r, const struct ck_state *st,
+			   const struct ck_state *parent)
+{
+	int ret;
+
+	if (r->rerun)
+		return;
+	ret = ck_values_state(&r->vals, &r->cp, st, parent,
+			      r->mem_max - ck_mem(r));
+	if (ret == -ENOSPC)
+		ck_limit(r, NCSYNC_CHECK_LIMIT_MEMORY);
+	else if (ret)
+		r->err = ret;
 }
 
 /*
@@ -460,7 +513,7 @@ static void ck_final(struct ck_run *r, const struct ck_state *st)
 	int32_t *s;
 	bool *d;
 
-	if (!f)
+	if (!f || r->rerun)	/* the search again reaches the same ones */
 		return;
 	ended = ck_all_ended(r, st);
 	h = realloc(f->h, 2 * n * sizeof(*h));
@@ -536,6 +589,7 @@ static int ck_advance(struct ck_run *r)
 	if (seen)
 		return seen < 0 && seen != -ENOSPC ? seen : 0;
 	r->res->states++;
+	ck_note_values(r, &t->st, &f->st);
 	ck_enter(r);
 	r->depth++;
 	ck_bounds(r);
@@ -558,6 +612,7 @@ static int ck_search(struct ck_run *r)
 	if (ret < 0)
 		return ret;
 	r->res->states = 1;
+	ck_note_values(r, &f->st, NULL);
 	ck_enter(r);
 	r->depth = 1;
 	if (r->err)
@@ -603,6 +658,33 @@ static void ck_run_fini(struct ck_run *r)
 	free(r->seen.keys);
 	free(r->frames);
 	free(r->unposted);
+	ck_values_fini(&r->vals);
+}
+
+/*
+ * After a complete search: when blocked waits no reached value passes
+ * were found, search again, with the same limits, to report them with
+ * a schedule (the search is deterministic: it reaches them again).
+ */
+static int ck_search_values(struct ck_run *r)
+{
+	int n = ck_values_decide(&r->vals, &r->cp);
+	unsigned int k;
+
+	if (n <= 0)
+		return n;
+	for (k = 0; k < NCSYNC_DEFECT_KINDS; k++) {
+		ck_free_defect(r->res->defects[k]);
+		r->res->defects[k] = NULL;
+	}
+	free(r->seen.keys);
+	memset(&r->seen, 0, sizeof(r->seen));
+	r->depth = 0;
+	r->rerun = true;
+	if (r->opts->timeout_ms)
+		r->deadline_ns = ck_now_ns() +
+				 r->opts->timeout_ms * 1000000LL;
+	return ck_search(r);
 }
 
 static enum ncsync_check_verdict ck_verdict(const struct ck_run *r)
@@ -637,6 +719,8 @@ int ncsync_check_run(const struct ncsync_asm_part *parts, unsigned int n,
 		ret = ck_run_init(r);
 		if (!ret)
 			ret = ck_search(r);
+		if (!ret && !r->limited)
+			ret = ck_search_values(r);
 		ck_run_fini(r);
 	}
 	if (!ret) {

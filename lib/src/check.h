@@ -258,6 +258,49 @@ struct ck_finals {
 	bool *ended;
 };
 
+/* An open-addressing set of non-zero 64-bit keys. */
+struct ck_set {
+	uint64_t *keys;
+	size_t cap;
+	size_t n;
+};
+
+/**
+ * struct ck_values - check_values.c: the values each semaphore and event
+ * took in the states a search reached, and the waits it found blocked.
+ * @vals: (semaphore of ck_prog.sem_used + 1, value) pairs.
+ * @ev: per event of ck_prog.ev_used, bit v: it was v (0 clear, 1 set).
+ * @waits: the blocked waits: slot, lane, record, threshold.
+ * @sorted: ck_values_decide(): the keys of @vals in order.
+ * @nsorted: entries of @sorted.
+ * @first: per semaphore of ck_prog.sem_used, its first entry of @sorted;
+ *	one more entry, @nsorted.
+ * @unposted: ck_values_decide(): the keys of @waits that no value passes.
+ */
+struct ck_values {
+	struct ck_set vals;
+	uint8_t ev[CK_MAX_EVENTS];
+	struct ck_set waits;
+	uint64_t *sorted;
+	size_t nsorted;
+	size_t *first;
+	struct ck_set unposted;
+};
+
+size_t ck_values_mem(const struct ck_values *v);
+void ck_values_fini(struct ck_values *v);
+int ck_values_state(struct ck_values *v, const struct ck_prog *cp,
+		    const struct ck_state *st, const struct ck_state *parent,
+		    size_t avail);
+int ck_values_blocked(struct ck_values *v, const struct ck_prog *cp,
+		      const struct ck_state *st, unsigned int e, size_t avail);
+int ck_values_decide(struct ck_values *v, const struct ck_prog *cp);
+bool ck_values_unposted(const struct ck_values *v, const struct ck_prog *cp,
+			const struct ck_state *st, unsigned int e);
+int ck_values_of(const struct ck_values *v, const struct ck_prog *cp,
+		 const struct ck_state *st, unsigned int e, int32_t **out,
+		 uint32_t *n);
+
 /*
  * check.c: ncsync_check(); with @full, every enabled step of every state
  * (no reduction); with @finals, the states without a step too.

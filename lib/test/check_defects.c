@@ -108,10 +108,11 @@ static const struct ck_case cases[] = {
 	  "barrier\nengine pool\n\tbr.lt.u32 r1, 3, l\n"
 	  "engine pe\n\tbr.lt.u32 r1, 3, l\n",
 	  .verdict = NCSYNC_CHECK_SAFE },
-	{ "a consumer whose post sits behind a branch not taken: deadlock",
+	{ "a consumer whose post sits behind a branch not taken: deadlock, and unposted-wait (sem[4] is 0 in every state reached)",
 	  "engine pool\n\tmovi r1, 1\n\tbr.eq.u32 r1, 0, skip\n\texit\n"
 	  "skip:\tnop then sem[4]++\nengine act\n\tnop wait sem[4] > 0\n",
-	  .verdict = NCSYNC_CHECK_DEFECT, .kinds = K(DEADLOCK) },
+	  .verdict = NCSYNC_CHECK_DEFECT,
+	  .kinds = K(DEADLOCK) | K(UNPOSTED_WAIT) },
 	{ "an endless loop without a defect ends by state repetition",
 	  "engine pool\nl:\tnop\n\tbr l\n",
 	  .verdict = NCSYNC_CHECK_SAFE },

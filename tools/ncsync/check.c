@@ -466,6 +466,21 @@ static void print_cycle(const struct ncsync_check_defect *d, bool multi)
 	printf(" -> %s\n", eng_name(multi, d->core, dl->cycle[0]));
 }
 
+/* An unposted wait's values: the first 16 and how many. */
+static void print_values(const struct ncsync_check_defect *d)
+{
+	uint32_t i;
+
+	if (!d->values)
+		return;
+	printf(" (what it waits on takes only");
+	for (i = 0; i < d->nvalues && i < 16; i++)
+		printf("%s %d", i ? "," : "", d->values[i]);
+	if (d->nvalues > 16)
+		printf(", ... %u values", d->nvalues);
+	printf(")");
+}
+
 /* What the defect is, in one line after its kind. */
 static void print_what(const struct ncsync_check_defect *d, bool multi)
 {
@@ -488,6 +503,7 @@ static void print_what(const struct ncsync_check_defect *d, bool multi)
 		break;
 	default:
 		printf("%s waits in record %u", eng, d->record);
+		print_values(d);
 		break;
 	}
 }
@@ -627,6 +643,12 @@ static void json_defect(const struct ncsync_check_defect *d, bool multi)
 			j_str("engine", engine_label(d->deadlock.cycle[i]));
 			j_end();
 		}
+		j_end();
+	}
+	if (d->values) {
+		j_arr("values");
+		for (i = 0; i < d->nvalues; i++)
+			j_int(NULL, d->values[i]);
 		j_end();
 	}
 	json_reached(d, multi);
