@@ -115,6 +115,8 @@ struct ck_state {
 	struct ck_bank bank[CK_MAX_CORES];
 };
 
+struct ck_paths;
+
 /**
  * struct ck_prog - a program, decoded for the executor.
  * @ncores: the cores: @nparts with engines, then the peers without.
@@ -145,6 +147,9 @@ struct ck_state {
  * @fut: per slot, per row r, 2 * @nsem_used classes (CK_C_*): how the
  *	records from r on (from 0 with one row) touch each semaphore of
  *	@sem_used, then how the completion updates of their DMA records do.
+ * @paths: per slot, the rows of the same form along the paths its engine
+ *	takes (check_path.c), cached by position and registers; filled by
+ *	the reduction's queries, hence not const when @cp is.
  */
 struct ck_prog {
 	unsigned int ncores;
@@ -169,6 +174,7 @@ struct ck_prog {
 	uint32_t *reach[CK_MAX_SLOTS];
 	uint32_t fut_rows[CK_MAX_SLOTS];
 	uint8_t *fut[CK_MAX_SLOTS];
+	struct ck_paths *paths[CK_MAX_SLOTS];
 };
 
 /* A step: engine slot @idx, or (@land) the landing of copy @idx. */
@@ -192,6 +198,16 @@ const struct ncsync_insn *ck_insn(const struct ck_prog *cp,
 unsigned int ck_land_core(const struct ck_prog *cp, unsigned int e,
 			  const struct ncsync_insn *in);
 /* check_indep.c: which steps commute with what other actors may do. */
+void ck_fut_insn(const struct ck_prog *cp, unsigned int e,
+		 const struct ncsync_insn *in, uint8_t *row);
+const uint8_t *ck_fut_static(const struct ck_prog *cp, unsigned int e,
+			     uint32_t pc);
+/* check_path.c: the future of an engine along the path it takes. */
+int ck_path_init(struct ck_prog *cp);
+void ck_path_fini(struct ck_prog *cp);
+const uint8_t *ck_path_row(const struct ck_prog *cp,
+			   const struct ck_state *st, unsigned int e);
+void ck_mix(uint64_t h[2], uint64_t v);
 int ck_fut_init(struct ck_prog *cp);
 void ck_fut_fini(struct ck_prog *cp);
 int ck_prog_init(struct ck_prog *cp, const struct ncsync_asm_part *parts,

@@ -557,7 +557,7 @@ static uint64_t ck_fmix(uint64_t z)
 	return z ^ (z >> 31);
 }
 
-static void ck_mix(uint64_t h[2], uint64_t v)
+void ck_mix(uint64_t h[2], uint64_t v)
 {
 	h[0] = (h[0] ^ ck_fmix(v ^ 0x9E3779B97F4A7C15ULL)) *
 	       0xFF51AFD7ED558CCDULL;

@@ -82,8 +82,8 @@ static uint8_t ck_wait_class(const struct ncsync_lane *l)
  * OR the semaphore accesses of record @in of slot @e into @row (engine,
  * then landings).
  */
-static void ck_fut_insn(const struct ck_prog *cp, unsigned int e,
-			const struct ncsync_insn *in, uint8_t *row)
+void ck_fut_insn(const struct ck_prog *cp, unsigned int e,
+		 const struct ncsync_insn *in, uint8_t *row)
 {
 	const uint16_t *dense = cp->sem_dense + CK_G(cp->core[e], 0);
 	uint8_t *land = row + cp->nsem_used;
@@ -173,13 +173,14 @@ int ck_fut_init(struct ck_prog *cp)
 		if (ret)
 			return ret;
 	}
-	return 0;
+	return ck_path_init(cp);
 }
 
 void ck_fut_fini(struct ck_prog *cp)
 {
 	unsigned int e;
 
+	ck_path_fini(cp);
 	for (e = 0; e < CK_MAX_SLOTS; e++) {
 		free(cp->fut[e]);
 		free(cp->reach[e]);
@@ -188,13 +189,26 @@ void ck_fut_fini(struct ck_prog *cp)
 	}
 }
 
-/* How slot @j may still touch semaphore @d: it, and its copies to come. */
+/* The static row of slot @e at record @pc: what the records from it reach. */
+const uint8_t *ck_fut_static(const struct ck_prog *cp, unsigned int e,
+			     uint32_t pc)
+{
+	uint32_t r = cp->fut_rows[e] > 1 ? cp->reach[e][pc] : 0;
+
+	return cp->fut[e] + (size_t)r * 2 * cp->nsem_used;
+}
+
+/*
+ * How slot @j may still touch semaphore @d: it, and its copies to come;
+ * along its path (check_path.c) where it can tell, else the static row.
+ */
 static uint8_t ck_fut_of(const struct ck_prog *cp, const struct ck_state *st,
 			 unsigned int j, unsigned int d)
 {
-	uint32_t r = cp->fut_rows[j] > 1 ? cp->reach[j][st->eng[j].pc] : 0;
-	const uint8_t *row = cp->fut[j] + (size_t)r * 2 * cp->nsem_used;
+	const uint8_t *row = ck_path_row(cp, st, j);
 
+	if (!row)
+		row = ck_fut_static(cp, j, st->eng[j].pc);
 	return row[d] | row[cp->nsem_used + d];
 }
 

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
+/*
+ * libncsync: path-sensitive futures of the reduction (Documentation/
+ * ncsync/check.rst, "The reduction").
+ *
+ * An engine's control flow depends on its registers alone: a Branch tests
+ * registers, Mov32 computes them from registers and immediates, and the
+ * one record that loads a register from the banks is PollSem.  So from a
+ * state, the records an engine runs next are one path, whatever the other
+ * engines do: its waits may hold it back, never send it elsewhere.  What
+ * it may still do is what the records of that path do, a subset of what
+ * every record its loops reach does (the static rows of check_indep.c).
+ *
+ * ck_path_row() follows the path from the engine's position and registers
+ * and ORs the classes of its records into a row: up to the end of the
+ * stream, Halt or Exit; up to a point of the path seen before (the rest
+ * repeats, or was computed by an earlier walk); and where it cannot or
+ * will not follow, after a PollSem or CK_PATH_WALK records, it takes the
+ * static row of the record it stopped at.  Every point of the walk gets
+ * its own row, the suffix from it on, cached by a 128-bit hash of the
+ * position and the registers (as the visited set keys states).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ncsync_exec.h"
+
+/* Records one walk follows at most, and points a slot caches at most. */
+#define CK_PATH_WALK	(1U << 16)
+#define CK_PATH_MAX	(1U << 17)
+
+/*
+ * A point of a path: its hash, its row; @gen, the walk that noted it, and
+ * @idx its index in that walk (its row is filled at the walk's end).
+ */
+struct ck_path_ent {
+	uint64_t h[2];
+	uint32_t row;
+	uint32_t gen;
+	uint32_t idx;
+};
+
+/**
+ * struct ck_paths - the cached rows of one slot.
+ * @ents: open addressing over the points' hashes; h all 0 is empty.
+ * @cap: entries of @ents, a power of two.
+ * @n: entries used, and rows: row i is the i-th point noted.
+ * @rows: room for @cap / 2 rows of ck_prog.nsem_used * 2 classes.
+ * @gen: the walk under way.
+ * @walk: per point of the walk under way, its row and record.
+ */
+struct ck_paths {
+	struct ck_path_ent *ents;
+	size_t cap;
+	size_t n;
+	uint8_t *rows;
+	uint32_t gen;
+	struct { uint32_t row, pc; } *walk;
+};
+
+/* A position of an engine on its path, with its registers. */
+struct ck_point {
+	uint32_t pc;
+	uint32_t next;	/* @ran: where it goes after the record */
+	bool ran;	/* the record's effect ran */
+	uint32_t regs[NCSYNC_NUM_REGS];
+};
+
+static void ck_point_hash(const struct ck_point *p, uint64_t h[2])
+{
+	unsigned int r;
+
+	h[0] = 0xBB67AE8584CAA73BULL;
+	h[1] = 0x3C6EF372FE94F82BULL;
+	ck_mix(h, (uint64_t)p->pc << 32 | (p->ran ? p->next : UINT32_MAX));
+	for (r = 0; r < NCSYNC_NUM_REGS; r += 2)
+		ck_mix(h, (uint64_t)p->regs[r] << 32 | p->regs[r + 1]);
+	if (!h[0] && !h[1])
+		h[0] = 1;
+}
+
+static size_t ck_path_slot(const struct ck_paths *ps, const uint64_t h[2])
+{
+	size_t j;
+
+	for (j = h[0] & (ps->cap - 1);
+	     (ps->ents[j].h[0] || ps->ents[j].h[1]) &&
+	     (ps->ents[j].h[0] != h[0] || ps->ents[j].h[1] != h[1]);
+	     j = (j + 1) & (ps->cap - 1))
+		;
+	return j;
+}
+
+/* Room for one more point, or false (full, or out of memory). */
+static bool ck_path_room(struct ck_paths *ps, size_t w)
+{
+	struct ck_paths n = *ps;
+	size_t i;
+
+	if (2 * (ps->n + 1) <= ps->cap)
+		return true;
+	if (ps->n >= CK_PATH_MAX)
+		return false;
+	n.cap = ps->cap * 2;
+	n.ents = calloc(n.cap, sizeof(*n.ents));
+	n.rows = realloc(ps->rows, n.cap / 2 * w);
+	if (n.rows)
+		ps->rows = n.rows;
+	if (!n.ents || !n.rows) {
+		free(n.ents);
+		return false;
+	}
+	for (i = 0; i < ps->cap; i++)
+		if (ps->ents[i].h[0] || ps->ents[i].h[1])
+			n.ents[ck_path_slot(&n, ps->ents[i].h)] = ps->ents[i];
+	free(ps->ents);
+	*ps = n;
+	return true;
+}
+
+/*
+ * Run the record of @p on its registers; false when the path ends there
+ * or cannot be followed past it (*@tail set: NULL for the end, else the
+ * static row to take).
+ */
+static bool ck_path_step(const struct ck_prog *cp, unsigned int e,
+			 struct ck_point *p, const uint8_t **tail)
+{
+	const struct ncsync_insn *in = &cp->insns[e][p->pc];
+	uint32_t np = p->pc + 1;
+
+	if (p->ran) {
+		np = p->next;
+	} else if (in->opcode == NCSYNC_OPC_HALT ||
+		   in->opcode == NCSYNC_OPC_EXIT) {
+		*tail = NULL;
+		return false;
+	} else if (in->opcode == NCSYNC_OPC_MOV32) {
+		ncsync_mov_exec(in, p->regs);
+	} else if (in->opcode == NCSYNC_OPC_BRANCH) {
+		if (ncsync_branch_taken(in, p->regs))
+			np = in->br.target;
+	} else if (in->opcode == NCSYNC_OPC_POLL_SEM) {
+		/* its register comes from the banks: the static rows on */
+		*tail = np < cp->count[e] ? ck_fut_static(cp, e, np) : NULL;
+		return false;
+	}
+	p->pc = np;
+	p->ran = false;
+	if (np >= cp->count[e]) {
+		*tail = NULL;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Follow the path from @p, noting each new point as pending; stop at a
+ * point known (*@tail its row; *@cycle its walk index if it is pending)
+ * or where ck_path_step() stops.  Return the points walked.
+ */
+static uint32_t ck_path_walk(const struct ck_prog *cp, unsigned int e,
+			     struct ck_point *p, const uint8_t **tail,
+			     uint32_t *cycle)
+{
+	struct ck_paths *ps = cp->paths[e];
+	size_t w = 2 * (size_t)cp->nsem_used, j;
+	uint32_t i;
+	uint64_t h[2];
+
+	*cycle = UINT32_MAX;
+	*tail = NULL;
+	ps->gen++;
+	for (i = 0; i < CK_PATH_WALK; i++) {
+		ck_point_hash(p, h);
+		j = ck_path_slot(ps, h);
+		if (ps->ents[j].h[0] || ps->ents[j].h[1]) {
+			if (ps->ents[j].gen == ps->gen)
+				*cycle = ps->ents[j].idx;
+			else
+				*tail = ps->rows + ps->ents[j].row * w;
+			return i;
+		}
+		if (!ck_path_room(ps, w))
+			break;
+		j = ck_path_slot(ps, h);
+		ps->ents[j] = (struct ck_path_ent){
+			.h = { h[0], h[1] }, .row = ps->n, .gen = ps->gen,
+			.idx = i,
+		};
+		ps->walk[i].row = ps->n++;
+		ps->walk[i].pc = p->pc;
+		if (!ck_path_step(cp, e, p, tail))
+			return i + 1;
+	}
+	*tail = ck_fut_static(cp, e, p->pc);
+	return i;
+}
+
+/*
+ * Give each point of a walk of @n points its row: its record's classes
+ * and those of every point after it, then @tail's (or, when the path
+ * closed on its own point @cycle, the classes of the cycle's records).
+ */
+static void ck_path_rows(const struct ck_prog *cp, unsigned int e,
+			 uint32_t n, const uint8_t *tail, uint32_t cycle)
+{
+	struct ck_paths *ps = cp->paths[e];
+	size_t w = 2 * (size_t)cp->nsem_used;
+	uint8_t acc[2 * CK_MAX_SEMS];
+	uint32_t i;
+
+	memset(acc, 0, w);
+	if (tail)
+		memcpy(acc, tail, w);
+	for (i = cycle; i < n; i++)
+		ck_fut_insn(cp, e, &cp->insns[e][ps->walk[i].pc], acc);
+	while (n--) {
+		ck_fut_insn(cp, e, &cp->insns[e][ps->walk[n].pc], acc);
+		memcpy(ps->rows + (size_t)ps->walk[n].row * w, acc, w);
+	}
+}
+
+/*
+ * The row of what slot @e may still do in @st, along its path; NULL when
+ * it has none (then the static row applies).
+ */
+const uint8_t *ck_path_row(const struct ck_prog *cp,
+			   const struct ck_state *st, unsigned int e)
+{
+	const struct ck_eng *x = &st->eng[e];
+	struct ck_paths *ps = cp->paths[e];
+	size_t w = 2 * (size_t)cp->nsem_used;
+	struct ck_point p = {
+		.pc = x->pc, .next = x->next, .ran = x->sub > CK_SUB_EFFECT,
+	};
+	const uint8_t *tail;
+	uint32_t n, cycle;
+	uint64_t h[2];
+	size_t j;
+
+	if (!ps || !w)
+		return NULL;
+	memcpy(p.regs, x->regs, sizeof(p.regs));
+	ck_point_hash(&p, h);
+	j = ck_path_slot(ps, h);
+	if (ps->ents[j].h[0] || ps->ents[j].h[1])
+		return ps->rows + (size_t)ps->ents[j].row * w;
+	n = ck_path_walk(cp, e, &p, &tail, &cycle);
+	if (!n)		/* no room for the first point */
+		return NULL;
+	ck_path_rows(cp, e, n, tail, cycle == UINT32_MAX ? n : cycle);
+	return ps->rows + (size_t)ps->walk[0].row * w;
+}
+
+int ck_path_init(struct ck_prog *cp)
+{
+	size_t w = 2 * (size_t)cp->nsem_used;
+	unsigned int e;
+
+	for (e = 0; e < cp->n; e++) {
+		struct ck_paths *ps = calloc(1, sizeof(*ps));
+
+		cp->paths[e] = ps;
+		if (!ps)
+			return -ENOMEM;
+		ps->cap = 1024;
+		ps->ents = calloc(ps->cap, sizeof(*ps->ents));
+		ps->rows = malloc(ps->cap / 2 * (w ? w : 1));
+		ps->walk = malloc(CK_PATH_WALK * sizeof(*ps->walk));
+		if (!ps->ents || !ps->rows || !ps->walk)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+void ck_path_fini(struct ck_prog *cp)
+{
+	unsigned int e;
+
+	for (e = 0; e < CK_MAX_SLOTS; e++) {
+		if (!cp->paths[e])
+			continue;
+		free(cp->paths[e]->ents);
+		free(cp->paths[e]->rows);
+		free(cp->paths[e]->walk);
+		free(cp->paths[e]);
+		cp->paths[e] = NULL;
+	}
+}
