@@ -112,16 +112,6 @@ static int ck_parts(const char *text, struct ncsync_asm_part *parts,
 	return np <= 0 || ret;
 }
 
-/* The defect kinds of @res, a bit each. */
-static unsigned int ck_kinds(const struct ncsync_check_result *res)
-{
-	unsigned int i, k = 0;
-
-	for (i = 0; i < ncsync_check_ndefects(res); i++)
-		k |= 1U << ncsync_check_defect(res, i)->kind;
-	return k;
-}
-
 static void ck_run_case(const struct ck_prog_case *c)
 {
 	struct ncsync_asm_part parts[NCSYNC_MAX_LNC];

@@ -118,15 +118,6 @@ static const struct ck_case cases[] = {
 	  .verdict = NCSYNC_CHECK_SAFE },
 };
 
-static unsigned int kinds_of(const struct ncsync_check_result *res)
-{
-	unsigned int i, k = 0;
-
-	for (i = 0; i < ncsync_check_ndefects(res); i++)
-		k |= 1U << ncsync_check_defect(res, i)->kind;
-	return k;
-}
-
 static void run_case(const struct ck_case *c)
 {
 	struct ncsync_program *p = ck_build(c->text, c->how);
@@ -145,10 +136,10 @@ static void run_case(const struct ck_case *c)
 		o.sems[1] = o.sems[2] = 1;
 	ret = ncsync_check(p, &o, &res);
 	TAP_CHECK(!ret && ncsync_check_verdict(res) == c->verdict &&
-		  kinds_of(res) == c->kinds && ncsync_check_complete(res),
+		  ck_kinds(res) == c->kinds && ncsync_check_complete(res),
 		  "%s: verdict %d (want %d), kinds %#x (want %#x), %llu states",
 		  c->name, ncsync_check_verdict(res), c->verdict,
-		  kinds_of(res), c->kinds,
+		  ck_kinds(res), c->kinds,
 		  (unsigned long long)ncsync_check_states(res));
 	for (i = 0; i < ncsync_check_ndefects(res); i++)
 		replayed += ck_replays(p, &o, ncsync_check_defect(res, i));

@@ -137,15 +137,6 @@ static size_t uniq(struct ck_finals *f)
 	return f->n = n;
 }
 
-static unsigned int kinds_of(const struct ncsync_check_result *res)
-{
-	unsigned int i, k = 0;
-
-	for (i = 0; i < ncsync_check_ndefects(res); i++)
-		k |= 1U << ncsync_check_defect(res, i)->kind;
-	return k;
-}
-
 struct totals {
 	unsigned int programs, same, bad, open;
 	uint64_t reduced, full;
@@ -180,7 +171,7 @@ static int compare(struct ncsync_program *p, uint32_t flags,
 	}
 	same = same &&
 	       ncsync_check_verdict(rr) == ncsync_check_verdict(rf) &&
-	       kinds_of(rr) == kinds_of(rf) && uniq(&fr) == uniq(&ff) &&
+	       ck_kinds(rr) == ck_kinds(rf) && uniq(&fr) == uniq(&ff) &&
 	       (!fr.n || !memcmp(fr.h, ff.h, 2 * fr.n * sizeof(uint64_t)));
 	t->reduced += ncsync_check_states(rr);
 	t->full += ncsync_check_states(rf);

@@ -46,6 +46,16 @@ ck_find(const struct ncsync_check_result *res, unsigned int kind)
 	return NULL;
 }
 
+/* The defect kinds of @res, a bit each (1U << kind). */
+static inline unsigned int ck_kinds(const struct ncsync_check_result *res)
+{
+	unsigned int i, k = 0;
+
+	for (i = 0; i < ncsync_check_ndefects(res); i++)
+		k |= 1U << ncsync_check_defect(res, i)->kind;
+	return k;
+}
+
 /* The last state of a replay. */
 static inline int ck_keep_last(void *arg, size_t i,
 			const struct ncsync_check_state *st)

@@ -67,15 +67,6 @@ static const struct ck_case cases[] = {
 	  "engine act\n\tnop wait sem[2] >= 2\n", 0, 0, { 0 } },
 };
 
-static unsigned int ck_kinds(const struct ncsync_check_result *res)
-{
-	unsigned int i, k = 0;
-
-	for (i = 0; i < ncsync_check_ndefects(res); i++)
-		k |= 1U << ncsync_check_defect(res, i)->kind;
-	return k;
-}
-
 /* Whether the engine of @d is blocked in the state reported. */
 static bool ck_blocked(const struct ncsync_check_defect *d)
 {

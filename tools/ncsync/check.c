@@ -798,8 +798,9 @@ int check_before_run(const char *path, const struct ncsync_asm_part *parts,
 		ret = fail_msg("%s: check found a defect: not submitted", path);
 		break;
 	case NCSYNC_CHECK_INCONCLUSIVE:
-		fprintf(stderr, "ncsync: %s: check inconclusive after %llu states; submitting\n",
-			path, (unsigned long long)ncsync_check_states(res));
+		fprintf(stderr, "ncsync: %s: check inconclusive after %llu states (limit: %s); submitting\n",
+			path, (unsigned long long)ncsync_check_states(res),
+			ncsync_check_limit_name(ncsync_check_limit(res)));
 		break;
 	default:
 		break;
