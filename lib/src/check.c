@@ -53,9 +53,9 @@ struct ck_run {
 	const struct ncsync_check_opts *opts;
 	bool full;
 	bool limited;
-	enum ncsync_check_limit limit;	/* the first that ended the search */
-	size_t mem_max;		/* bytes of visited set and frames at most */
-	int err;	/* -ENOMEM: the search ends with it, never "safe" */
+	enum ncsync_check_limit limit;	/* the first that ended it */
+	size_t mem_max;		/* bytes of visited set and frames, at most */
+	int err;		/* -ENOMEM: ends the search, never "safe" */
 	struct ck_finals *finals;
 	struct ck_visited seen;
 	struct ck_frame *frames;
@@ -63,8 +63,8 @@ struct ck_run {
 	size_t depth;
 	size_t cap;
 	uint8_t *unposted;	/* per slot and record: 0 unknown, 1 no, 2 yes */
-	struct ck_values vals;	/* the values taken, the waits blocked */
-	bool rerun;		/* the search again, to report vals.unposted */
+	struct ck_values vals;	/* values taken, waits blocked */
+	bool rerun;		/* searching again to report vals.unposted */
 	uint32_t unposted_off[CK_MAX_SLOTS];
 	int64_t deadline_ns;
 	struct ncsync_check_result *res;

@@ -10,8 +10,9 @@
  * > or >= (an addition cannot make that test fail), or one subtracts and
  * the other only tests for < or <=.  Any other pair, and any pair on an
  * event, does not.  What an actor may still do is read from the records it
- * may still run: those from its record on, and from the target of any
- * branch among them that goes back.
+ * may still run: those on the path it takes from its record and registers
+ * (check_path.c), or, where that path is not followed, those from its
+ * record on and from the target of any branch among them that goes back.
  */
 #include <errno.h>
 #include <stdlib.h>

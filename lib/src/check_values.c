@@ -203,7 +203,8 @@ static bool ck_can_pass(const struct ck_values *v, const struct ck_prog *cp,
 	if (w->cmp != NCSYNC_CMP_EQ)	/* monotone: the extremes tell */
 		return ncsync_wait_sem_passes(w, ck_key_value(v->sorted[lo]),
 					      thr) ||
-		       ncsync_wait_sem_passes(w, ck_key_value(v->sorted[hi - 1]),
+		       ncsync_wait_sem_passes(w,
+					      ck_key_value(v->sorted[hi - 1]),
 					      thr);
 	k = ck_val_key(d, thr);
 	return bsearch(&k, v->sorted + lo, hi - lo, sizeof(k), ck_u64_cmp);

@@ -49,7 +49,7 @@ void *realloc(void *p, size_t size)
 struct ck_prog_case {
 	const char *name;
 	const char *text;
-	enum ncsync_check_verdict verdict;	/* of the run that did not fail */
+	enum ncsync_check_verdict verdict;	/* unfailed */
 };
 
 static const struct ck_prog_case progs[] = {

@@ -36,7 +36,8 @@ static void ck_limit_case(const char *name, const char *text,
 	ret = ncsync_check(p, o, &res);
 	TAP_CHECK(!ret && ncsync_check_verdict(res) == verdict &&
 		  ncsync_check_limit(res) == limit &&
-		  ncsync_check_complete(res) == (limit == NCSYNC_CHECK_LIMIT_NONE),
+		  ncsync_check_complete(res) ==
+		  (limit == NCSYNC_CHECK_LIMIT_NONE),
 		  "%s: %d, verdict %d, limit %s, %llu states", name, ret,
 		  ncsync_check_verdict(res),
 		  ncsync_check_limit_name(ncsync_check_limit(res)),

@@ -90,7 +90,8 @@ static void ck_run_case(const struct ck_case *c)
 		return;
 	ncsync_check_opts_init(&o);
 	ret = ncsync_check(p, &o, &res);
-	TAP_CHECK(!ret && ncsync_check_complete(res) && ck_kinds(res) == c->kinds,
+	TAP_CHECK(!ret && ncsync_check_complete(res) &&
+		  ck_kinds(res) == c->kinds,
 		  "%s: %d, kinds %#x", c->name, ret, res ? ck_kinds(res) : 0);
 	d = res ? ck_find(res, NCSYNC_DEFECT_UNPOSTED_WAIT) : NULL;
 	if (c->nvalues)	/* decided on the values */

@@ -690,7 +690,8 @@ static void report(const struct checking *ck,
 		j_str("verdict", verdict_names[v]);
 		j_uint("states", ncsync_check_states(res));
 		j_bool("complete", ncsync_check_complete(res));
-		j_str("limit", ncsync_check_limit_name(ncsync_check_limit(res)));
+		j_str("limit",
+		      ncsync_check_limit_name(ncsync_check_limit(res)));
 		j_arr("defects");
 		for (i = 0; i < n; i++)
 			json_defect(ncsync_check_defect(res, i), ck->multi);
