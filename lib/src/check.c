@@ -684,7 +684,16 @@ static int ck_search_values(struct ck_run *r)
 	if (r->opts->timeout_ms)
 		r->deadline_ns = ck_now_ns() +
 				 r->opts->timeout_ms * 1000000LL;
-	return ck_search(r);
+	n = ck_search(r);
+	/*
+	 * The search again takes the same steps, unless an allocation of the
+	 * reduction's cache of paths failed in one search and not in the
+	 * other: never end without the defect then.
+	 */
+	if (!n && !r->limited &&
+	    !r->res->defects[NCSYNC_DEFECT_UNPOSTED_WAIT])
+		n = -ENOMEM;
+	return n;
 }
 
 static enum ncsync_check_verdict ck_verdict(const struct ck_run *r)

@@ -69,6 +69,11 @@ static const struct ck_prog_case progs[] = {
 	  "engine act\n\tnop wait sem[5] >= 1\n"
 	  "\tdma 0x1000, 0x3000, 64, latency=1\n\tnop wait sem[9] == 1\n",
 	  NCSYNC_CHECK_DEFECT },
+	{ "unposted-wait on the values: == 5 on an even counter",
+	  "engine pool\n\tmovi r1, 0\nl:\tnop then sem[6] += 2\n"
+	  "\taddi r1, r1, 1\n\tbr.lt.u32 r1, 3, l\n"
+	  "engine act\n\tnop wait sem[6] == 5\n",
+	  NCSYNC_CHECK_DEFECT },
 	{ "event and overflow",
 	  "engine pool\n\tnop then ev[3] set\n\tnop then sem[3]++\n"
 	  "engine act\n\tnop then ev[3] set\n",
