@@ -9,6 +9,8 @@
  * Documentation: tools/ncsync.1, Documentation/ncsync/tool.rst.
  */
 #include <errno.h>
+#include <grp.h>
+#include <sys/stat.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -40,6 +42,11 @@ static const struct cmd cmds[] = {
 	{ "event", "get N[..M] ... | set N | clear N",
 	  "read events (1 set, 0 clear), or set or clear one",
 	  cmd_event },
+	{ "reset", "",
+	  "reset the core: stop its programs (they end cancelled), zero\n"
+	  "\tevery semaphore and event, end every wait on it (the device\n"
+	  "\tmemory is kept); needs a writable descriptor",
+	  cmd_reset },
 	{ "wait", "sem N OP VALUE | event N set|clear [--timeout MS]",
 	  "block until the condition holds; OP is == < <= > >= (or eq lt le\n"
 	  "\tgt ge); exits 1 when --timeout MS passes first",
@@ -461,6 +468,29 @@ int parse_file(const struct cmd *c, int argc, char **argv,
 	return ret ? fail_err(ret, "%s", a->pos[0]) : 0;
 }
 
+/*
+ * A refused open: say what the node allows and which group to join, as
+ * packaging/60-ncsync.rules makes the nodes (group "ncsync", mode 0660).
+ */
+static int open_denied(unsigned int core, bool writable, int ret)
+{
+	char path[32];
+	struct group *gr;
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/dev/ncsync%u", core);
+	if (stat(path, &st))
+		return fail_err(ret, "open %s", path);
+	gr = getgrgid(st.st_gid);
+	if (writable && !(st.st_mode & 0222))
+		return fail_msg("open %s: %s (mode %04o: writable by nobody; this command changes the core)",
+				path, strerror(-ret), st.st_mode & 07777);
+	return fail_msg("open %s: %s (mode %04o, group '%s': join the group, e.g. 'usermod -aG %s $USER', and log in again%s)",
+			path, strerror(-ret), st.st_mode & 07777,
+			gr ? gr->gr_name : "?", gr ? gr->gr_name : "GROUP",
+			writable ? "; this command needs write access" : "");
+}
+
 int open_core_at(unsigned int core, bool writable, struct ncsync_dev **devp)
 {
 	int ret = ncsync_open(core, writable, devp);
@@ -471,6 +501,8 @@ int open_core_at(unsigned int core, bool writable, struct ncsync_dev **devp)
 				access("/sys/module/ncsync", F_OK) ?
 				" (module not loaded: ncsync load)" :
 				" (no such core)");
+	if (ret == -EACCES || ret == -EPERM)
+		return open_denied(core, writable, ret);
 	if (ret)
 		return fail_err(ret, "open /dev/ncsync%u", core);
 	return 0;
