@@ -81,8 +81,9 @@ static const struct cmd cmds[] = {
 	{ "replay", "FILE SCHEDULE... [--lowering counter|events] [--sem N=V,...]\n"
 	  "\t    [--event N,...] [--dma-fifo] [--lnc N]",
 	  "run a schedule ncsync check printed on the host model, step by\n"
-	  "\tstep, printing the state after each.  Exits 1 when a step cannot\n"
-	  "\trun",
+	  "\tstep, printing the state after each; @FILE (- for stdin) reads\n"
+	  "\tthe schedule of check's output or check -j's from a file.\n"
+	  "\tExits 1 when a step cannot run",
 	  cmd_replay },
 	{ "dump", "[--all]",
 	  "the core's banks (non-zero semaphores and set events; --all: every\n"
@@ -394,15 +395,18 @@ static int take_opt(const struct cmd *c, int argc, char **argv, int *i,
 int parse_opts(const struct cmd *c, int argc, char **argv,
 	       const struct opt *opts, void *dst, struct args *a)
 {
-	static char *operands[256];
+	/* As many as the arguments: a schedule of replay has thousands. */
+	static char **operands;
 	bool dashdash = false;
 	int i, n = 0, ret;
 
 	memset(a, 0, sizeof(*a));
+	free(operands);
+	operands = calloc((size_t)argc + 1, sizeof(*operands));
+	if (!operands)
+		return fail_err(ENOMEM, "%s", c ? c->name : "arguments");
 	for (i = 1; i < argc; i++) {
 		if (dashdash || !is_option(argv[i])) {
-			if (n >= (int)ARRAY_SIZE(operands))
-				return usage_err(c, "too many arguments");
 			operands[n++] = argv[i];
 		} else if (!strcmp(argv[i], "--")) {
 			dashdash = true;
