@@ -209,6 +209,9 @@ static void replay_long(const char *dir)
 	TAP_CHECK(st == 0 && strstr(out, end),
 		  "replay @FILE of check's text output");
 	st = run(c2);
+	TAP_CHECK(st == 1 && strstr(out, "\"state\":\"running\"") &&
+		  !strstr(out, "\"state\":\"runs\""),
+		  "check -j names a running engine 'running', as run -j does");
 	keep_out(dir, "long.json", js, sizeof(js));
 	snprintf(at_js, sizeof(at_js), "@%s", js);
 	st = run(r3);

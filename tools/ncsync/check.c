@@ -521,7 +521,9 @@ static void json_state(const struct ncsync_check_state *st)
 		j_obj(NULL);
 		j_uint("id", st->engines[i].engine);
 		j_str("engine", engine_label(st->engines[i].engine));
-		j_str("state", engine_state_word(&st->engines[i]));
+		/* The kernel's names, as every other command prints them. */
+		j_str("state",
+		      ncsync_engine_state_name(st->engines[i].state));
 		j_uint("pc", st->engines[i].pc);
 		j_end();
 	}
