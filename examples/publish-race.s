@@ -8,7 +8,10 @@
 # copy's latency of 1 ms a run nearly always finds pool's copy landed
 # first, but nothing orders the two: Activation's copy can read the buffer
 # while pool's is still writing it.  The fix is "drain then sem[50]++":
-# the post then waits for the landing, and the race is gone.
+# the post then waits for the landing, and the race is gone.  Run it on a
+# core without a "ready" left in sem[50] by an earlier run ("ncsync
+# reset"): Activation could take that one before the clear, and its copy's
+# landing in sem[52] would then be cleared.
 #
 # Expected: "ncsync run" done, exit status 0 (sem[50] = 1, sem[51] = 1,
 # sem[52] = 1).  "ncsync check": defect, dma-race between act's copy

@@ -42,6 +42,8 @@ j sem-dec sem dec 3
 j event-get event get 9..10
 j event-set event set 10
 j event-clear event clear 10
+j reset reset
+"$N" event set 61 > /dev/null
 j wait-sem wait sem 3 '<=' 0
 j wait-event wait event 61 set
 j asm asm "$ex/token-ring.s"

@@ -107,7 +107,7 @@ struct ncsync_func {
 };
 
 /* The longest lowering error message, NUL included. */
-#define NCSYNC_LOWER_MSG_MAX		160
+#define NCSYNC_LOWER_MSG_MAX		256
 
 /**
  * struct ncsync_program - a program: streams, labels and allocations.

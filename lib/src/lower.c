@@ -98,7 +98,12 @@ static int ncsync_ctr_take(struct ncsync_program *prog, unsigned int mask)
 	if (c0 + NCSYNC_BARRIER_COUNTERS >
 	    prog->res_sem_first + prog->res_sem_count ||
 	    c0 + NCSYNC_BARRIER_COUNTERS > NCSYNC_NUM_SEMS)
-		return -ENOSPC;
+		return ncsync_lower_fail(prog, -ENOSPC,
+					 "the barrier needs sem[%u..%u], outside the reserved semaphores %u-%u (ncsync_program_set_reserved())",
+					 c0, c0 + NCSYNC_BARRIER_COUNTERS - 1,
+					 prog->res_sem_first,
+					 prog->res_sem_first +
+					 prog->res_sem_count - 1);
 	ret = ncsync_res_sem_take(prog, c0);
 	if (ret >= 0)
 		ret = ncsync_res_sem_take(prog, c0 + 1);
@@ -229,7 +234,14 @@ static int ncsync_ev_take(struct ncsync_program *prog, unsigned int mask)
 			continue;
 		if (ncsync_ev_bit(prog, e, NCSYNC_BARRIER_PHASES - 1) >=
 		    prog->res_event_first + prog->res_event_count)
-			return -ENOSPC;
+			return ncsync_lower_fail(prog, -ENOSPC,
+						 "the %s barrier events ev[%u..%u] fall outside the reserved events %u-%u (ncsync_program_set_reserved())",
+						 ncsync_engine_name(e),
+						 ncsync_ev_bit(prog, e, 0),
+						 ncsync_ev_bit(prog, e, NCSYNC_BARRIER_PHASES - 1),
+						 prog->res_event_first,
+						 prog->res_event_first +
+						 prog->res_event_count - 1);
 	}
 	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++) {
 		if (!(mask & (1U << e)))
@@ -627,7 +639,9 @@ static int ncsync_lower_plan(struct ncsync_program *prog,
 	lw->ev_prologue = !prog->ev_prologue && lw->pseudo &&
 			  lw->how == NCSYNC_LOWER_EVENTS;
 	if (prog->ctr_used && prog->ctr_mask != lw->mask)
-		return -EINVAL;
+		return ncsync_lower_fail(prog, -EINVAL,
+					 "the program's engines (mask 0x%02x) changed after ncsync_add_sync_barrier(), which counts the engines of mask 0x%02x: add every engine's stream before the first barrier",
+					 lw->mask, prog->ctr_mask);
 	return 0;
 }
 
@@ -734,9 +748,11 @@ int ncsync_lower_fail(struct ncsync_program *prog, int ret, const char *fmt,
  * or ncsync_program_submit() runs, is the one reported: an unknown
  * pseudo-op (naming its opcode), a Call to an unknown function or a
  * recursive one (naming the functions), a Return outside a function.
+ * Every failure of ncsync_program_finalize() leaves one: a label, the
+ * validator's refusal, or the error's name.
  *
  * Return: a message, valid until the program changes or is freed; NULL
- * when the last lowering did not fail with one, or @prog is NULL.
+ * when the last lowering or finalization did not fail, or @prog is NULL.
  */
 const char *ncsync_program_lower_error(const struct ncsync_program *prog)
 {

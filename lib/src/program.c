@@ -298,6 +298,16 @@ int ncsync_fixup_add(struct ncsync_program *prog, uint8_t engine,
 	return 0;
 }
 
+/* Refuse a branch to a label that is never bound, with the message. */
+static int ncsync_fixup_unbound(struct ncsync_program *prog,
+				const struct ncsync_fixup *f)
+{
+	return ncsync_lower_fail(prog, -ENOENT,
+				 "engine %s record %u: branch to label %u, which is never bound",
+				 ncsync_engine_name(f->engine), f->index,
+				 f->label);
+}
+
 /* Write the target of every branch; the first failure is returned. */
 static int ncsync_fixups_resolve(struct ncsync_program *prog)
 {
@@ -309,13 +319,19 @@ static int ncsync_fixups_resolve(struct ncsync_program *prog)
 		uint8_t *rec;
 
 		if (!l->bound)
-			return -ENOENT;
+			return ncsync_fixup_unbound(prog, f);
 		/* Function bodies are inlined by the lowering: none is left. */
 		if (l->engine != f->engine || l->fn || f->fn)
-			return -EXDEV;
+			return ncsync_lower_fail(prog, -EXDEV,
+						 "engine %s record %u: branch to label %u of another stream",
+						 ncsync_engine_name(f->engine),
+						 f->index, f->label);
 		rec = ncsync_stream_at(prog->streams[f->engine], f->index);
 		if (!rec)
-			return -EINVAL;
+			return ncsync_lower_fail(prog, -EINVAL,
+						 "engine %s: branch record %u is gone",
+						 ncsync_engine_name(f->engine),
+						 f->index);
 		ncsync_put_u64(rec + NCSYNC_REC_BR_TARGET, l->index);
 	}
 	return 0;
@@ -348,29 +364,34 @@ static int ncsync_program_validate(struct ncsync_program *prog)
 				prog->bad_engine = s->engine;
 				prog->bad_index = i;
 				prog->bad_reason = r;
-				return -EINVAL;
+				return ncsync_lower_fail(prog, -EINVAL,
+							 "engine %s record %u: %s",
+							 ncsync_engine_name(s->engine),
+							 i, ncsync_reason_name(r));
 			}
 		}
 	}
 	return 0;
 }
 
-int ncsync_program_finalize(struct ncsync_program *prog)
+static int ncsync_finalize(struct ncsync_program *prog)
 {
 	unsigned int i;
 	int ret;
 
-	if (!prog)
-		return -EINVAL;
 	/* Validated once: until a record is handed out writable again. */
 	if (prog->finalized)
 		return 0;
-	/* Only this finalization's refusal is reported. */
+	/* Only this finalization's refusal and message are reported. */
 	prog->bad_reason = NCSYNC_REC_OK;
+	prog->lower_msg[0] = '\0';
 	/* An unbound label is reported before anything is rewritten. */
-	for (i = 0; i < prog->nfixups; i++)
-		if (!prog->labels[prog->fixups[i].label].bound)
-			return -ENOENT;
+	for (i = 0; i < prog->nfixups; i++) {
+		const struct ncsync_fixup *f = &prog->fixups[i];
+
+		if (!prog->labels[f->label].bound)
+			return ncsync_fixup_unbound(prog, f);
+	}
 	if (ncsync_lower_pending(prog)) {
 		ret = ncsync_program_lower(prog, NCSYNC_LOWER_COUNTER);
 		if (ret)
@@ -385,6 +406,20 @@ int ncsync_program_finalize(struct ncsync_program *prog)
 		return ret;
 	prog->finalized = true;
 	return 0;
+}
+
+int ncsync_program_finalize(struct ncsync_program *prog)
+{
+	int ret;
+
+	if (!prog)
+		return -EINVAL;
+	ret = ncsync_finalize(prog);
+	/* Every failure leaves a message (ncsync_program_lower_error()). */
+	if (ret < 0 && !prog->lower_msg[0])
+		ncsync_lower_fail(prog, ret, "finalization failed: %s",
+				  strerror(-ret));
+	return ret;
 }
 
 /**

@@ -24,7 +24,7 @@
 extern char **environ;
 
 static char tool[4096], out_path[64], err_path[64];
-static char out[1 << 16], err[4096];
+static char out[1 << 20], err[4096];
 
 static void slurp(const char *path, char *buf, size_t len)
 {
@@ -39,13 +39,15 @@ static void slurp(const char *path, char *buf, size_t len)
 /* Run the tool with @args (NULL-terminated); its exit status. */
 static int run(const char *const *args)
 {
-	const char *argv[16] = { tool };
+	static const char *argv[1100] = { tool };
 	posix_spawn_file_actions_t fa;
 	int i, status = -1;
 	pid_t pid;
 
-	for (i = 0; args[i] && i < 14; i++)
+	argv[0] = tool;
+	for (i = 0; args[i] && i < 1098; i++)
 		argv[i + 1] = args[i];
+	argv[i + 1] = NULL;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 1, out_path,
 					 O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -160,6 +162,90 @@ static void replay(void)
 		  strstr(out, "\"schedule\":[{\"step\":\"pool@0.fx\"") &&
 		  strstr(out, "\"reached\":{\"engines\":[{\"id\":"),
 		  "check -j: verdict, defects with kind, schedule, state reached");
+}
+
+/* A loop of 200 passes that deadlocks at its end: a schedule of 603 steps. */
+static const char long_loop[] =
+	"engine pool\n\tmovi r1, 0\n"
+	"loop:\taddi r1, r1, 1\n\tnop then sem[3]++\n"
+	"\tbr.lt.u32 r1, 200, loop\n\tnop wait sem[4] >= 1\n\texit\n"
+	"engine act\n\tnop wait sem[3] >= 200\n\texit\n";
+
+static void put_file(const char *dir, const char *name, const char *text,
+		     char *path, size_t len);
+
+/* Write the last run's standard output to @dir/@name, into @path. */
+static void keep_out(const char *dir, const char *name, char *path,
+		     size_t len)
+{
+	put_file(dir, name, out, path, len);
+}
+
+/*
+ * A schedule of hundreds of steps replays: as operands (one each, and
+ * one operand with every word), from check's text in a file
+ * (@FILE) and from check -j's output in a file.
+ */
+static void replay_long(const char *dir)
+{
+	static char prog[4096], txt[4096], js[4096], at_txt[4100],
+		at_js[4100], sched[1 << 14];
+	const char *c1[] = { "check", prog, NULL };
+	const char *c2[] = { "-j", "check", prog, NULL };
+	const char *r1[] = { "replay", prog, sched, NULL };
+	const char *r2[] = { "replay", prog, at_txt, NULL };
+	const char *r3[] = { "replay", prog, at_js, NULL };
+	const char *end = "step 603: ";
+	int st;
+
+	put_file(dir, "long.s", long_loop, prog, sizeof(prog));
+	st = run(c1);
+	TAP_CHECK(st == 1 && schedule_of(sched, sizeof(sched)) &&
+		  strstr(out, "after 603 steps"),
+		  "check of a 200-pass loop: a deadlock after 603 steps");
+	keep_out(dir, "long.txt", txt, sizeof(txt));
+	snprintf(at_txt, sizeof(at_txt), "@%s", txt);
+	st = run(r1);
+	TAP_CHECK(st == 0 && strstr(out, end),
+		  "replay of its 603 steps in one operand");
+	st = run(r2);
+	TAP_CHECK(st == 0 && strstr(out, end),
+		  "replay @FILE of check's text output");
+	st = run(c2);
+	TAP_CHECK(st == 1 && strstr(out, "\"state\":\"running\"") &&
+		  !strstr(out, "\"state\":\"runs\""),
+		  "check -j names a running engine 'running', as run -j does");
+	keep_out(dir, "long.json", js, sizeof(js));
+	snprintf(at_js, sizeof(at_js), "@%s", js);
+	st = run(r3);
+	TAP_CHECK(st == 0 && strstr(out, end) && !strstr(out, "step 604"),
+		  "replay @FILE of check -j: its first defect's schedule");
+	TAP_CHECK(run((const char *[]){ "replay", prog, "@/nonexistent", NULL }) == 2 &&
+		  strstr(err, "schedule /nonexistent: No such file"),
+		  "replay @FILE of a missing file: exit 2, names it");
+}
+
+/* More than 256 operands: one step each. */
+static void replay_many_operands(const char *dir)
+{
+	static char prog[4096], sched[1 << 14];
+	const char *argv[1024] = { "replay", prog };
+	const char *c1[] = { "check", prog, NULL };
+	char *save, *w;
+	int n = 2, st;
+
+	put_file(dir, "long2.s", long_loop, prog, sizeof(prog));
+	run(c1);
+	if (!schedule_of(sched, sizeof(sched)))
+		sched[0] = '\0';
+	for (w = strtok_r(sched, " ", &save); w && n < 1022;
+	     w = strtok_r(NULL, " ", &save))
+		argv[n++] = w;
+	argv[n] = NULL;
+	st = run(argv);
+	TAP_CHECK(n == 605 && st == 0 && strstr(out, "step 603: ") &&
+		  !strstr(out, "step 604"),
+		  "replay of 603 operands, one step each (%d)", n - 2);
 }
 
 /* Write @text to @dir/@name, into @path. */
@@ -344,6 +430,8 @@ int main(void)
 	snprintf(err_path, sizeof(err_path), "%s/err", dir);
 	examples();
 	replay();
+	replay_long(dir);
+	replay_many_operands(dir);
 	bad_inputs(dir);
 	bad_values(dir);
 	image(dir);

@@ -33,6 +33,48 @@ static struct ncsync_program *two_records(struct ncsync_stream **sp)
 	return p;
 }
 
+/* A stream added after ncsync_add_sync_barrier(): refused, with why. */
+static void stream_after_barrier(void)
+{
+	struct ncsync_program *p;
+	struct ncsync_stream *s;
+	const char *m;
+
+	if (ncsync_program_new(&p) ||
+	    ncsync_program_stream(p, NCSYNC_ENGINE_POOL, &s))
+		return;
+	ncsync_add_semaphore_inc(s, 3);
+	TAP_CHECK(ncsync_add_sync_barrier(p) == 0, "sync barrier of pool");
+	ncsync_program_stream(p, NCSYNC_ENGINE_ACT, &s);
+	ncsync_add_semaphore_inc(s, 4);
+	TAP_CHECK(ncsync_program_finalize(p) == -EINVAL &&
+		  (m = ncsync_program_lower_error(p)) &&
+		  strstr(m, "after ncsync_add_sync_barrier()"),
+		  "a stream added after the barrier: -EINVAL with a message");
+	ncsync_program_free(p);
+}
+
+/* A branch to a label never bound: -ENOENT, with the record. */
+static void unbound_label(void)
+{
+	struct ncsync_program *p;
+	struct ncsync_stream *s;
+	const char *m;
+	int l;
+
+	if (ncsync_program_new(&p) ||
+	    ncsync_program_stream(p, NCSYNC_ENGINE_DVE, &s))
+		return;
+	l = ncsync_label_new(p);
+	ncsync_add_semaphore_inc(s, 3);
+	ncsync_add_branch(s, l, NULL);
+	TAP_CHECK(ncsync_program_finalize(p) == -ENOENT &&
+		  (m = ncsync_program_lower_error(p)) &&
+		  strstr(m, "engine dve record 1") && strstr(m, "never bound"),
+		  "an unbound label: -ENOENT with the branch's record");
+	ncsync_program_free(p);
+}
+
 int main(void)
 {
 	struct ncsync_submit_error err;
@@ -68,6 +110,9 @@ int main(void)
 		  err.engine == NCSYNC_ENGINE_PE && err.index == 0 &&
 		  err.reason == NCSYNC_REC_RESERVED_BYTE,
 		  "and the reason is kept");
+	TAP_CHECK(ncsync_program_lower_error(p) &&
+		  strstr(ncsync_program_lower_error(p), "engine pe record 0"),
+		  "the refusal leaves a message naming the record");
 	TAP_CHECK(ncsync_program_finalize(p) == -EINVAL &&
 		  ncsync_program_error(p, &err) == 0 &&
 		  err.reason == NCSYNC_REC_RESERVED_BYTE,
@@ -76,6 +121,10 @@ int main(void)
 	TAP_CHECK(ncsync_program_finalize(p) == 0 && is_finalized(p) &&
 		  ncsync_program_error(p, &err) == -ENOENT,
 		  "mended: finalized, no error");
+	TAP_CHECK(ncsync_program_lower_error(p) == NULL,
+		  "and no message");
 	ncsync_program_free(p);
+	stream_after_barrier();
+	unbound_label();
 	return tap_done();
 }

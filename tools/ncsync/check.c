@@ -544,7 +544,9 @@ static void json_state(const struct ncsync_check_state *st)
 		j_obj(NULL);
 		j_uint("id", st->engines[i].engine);
 		j_str("engine", engine_label(st->engines[i].engine));
-		j_str("state", engine_state_word(&st->engines[i]));
+		/* The kernel's names, as every other command prints them. */
+		j_str("state",
+		      ncsync_engine_state_name(st->engines[i].state));
 		j_uint("pc", st->engines[i].pc);
 		j_end();
 	}
@@ -814,6 +816,70 @@ out:
 
 /* replay */
 
+/*
+ * The schedule of a file, or of standard input ("-"): the words of
+ * check's "schedule:" line, or check -j's output, whose first defect's
+ * "step" words are taken.  A malloc()ed string of words, or NULL with
+ * the error printed.
+ */
+static char *schedule_file(const char *path)
+{
+	const char *p, *end;
+	char *text, *out, *nl;
+	size_t len, n = 0;
+	int ret;
+
+	ret = read_file(path, &text, &len);
+	if (ret) {
+		fail_err(ret, "schedule %s", path);
+		return NULL;
+	}
+	p = strstr(text, "\"schedule\":[");
+	if (!p) {
+		/* check's text: the words of its first "schedule:" line. */
+		p = strstr(text, "schedule:");
+		if (!p)
+			return text;
+		p += strlen("schedule:");
+		nl = strchr(p, '\n');
+		out = strndup(p, nl ? (size_t)(nl - p) : strlen(p));
+		free(text);
+		if (!out)
+			fail_err(ENOMEM, "schedule %s", path);
+		return out;
+	}
+	out = calloc(1, len + 1);
+	end = strchr(p, ']');
+	while (out && end && (p = strstr(p, "\"step\":\"")) && p < end) {
+		p += strlen("\"step\":\"");
+		while (*p && *p != '"')
+			out[n++] = *p++;
+		out[n++] = ' ';
+	}
+	free(text);
+	if (!out)
+		fail_err(ENOMEM, "schedule %s", path);
+	return out;
+}
+
+/*
+ * The words of operand @w: itself, or those of the file @FILE names
+ * ("@FILE", "-" for standard input).  malloc()ed, or NULL (printed).
+ */
+static char *schedule_words(const char *w)
+{
+	char *dup;
+
+	if (!strcmp(w, "-"))
+		return schedule_file("-");
+	if (w[0] == '@')
+		return schedule_file(w + 1);
+	dup = strdup(w);
+	if (!dup)
+		fail_err(ENOMEM, "replay");
+	return dup;
+}
+
 /* The schedule of the operands after FILE, one or more words each. */
 static int parse_schedule(const struct cmd *c, char **words, int n,
 			  struct ncsync_check_step **stepsp, size_t *nsteps)
@@ -825,7 +891,9 @@ static int parse_schedule(const struct cmd *c, char **words, int n,
 
 	*nsteps = 0;
 	for (i = 0; i < n && !ret; i++) {
-		dup = strdup(words[i]);
+		dup = schedule_words(words[i]);
+		if (!dup)
+			ret = EXIT_USAGE;
 		for (w = dup ? strtok_r(dup, " \t\n,", &save) : NULL;
 		     w && !ret; w = strtok_r(NULL, " \t\n,", &save)) {
 			if (*nsteps == cap) {

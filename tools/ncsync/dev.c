@@ -313,6 +313,41 @@ int cmd_sem(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* reset: NCSYNC_IOC_RESET on core -c, then the core's sequence. */
+int cmd_reset(int argc, char **argv)
+{
+	const struct cmd *c = find_cmd("reset");
+	struct ncsync_stats st;
+	struct ncsync_dev *dev;
+	int ret;
+
+	ret = parse_none(c, argc, argv, NULL, NULL);
+	if (ret)
+		return OPTS_EXIT(ret);
+	ret = open_core(true, &dev);
+	if (ret)
+		return ret;
+	ret = ncsync_reset(dev);
+	if (!ret)
+		ret = ncsync_stats(dev, &st);
+	ncsync_close(dev);
+	if (ret)
+		return fail_err(ret, "reset /dev/ncsync%u", opt_core);
+	if (opt_json) {
+		j_obj(NULL);
+		j_uint("core", opt_core);
+		j_uint("resets", st.resets);
+		j_uint("seq", st.seq);
+		j_end();
+		j_done();
+	} else {
+		printf("core %u reset (resets %llu, seq %llu)\n", opt_core,
+		       (unsigned long long)st.resets,
+		       (unsigned long long)st.seq);
+	}
+	return EXIT_OK;
+}
+
 int cmd_event(int argc, char **argv)
 {
 	const struct cmd *c = find_cmd("event");
@@ -468,8 +503,11 @@ static int wait_execute(const struct wait_req *w, uint32_t timeout,
 		*seen = ncsync_sem_read(dev, w->idx);
 	ncsync_close(dev);
 	if (ret == -ETIMEDOUT && w->sem)
-		return fail_msg("wait %s: %s after %u ms (now %d)", w->what,
-				strerror(ETIMEDOUT), timeout, *seen);
+		return fail_msg("wait %s: timed out after %u ms (now %d)",
+				w->what, timeout, *seen);
+	if (ret == -ETIMEDOUT)
+		return fail_msg("wait %s: timed out after %u ms", w->what,
+				timeout);
 	if (ret)
 		return fail_err(ret, "wait %s", w->what);
 	return 0;

@@ -9,6 +9,8 @@
  * Documentation: tools/ncsync.1, Documentation/ncsync/tool.rst.
  */
 #include <errno.h>
+#include <grp.h>
+#include <sys/stat.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -40,6 +42,11 @@ static const struct cmd cmds[] = {
 	{ "event", "get N[..M] ... | set N | clear N",
 	  "read events (1 set, 0 clear), or set or clear one",
 	  cmd_event },
+	{ "reset", "",
+	  "reset the core: stop its programs (they end cancelled), zero\n"
+	  "\tevery semaphore and event, end every wait on it (the device\n"
+	  "\tmemory is kept); needs a writable descriptor",
+	  cmd_reset },
 	{ "wait", "sem N OP VALUE | event N set|clear [--timeout MS]",
 	  "block until the condition holds; OP is == < <= > >= (or eq lt le\n"
 	  "\tgt ge); exits 1 when --timeout MS passes first",
@@ -75,8 +82,9 @@ static const struct cmd cmds[] = {
 	{ "replay", "FILE SCHEDULE... [--lowering counter|events] [--sem N=V,...]\n"
 	  "\t    [--event N,...] [--dma-fifo] [--lnc N]",
 	  "run a schedule ncsync check printed on the host model, step by\n"
-	  "\tstep, printing the state after each.  Exits 1 when a step cannot\n"
-	  "\trun",
+	  "\tstep, printing the state after each; @FILE (- for stdin) reads\n"
+	  "\tthe schedule of check's output or check -j's from a file.\n"
+	  "\tExits 1 when a step cannot run",
 	  cmd_replay },
 	{ "dump", "[--all]",
 	  "the core's banks (non-zero semaphores and set events; --all: every\n"
@@ -388,15 +396,18 @@ static int take_opt(const struct cmd *c, int argc, char **argv, int *i,
 int parse_opts(const struct cmd *c, int argc, char **argv,
 	       const struct opt *opts, void *dst, struct args *a)
 {
-	static char *operands[256];
+	/* As many as the arguments: a schedule of replay has thousands. */
+	static char **operands;
 	bool dashdash = false;
 	int i, n = 0, ret;
 
 	memset(a, 0, sizeof(*a));
+	free(operands);
+	operands = calloc((size_t)argc + 1, sizeof(*operands));
+	if (!operands)
+		return fail_err(ENOMEM, "%s", c ? c->name : "arguments");
 	for (i = 1; i < argc; i++) {
 		if (dashdash || !is_option(argv[i])) {
-			if (n >= (int)ARRAY_SIZE(operands))
-				return usage_err(c, "too many arguments");
 			operands[n++] = argv[i];
 		} else if (!strcmp(argv[i], "--")) {
 			dashdash = true;
@@ -462,6 +473,29 @@ int parse_file(const struct cmd *c, int argc, char **argv,
 	return ret ? fail_err(ret, "%s", a->pos[0]) : 0;
 }
 
+/*
+ * A refused open: say what the node allows and which group to join, as
+ * packaging/60-ncsync.rules makes the nodes (group "ncsync", mode 0660).
+ */
+static int open_denied(unsigned int core, bool writable, int ret)
+{
+	char path[32];
+	struct group *gr;
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/dev/ncsync%u", core);
+	if (stat(path, &st))
+		return fail_err(ret, "open %s", path);
+	gr = getgrgid(st.st_gid);
+	if (writable && !(st.st_mode & 0222))
+		return fail_msg("open %s: %s (mode %04o: writable by nobody; this command changes the core)",
+				path, strerror(-ret), st.st_mode & 07777);
+	return fail_msg("open %s: %s (mode %04o, group '%s': join the group, e.g. 'usermod -aG %s $USER', and log in again%s)",
+			path, strerror(-ret), st.st_mode & 07777,
+			gr ? gr->gr_name : "?", gr ? gr->gr_name : "GROUP",
+			writable ? "; this command needs write access" : "");
+}
+
 int open_core_at(unsigned int core, bool writable, struct ncsync_dev **devp)
 {
 	int ret = ncsync_open(core, writable, devp);
@@ -472,6 +506,8 @@ int open_core_at(unsigned int core, bool writable, struct ncsync_dev **devp)
 				access("/sys/module/ncsync", F_OK) ?
 				" (module not loaded: ncsync load)" :
 				" (no such core)");
+	if (ret == -EACCES || ret == -EPERM)
+		return open_denied(core, writable, ret);
 	if (ret)
 		return fail_err(ret, "open /dev/ncsync%u", core);
 	return 0;

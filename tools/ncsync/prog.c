@@ -168,27 +168,19 @@ static int image_write(const char *path, struct ncsync_program *prog)
 }
 
 /*
- * ncsync_program_finalize() failed with @err: say why the lowering failed
- * (ncsync_program_lower_error()), name the record the validator refused
- * (ncsync_program_error()), or just the error.
+ * ncsync_program_finalize() failed with @err: say why.  Every failure
+ * leaves its message in ncsync_program_lower_error(): the lowering's, a
+ * label's or the record the validator refused (engine, record, reason).
  */
 static void report_refused(const char *path, struct ncsync_program *prog,
 			   int err)
 {
 	const char *msg = ncsync_program_lower_error(prog);
-	struct ncsync_submit_error e;
 
-	if (msg) {
-		fail_msg("%s: lowering: %s", path, msg);
-		return;
-	}
-	if (err == -EINVAL && !ncsync_program_error(prog, &e)) {
-		fail_msg("%s: engine %s record %u: %s", path,
-			 engine_label(e.engine), e.index,
-			 ncsync_reason_name(e.reason));
-		return;
-	}
-	fail_err(err, "%s: finalizing the program", path);
+	if (msg)
+		fail_msg("%s: %s", path, msg);
+	else
+		fail_err(err, "%s: finalizing the program", path);
 }
 
 /* Print the refusal of ncsync_asm_cores() @ret of @path; EXIT_FAIL. */

@@ -179,6 +179,7 @@ int cmd_load(int argc, char **argv);
 int cmd_unload(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_sem(int argc, char **argv);
+int cmd_reset(int argc, char **argv);
 int cmd_event(int argc, char **argv);
 int cmd_wait(int argc, char **argv);
 int cmd_asm(int argc, char **argv);
