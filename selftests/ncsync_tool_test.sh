@@ -319,6 +319,21 @@ t 0 "run publish-race.s" "$N" run "$ex/publish-race.s" &&
 	check "publish-race: both copies landed" sh -c \
 	"grep -q '\[51\]=1' '$out' && grep -q '\[52\]=1' '$out'"
 
+# The seeds' per-engine 0xD5 bundle (SYNC: each engine does sem[S] += 1
+# and is released at sem[S] >= N) runs as a barrier: done, and every
+# engine finds all five arrivals after it.
+{
+	printf 'engine pool\n\tsema_clear 30\n'
+	for e in act pe dve sp; do printf 'engine %s\n\tnop\n' $e; done
+	printf 'barrier\nbarrier wait sem[30] >= 5 then sem[30]++\n'
+	for e in pool act pe dve sp; do
+		printf 'engine %s\n\tnop wait sem[30] == 5\n\texit\n' $e
+	done
+} > "$tmp/own.s"
+t 0 "run of a 0xD5 with the barrier's own block" "$N" run --watchdog 3000 "$tmp/own.s" &&
+	check "own block: done, sem[30] = 5" sh -c \
+	"grep -q ': done after' '$out' && grep -q '\[30\]=5' '$out'"
+
 # --- run --check: the checker before the submission -------------------------
 
 t 1 "run --check deadlock.s submits nothing" "$N" run --check "$ex/deadlock.s" &&

@@ -282,30 +282,26 @@ int ncsync_core_barriers_plan(struct ncsync_program *prog)
  * @lnc: the logical core size.
  * @mask: the program's engines: the lowest one arrives.
  *
- * The records ncsync_add_core_barrier() emits, with the events block's
- * wait on a NoOp before and its update on a NoOp after.
+ * The records ncsync_add_core_barrier() emits, with the halves of the
+ * events block before and after (ncsync_barrier_block_emit()).
  *
  * Return: 0 or a negative errno.
  */
 int ncsync_core_barrier_lower(struct ncsync_stream *t, const uint8_t *rec,
 			      unsigned int lnc, unsigned int mask)
 {
-	struct ncsync_events ev, wait, upd;
 	struct ncsync_pseudo p;
-	int ret = 0;
+	int ret;
 
 	ncsync_pseudo_decode(rec, &p);
-	ncsync_events_get(rec, &ev);
-	ncsync_events_split(&ev, &wait, &upd);
-	if (!ncsync_events_zero(&wait))
-		ret = ncsync_add_nop(t, &wait);
+	ret = ncsync_barrier_block_emit(t, rec, true);
 	if (ret >= 0)
 		ret = ncsync_emit_ctr_pass(t, t->prog);
 	if (ret >= 0 && t->engine == __builtin_ctz(mask))
 		ret = ncsync_core_arrive(t, p.sem, lnc);
 	if (ret >= 0)
 		ret = ncsync_emit_ctr_pass(t, t->prog);
-	if (ret >= 0 && !ncsync_events_zero(&upd))
-		ret = ncsync_add_nop(t, &upd);
+	if (ret >= 0)
+		ret = ncsync_barrier_block_emit(t, rec, false);
 	return ret < 0 ? ret : 0;
 }

@@ -256,6 +256,8 @@ bool ncsync_dl_insn_can_post(const struct ncsync_insn *in,
 int ncsync_lower_pending(const struct ncsync_program *prog);
 bool ncsync_events_zero(const struct ncsync_events *ev);
 void ncsync_events_get(const uint8_t *rec, struct ncsync_events *ev);
+int ncsync_barrier_block_emit(struct ncsync_stream *t, const uint8_t *rec,
+			      bool before);
 void ncsync_events_split(const struct ncsync_events *ev,
 			 struct ncsync_events *wait,
 			 struct ncsync_events *upd);

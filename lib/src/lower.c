@@ -455,25 +455,73 @@ void ncsync_events_split(const struct ncsync_events *ev,
 }
 
 /*
- * A 0xD5 record: its wait on a NoOp before this engine's arrival, the
- * pass, its update on a NoOp after the rendezvous.
+ * Whether a barrier's events block is the barrier's own (SYNC, "The
+ * resulting per-engine 0xD5 bundle"): its update adds to the semaphore its
+ * wait tests, each engine's arrival (sem[S] += 1) and its release (sem[S]
+ * >= N).  Such a wait can only pass once the updates of the other engines
+ * were made, which they make on reaching the barrier.
+ */
+static bool ncsync_events_own_barrier(const struct ncsync_events *ev)
+{
+	uint8_t base = ev->upd_mode & 0x0F;
+
+	return ncsync_wait_mode_is_sem(ev->wait_mode) &&
+	       (base == NCSYNC_UPD_SEM_INC ||
+		(base == NCSYNC_UPD_SEM_ADD && (int32_t)ev->value > 0)) &&
+	       ev->wait_idx == ev->upd_idx;
+}
+
+/**
+ * ncsync_barrier_block_emit() - a half of a barrier's events block.
+ * @t: the stream being rewritten.
+ * @rec: the 0xD5 or 0xD8 record.
+ * @before: the half that goes before the rendezvous, else the one after.
+ *
+ * A block is kept in the order of an op's own wait and update, its wait
+ * on a NoOp before the engine's arrival and its update on a NoOp after the
+ * rendezvous, unless it is the barrier's own (its update adds to the
+ * semaphore its wait tests): then the update, the arrival, goes before the
+ * rendezvous and the wait, the release, after it, so that every engine
+ * has arrived when any tests the count (Documentation/ncsync/barriers.rst,
+ * "The 0xD5 events block").  An empty half emits nothing.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ncsync_barrier_block_emit(struct ncsync_stream *t, const uint8_t *rec,
+			      bool before)
+{
+	struct ncsync_events ev, wait, upd;
+	const struct ncsync_events *half;
+	int ret;
+
+	ncsync_events_get(rec, &ev);
+	ncsync_events_split(&ev, &wait, &upd);
+	if (ncsync_events_own_barrier(&ev))
+		half = before ? &upd : &wait;
+	else
+		half = before ? &wait : &upd;
+	if (ncsync_events_zero(half))
+		return 0;
+	ret = ncsync_add_nop(t, half);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * A 0xD5 record: the half of its events block that goes before this
+ * engine's arrival, the pass, the half that goes after the rendezvous.
  */
 static int ncsync_lower_barrier(struct ncsync_lowering *lw,
 				struct ncsync_stream *t, const uint8_t *rec)
 {
-	struct ncsync_events ev, wait, upd;
-	int ret = 0;
+	int ret;
 
-	ncsync_events_get(rec, &ev);
-	ncsync_events_split(&ev, &wait, &upd);
-	if (!ncsync_events_zero(&wait))
-		ret = ncsync_add_nop(t, &wait);
-	if (ret >= 0 && lw->how == NCSYNC_LOWER_COUNTER)
+	ret = ncsync_barrier_block_emit(t, rec, true);
+	if (!ret && lw->how == NCSYNC_LOWER_COUNTER)
 		ret = ncsync_emit_ctr_pass(t, t->prog);
-	else if (ret >= 0)
+	else if (!ret)
 		ret = ncsync_emit_ev_pass(t, lw->mask);
-	if (ret >= 0 && !ncsync_events_zero(&upd))
-		ret = ncsync_add_nop(t, &upd);
+	if (ret >= 0)
+		ret = ncsync_barrier_block_emit(t, rec, false);
 	return ret < 0 ? ret : 0;
 }
 

@@ -141,6 +141,48 @@ static void events(void)
 	ncsync_program_free(b);
 }
 
+/*
+ * An events block that is the barrier's own (SYNC, "The resulting
+ * per-engine 0xD5 bundle": +0x04 = 0x05 GE, +0x05 = S, +0x06 = 0x13 inc,
+ * +0x07 = S, +0x08 = N): its update (the arrival) on a NoOp before the
+ * core barrier, its wait (the release) on a NoOp after.
+ */
+static void own_block(void)
+{
+	struct ncsync_program *a = build(0, 2), *b = build(0, 2);
+	struct ncsync_events arrive = {
+		.upd_mode = NCSYNC_UPD_COMPLETE | NCSYNC_UPD_SEM_INC,
+		.upd_idx = 30,
+	};
+	struct ncsync_events release = {
+		.wait_mode = NCSYNC_WAIT_SEM_GE, .wait_idx = 30, .value = 2,
+	};
+	uint8_t rec[NCSYNC_RECORD_SIZE];
+	unsigned int k;
+	bool ok = a && b;
+
+	d8(rec, SEM, 9);
+	rec[NCSYNC_REC_EV_WAIT_MODE] = NCSYNC_WAIT_SEM_GE;
+	rec[NCSYNC_REC_EV_WAIT_IDX] = 30;
+	rec[NCSYNC_REC_EV_UPD_MODE] = NCSYNC_UPD_COMPLETE | NCSYNC_UPD_SEM_INC;
+	rec[NCSYNC_REC_EV_UPD_IDX] = 30;
+	rec[NCSYNC_REC_EV_VALUE] = 2;
+	ok = ok && !ncsync_program_set_lnc(a, 2) && put_all(a, rec);
+	for (k = 0; ok && k < 2; k++)
+		ok = ncsync_add_nop(ncsync_program_find_stream(b, eng[k]),
+				    &arrive) >= 0;
+	ok = ok && !ncsync_add_core_barrier(b, SEM, 2);
+	for (k = 0; ok && k < 2; k++)
+		ok = ncsync_add_nop(ncsync_program_find_stream(b, eng[k]),
+				    &release) >= 0;
+	TAP_CHECK(ok && !ncsync_program_finalize(a) &&
+		  !ncsync_program_finalize(b) && t_same_program(a, b),
+		  "the barrier's own block: its arrival on a NoOp before, its "
+		  "release after (SYNC: sem[S] += 1, released at sem[S] >= N)");
+	ncsync_program_free(a);
+	ncsync_program_free(b);
+}
+
 /* The lowering of @p fails with @err and a message with @msg, unchanged. */
 static void refused(struct ncsync_program *p, int err, const char *msg,
 		    const char *what)
@@ -347,6 +389,7 @@ int main(void)
 	bytes(3, 2, 2, NCSYNC_LOWER_COUNTER);
 	bytes(0, 5, 2, NCSYNC_LOWER_EVENTS);
 	events();
+	own_block();
 	errors();
 	set_lnc();
 	fence();
