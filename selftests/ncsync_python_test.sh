@@ -15,6 +15,7 @@ top=$(cd "$here/.." && pwd)
 build=${BUILD:-$top/build}
 tool=$build/tools/ncsync
 sys=/sys/module/ncsync
+# shellcheck source=selftests/ncsync_module.sh
 . "$here/ncsync_module.sh"
 
 echo "TAP version 13"
@@ -32,6 +33,7 @@ if [ ! -r "$build/python/ncsync/_ffi.py" ]; then
 	echo "1..1"
 	exit 1
 fi
+# shellcheck disable=SC2034 # $ko: ncsync_load's
 ko=$(ncsync_module_file) ||
 	skip "no module file for $(uname -r) like the loaded one (set NCSYNC_KO)"
 saved=$(ncsync_module_params)

@@ -12,7 +12,7 @@ import errno as _errno
 import os
 from typing import Optional
 
-from ._ffi import ffi, STRINGS  # noqa: F401  (re-exported)
+from ._ffi import ffi
 
 SONAME = 'libncsync.so.1'
 

@@ -11,7 +11,8 @@ the header is a new member, with no change to this file.
 from enum import IntEnum
 from typing import Dict
 
-from ._lib import ffi, lib, STRINGS
+from ._ffi import STRINGS
+from ._lib import ffi, lib
 
 _ALL: Dict[str, int] = {n: getattr(lib, n) for n in dir(lib)
                         if n.startswith('NCSYNC_')}

@@ -148,8 +148,10 @@ class Device:
         pp = ffi.new('struct ncsync_dev **')
         check(lib.ncsync_open(core, writable, pp), 'ncsync_open')
         self._d = ffi.gc(pp[0], lib.ncsync_close)
-        self._views: List[memoryview] = []
         self.info: Info = _from_c(Info, lib.ncsync_get_info(self._d))
+        # Made once: reading dev.sems[i] in a loop makes no new view.
+        self._sems = self._window(lib.NCSYNC_CSR_SEM_READ, 'i')
+        self._events = self._window(lib.NCSYNC_CSR_EVENTS, 'I')
 
     def __enter__(self) -> 'Device':
         return self
@@ -164,12 +166,11 @@ class Device:
     def close(self) -> None:
         """Close the descriptor and unmap the banks; the views handed out
         are released (reading one afterwards raises ValueError)."""
-        for v in self._views:
+        for v in (self._sems, self._events):
             try:
                 v.release()
             except BufferError:
                 pass
-        self._views = []
         if self._d is not None:
             ffi.release(self._d)
             self._d = None
@@ -200,20 +201,18 @@ class Device:
         m = ffi.cast('struct ncsync_dev_map *', self.ptr)
         buf = ffi.buffer(ffi.cast('char *', m.csr) + offset,
                          lib.NCSYNC_CSR_WINDOW_SIZE)
-        v = memoryview(buf).cast(fmt).toreadonly()
-        self._views.append(v)
-        return v
+        return memoryview(buf).cast(fmt).toreadonly()
 
     @property
     def sems(self) -> memoryview:
         """The 256 semaphores, a read-only memoryview of int32 over the
         mapping: ``dev.sems[3]`` reads semaphore 3 as it is now."""
-        return self._window(lib.NCSYNC_CSR_SEM_READ, 'i')
+        return self._sems
 
     @property
     def events(self) -> memoryview:
         """The 256 events, a read-only memoryview of uint32 (0 or 1)."""
-        return self._window(lib.NCSYNC_CSR_EVENTS, 'I')
+        return self._events
 
     def sem(self, index: int) -> int:
         """Semaphore @index, read from the mapping (ncsync_sem_read())."""

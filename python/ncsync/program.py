@@ -11,11 +11,14 @@ a record (or a few) and returning the index of the first.  The text form
 """
 
 from dataclasses import dataclass
-from typing import Iterator, List, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence, Union
 
 from ._lib import ffi, lib, check, capture, text, engine_id, error
 from .constants import BarrierLowering
 from .errors import AsmError, LowerError, RecordRefused
+
+if TYPE_CHECKING:
+    from .check import CheckResult
 
 EngineLike = Union[int, str]
 
@@ -72,7 +75,14 @@ class Stream:
 
     def __init__(self, program: 'Program', ptr):
         self._program = program
-        self._s = ptr
+        self._ptr = ptr
+
+    @property
+    def _s(self):
+        """The C stream, while its program is open."""
+        if self._program._p is None:
+            raise ValueError('the program was closed')
+        return self._ptr
 
     def _add(self, ret: int, fn: str) -> int:
         return check(ret, 'ncsync_' + fn)
@@ -498,7 +508,7 @@ class Program:
         """The program in the text form (ncsync_disasm_program())."""
         return capture(lambda f: lib.ncsync_disasm_program(self.ptr, f))
 
-    def check(self, **opts) -> 'CheckResult':  # noqa: F821
+    def check(self, **opts) -> 'CheckResult':
         """ncsync.check(self, **opts): every schedule (ncsync_check())."""
         from .check import check as _check
         return _check(self, **opts)

@@ -230,6 +230,11 @@ def test_allocation():
 
 def test_close_frees_and_forbids_use():
     with Program() as p:
-        p.stream('pool').add_nop()
+        s = p.stream('pool')
+        s.add_nop()
     with pytest.raises(ValueError):
         p.stream('pool')
+    with pytest.raises(ValueError):
+        s.add_nop()
+    with pytest.raises(ValueError):
+        len(s)
