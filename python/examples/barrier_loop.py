@@ -75,8 +75,8 @@ def check(engines, passes: int, sem: int, broken: bool) -> bool:
     """Check the loop of @passes passes; print what was found."""
     with build(engines, passes, sem, broken) as p:
         res = ncsync.check(p)
-    print('check, %u passes: %s, %u states' % (passes, res.verdict.name.lower(),
-                                               res.states))
+    print('check, %u passes: %s, %u states' % (
+        passes, res.verdict.name.lower(), res.states))
     for d in res.defects:
         print(d)
         print('  schedule:', ', '.join(str(s) for s in d.steps[-5:]))

@@ -76,6 +76,40 @@ def text(p) -> Optional[str]:
     return None if p == ffi.NULL else ffi.string(p).decode()
 
 
+class Handle:
+    """An object that owns a C pointer: freed by close(), by the end of a
+    ``with`` block, or by the garbage collector, whichever comes first."""
+
+    _what = 'object'
+
+    def __init__(self, ptr, free):
+        self._h = ffi.gc(ptr, free)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Free the C object now; the object is unusable afterwards."""
+        if self._h is not None:
+            ffi.release(self._h)
+            self._h = None
+
+    @property
+    def closed(self) -> bool:
+        """close() was called."""
+        return self._h is None
+
+    @property
+    def ptr(self):
+        """The C pointer (for cffi callers); ValueError once closed."""
+        if self._h is None:
+            raise ValueError('the %s was closed' % self._what)
+        return self._h
+
+
 class NcsyncError(OSError):
     """A libncsync call failed: ``errno`` is the negated return value.
 

@@ -13,7 +13,7 @@ its status, and when it went wrong, its deadlock analysis.
 from dataclasses import dataclass, field, fields, make_dataclass
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
-from ._lib import ffi, lib, check, error, text, engine_name
+from ._lib import Handle, ffi, lib, check, error, text, engine_name
 from .constants import (BlockKind, EngineState, Fault, ProgState)
 from .deadlock import Deadlock
 from .errors import RecordRefused
@@ -135,7 +135,7 @@ def _status(c, sems, core: int) -> Status:
     return Status(ProgState(c.state), engines, values, core, c)
 
 
-class Device:
+class Device(Handle):
     """An open core, /dev/ncsync@core, with its read-only CSR mapping.
 
     Args:
@@ -147,21 +147,20 @@ class Device:
     def __init__(self, core: int = 0, writable: bool = True):
         pp = ffi.new('struct ncsync_dev **')
         check(lib.ncsync_open(core, writable, pp), 'ncsync_open')
-        self._d = ffi.gc(pp[0], lib.ncsync_close)
-        self.info: Info = _from_c(Info, lib.ncsync_get_info(self._d))
+        super().__init__(pp[0], lib.ncsync_close)
+        self.info: Info = _from_c(Info, lib.ncsync_get_info(self.ptr))
         # Made once: reading dev.sems[i] in a loop makes no new view.
         self._sems = self._window(lib.NCSYNC_CSR_SEM_READ, 'i')
         self._events = self._window(lib.NCSYNC_CSR_EVENTS, 'I')
 
+    _what = 'device'
+
     def __enter__(self) -> 'Device':
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
-
     def __repr__(self) -> str:
         return '<ncsync.Device core %u%s>' % (
-            self.info.core, '' if self._d is not None else ' (closed)')
+            self.info.core, ' (closed)' if self.closed else '')
 
     def close(self) -> None:
         """Close the descriptor and unmap the banks; the views handed out
@@ -171,16 +170,7 @@ class Device:
                 v.release()
             except BufferError:
                 pass
-        if self._d is not None:
-            ffi.release(self._d)
-            self._d = None
-
-    @property
-    def ptr(self):
-        """The C struct ncsync_dev * (for cffi callers)."""
-        if self._d is None:
-            raise ValueError('the device was closed')
-        return self._d
+        super().close()
 
     def fileno(self) -> int:
         """The descriptor (for select/poll: readable when the banks

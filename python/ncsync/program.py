@@ -13,7 +13,8 @@ a record (or a few) and returning the index of the first.  The text form
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence, Union
 
-from ._lib import ffi, lib, check, capture, text, engine_id, error
+from ._lib import (Handle, ffi, lib, check, capture, text, engine_id,
+                   error)
 from .constants import BarrierLowering
 from .errors import AsmError, LowerError, RecordRefused
 
@@ -80,12 +81,14 @@ class Stream:
     @property
     def _s(self):
         """The C stream, while its program is open."""
-        if self._program._p is None:
+        if self._program.closed:
             raise ValueError('the program was closed')
         return self._ptr
 
-    def _add(self, ret: int, fn: str) -> int:
-        return check(ret, 'ncsync_' + fn)
+    def _call(self, fn: str, *args) -> int:
+        """ncsync_@fn(stream, *@args): its result, or its NcsyncError."""
+        return check(getattr(lib, 'ncsync_' + fn)(self._s, *args),
+                     'ncsync_' + fn)
 
     @property
     def engine(self) -> int:
@@ -128,122 +131,99 @@ class Stream:
                   upd_mode: int, upd_idx: int, upd_value: int,
                   events: Optional[Events] = None) -> int:
         """EventSemaphore: lane 1's wait and update (lane 0: @events)."""
-        return self._add(lib.ncsync_add_evsem(
-            self._s, _ev(events), wait_mode, wait_idx,
-            wait_value & 0xffffffff, upd_mode, upd_idx,
-            upd_value & 0xffffffff), 'add_evsem')
+        return self._call('add_evsem', _ev(events), wait_mode, wait_idx,
+                          wait_value & 0xffffffff, upd_mode, upd_idx,
+                          upd_value & 0xffffffff)
 
     def add_semaphore_wait(self, sem: int) -> int:
         """Wait until sem > 0, then decrement it."""
-        return self._add(lib.ncsync_add_semaphore_wait(self._s, sem),
-                         'add_semaphore_wait')
+        return self._call('add_semaphore_wait', sem)
 
     def add_semaphore_wait_eq_and_inc(self, sem: int, value: int) -> int:
         """Wait until sem == @value, then increment it (one atomic step)."""
-        return self._add(lib.ncsync_add_semaphore_wait_eq_and_inc(
-            self._s, sem, value & 0xffffffff),
-            'add_semaphore_wait_eq_and_inc')
+        return self._call('add_semaphore_wait_eq_and_inc', sem,
+                          value & 0xffffffff)
 
     def add_semaphore_wait_cmp(self, sem: int, mode: int, value: int) -> int:
         """Wait until sem compares with @value by @mode (a WaitMode)."""
-        return self._add(lib.ncsync_add_semaphore_wait_cmp(
-            self._s, sem, mode, value), 'add_semaphore_wait_cmp')
+        return self._call('add_semaphore_wait_cmp', sem, mode, value)
 
     def add_semaphore_wait_eq(self, sem: int, value: int) -> int:
         """Wait until sem == @value."""
-        return self._add(lib.ncsync_add_semaphore_wait_eq(self._s, sem, value),
-                         'add_semaphore_wait_eq')
+        return self._call('add_semaphore_wait_eq', sem, value)
 
     def add_semaphore_wait_lt(self, sem: int, value: int) -> int:
         """Wait until sem < @value."""
-        return self._add(lib.ncsync_add_semaphore_wait_lt(self._s, sem, value),
-                         'add_semaphore_wait_lt')
+        return self._call('add_semaphore_wait_lt', sem, value)
 
     def add_semaphore_wait_le(self, sem: int, value: int) -> int:
         """Wait until sem <= @value."""
-        return self._add(lib.ncsync_add_semaphore_wait_le(self._s, sem, value),
-                         'add_semaphore_wait_le')
+        return self._call('add_semaphore_wait_le', sem, value)
 
     def add_semaphore_wait_gt(self, sem: int, value: int) -> int:
         """Wait until sem > @value."""
-        return self._add(lib.ncsync_add_semaphore_wait_gt(self._s, sem, value),
-                         'add_semaphore_wait_gt')
+        return self._call('add_semaphore_wait_gt', sem, value)
 
     def add_semaphore_wait_ge(self, sem: int, value: int) -> int:
         """Wait until sem >= @value."""
-        return self._add(lib.ncsync_add_semaphore_wait_ge(self._s, sem, value),
-                         'add_semaphore_wait_ge')
+        return self._call('add_semaphore_wait_ge', sem, value)
 
     def add_semaphore_wait_reg(self, sem: int, mode: int, reg: int) -> int:
         """Wait until sem compares by @mode with engine register @reg."""
-        return self._add(lib.ncsync_add_semaphore_wait_reg(
-            self._s, sem, mode, reg), 'add_semaphore_wait_reg')
+        return self._call('add_semaphore_wait_reg', sem, mode, reg)
 
     def add_semaphore_inc(self, sem: int) -> int:
         """sem += 1."""
-        return self._add(lib.ncsync_add_semaphore_inc(self._s, sem),
-                         'add_semaphore_inc')
+        return self._call('add_semaphore_inc', sem)
 
     def add_semaphore_dec(self, sem: int) -> int:
         """sem -= 1."""
-        return self._add(lib.ncsync_add_semaphore_dec(self._s, sem),
-                         'add_semaphore_dec')
+        return self._call('add_semaphore_dec', sem)
 
     def add_semaphore_add(self, sem: int, value: int) -> int:
         """sem += @value."""
-        return self._add(lib.ncsync_add_semaphore_add(
-            self._s, sem, value & 0xffffffff), 'add_semaphore_add')
+        return self._call('add_semaphore_add', sem, value & 0xffffffff)
 
     def add_semaphore_sub(self, sem: int, value: int) -> int:
         """sem -= @value."""
-        return self._add(lib.ncsync_add_semaphore_sub(
-            self._s, sem, value & 0xffffffff), 'add_semaphore_sub')
+        return self._call('add_semaphore_sub', sem, value & 0xffffffff)
 
     def add_semaphore_set(self, sem: int, value: int) -> int:
         """sem = @value."""
-        return self._add(lib.ncsync_add_semaphore_set(
-            self._s, sem, value & 0xffffffff), 'add_semaphore_set')
+        return self._call('add_semaphore_set', sem, value & 0xffffffff)
 
     def add_event_set(self, event: int) -> int:
         """Set @event."""
-        return self._add(lib.ncsync_add_event_set(self._s, event),
-                         'add_event_set')
+        return self._call('add_event_set', event)
 
     def add_event_clear(self, event: int) -> int:
         """Clear @event."""
-        return self._add(lib.ncsync_add_event_clear(self._s, event),
-                         'add_event_clear')
+        return self._call('add_event_clear', event)
 
     def add_event_wait(self, event: int, mode: int) -> int:
         """Wait on @event by @mode (a WaitMode EVT_*)."""
-        return self._add(lib.ncsync_add_event_wait(self._s, event, mode),
-                         'add_event_wait')
+        return self._call('add_event_wait', event, mode)
 
     def add_drain(self, events: Optional[Events] = None) -> int:
         """Drain: wait until every copy the engine issued has landed."""
-        return self._add(lib.ncsync_add_drain(self._s, _ev(events)),
-                         'add_drain')
+        return self._call('add_drain', _ev(events))
 
     def add_halt(self, events: Optional[Events] = None) -> int:
         """Halt the engine."""
-        return self._add(lib.ncsync_add_halt(self._s, _ev(events)),
-                         'add_halt')
+        return self._call('add_halt', _ev(events))
 
     def add_nop(self, events: Optional[Events] = None) -> int:
         """NoOp (with @events: a wait and an update alone)."""
-        return self._add(lib.ncsync_add_nop(self._s, _ev(events)), 'add_nop')
+        return self._call('add_nop', _ev(events))
 
     def add_exit(self, events: Optional[Events] = None) -> int:
         """Exit: the engine is done."""
-        return self._add(lib.ncsync_add_exit(self._s, _ev(events)),
-                         'add_exit')
+        return self._call('add_exit', _ev(events))
 
     def add_sema_clear(self, first: int, last: int,
                        events: Optional[Events] = None) -> int:
         """GroupResetSemaphores of semaphores @first .. @last."""
-        return self._add(lib.ncsync_add_sema_clear(self._s, first, last,
-                                                   _ev(events)),
-                         'add_sema_clear')
+        return self._call('add_sema_clear', first, last, _ev(events))
 
     def add_sema_clear_mask(self, sems: Sequence[int],
                             events: Optional[Events] = None) -> int:
@@ -251,96 +231,80 @@ class Stream:
         mask = ffi.new('uint32_t[8]')
         for s in sems:
             mask[s // 32] |= 1 << (s % 32)
-        return self._add(lib.ncsync_add_sema_clear_mask(self._s, mask,
-                                                        _ev(events)),
-                         'add_sema_clear_mask')
+        return self._call('add_sema_clear_mask', mask, _ev(events))
 
     def add_poll_sem(self, op: int, dst: int, first: int, count: int,
                      events: Optional[Events] = None) -> int:
         """PollSem: register @dst = min or sum (@op) of @count semaphores."""
-        return self._add(lib.ncsync_add_poll_sem(self._s, op, dst, first,
-                                                 count, _ev(events)),
-                         'add_poll_sem')
+        return self._call('add_poll_sem', op, dst, first, count, _ev(events))
 
     def add_mov32_imm(self, dst: int, imm: int,
                       events: Optional[Events] = None) -> int:
         """Register @dst = @imm."""
-        return self._add(lib.ncsync_add_mov32_imm(
-            self._s, dst, imm & 0xffffffff, _ev(events)), 'add_mov32_imm')
+        return self._call('add_mov32_imm', dst, imm & 0xffffffff, _ev(events))
 
     def add_mov32(self, alu: int, dst: int, src: int, imm: int,
                   events: Optional[Events] = None) -> int:
         """Mov32: register @dst = @alu (NCSYNC_ALU_*) of @src and @imm."""
-        return self._add(lib.ncsync_add_mov32(
-            self._s, alu, dst, src, imm & 0xffffffff, _ev(events)),
-            'add_mov32')
+        return self._call('add_mov32', alu, dst, src, imm & 0xffffffff,
+                          _ev(events))
 
     def add_branch(self, label: int, events: Optional[Events] = None) -> int:
         """Branch always to @label."""
-        return self._add(lib.ncsync_add_branch(self._s, label, _ev(events)),
-                         'add_branch')
+        return self._call('add_branch', label, _ev(events))
 
     def add_branch_imm(self, comp: int, dtype: int, lhs: int, imm: int,
                        label: int, events: Optional[Events] = None) -> int:
         """Branch to @label when register @lhs @comp (NCSYNC_BR_*) @imm."""
-        return self._add(lib.ncsync_add_branch_imm(
-            self._s, comp, dtype, lhs, imm & 0xffffffff, label, _ev(events)),
-            'add_branch_imm')
+        return self._call('add_branch_imm', comp, dtype, lhs, imm & 0xffffffff,
+                          label, _ev(events))
 
     def add_branch_reg(self, comp: int, dtype: int, lhs: int, rhs: int,
                        label: int, events: Optional[Events] = None) -> int:
         """Branch to @label when register @lhs @comp register @rhs."""
-        return self._add(lib.ncsync_add_branch_reg(
-            self._s, comp, dtype, lhs, rhs, label, _ev(events)),
-            'add_branch_reg')
+        return self._call('add_branch_reg', comp, dtype, lhs, rhs, label,
+                          _ev(events))
 
     def add_dma(self, src: int, dst: int, length: int, latency_us: int = 0,
                 upd_mode: int = 0, upd_idx: int = 0,
                 events: Optional[Events] = None) -> int:
         """A copy in device memory; its update applies when it lands."""
-        return self._add(lib.ncsync_add_dma(
-            self._s, src, dst, length, latency_us, upd_mode, upd_idx,
-            _ev(events)), 'add_dma')
+        return self._call('add_dma', src, dst, length, latency_us, upd_mode,
+                          upd_idx, _ev(events))
 
     def add_dma_peer(self, peer: int, src: int, dst: int, length: int,
                      latency_us: int = 0, upd_mode: int = 0,
                      upd_idx: int = 0,
                      events: Optional[Events] = None) -> int:
         """A copy whose update lands on the core at position @peer."""
-        return self._add(lib.ncsync_add_dma_peer(
-            self._s, peer, src, dst, length, latency_us, upd_mode, upd_idx,
-            _ev(events)), 'add_dma_peer')
+        return self._call('add_dma_peer', peer, src, dst, length, latency_us,
+                          upd_mode, upd_idx, _ev(events))
 
     def insert_events(self, index: int, events: Events) -> int:
         """Put @events on record @index (or a NoOp before it)."""
-        return self._add(lib.ncsync_insert_events(self._s, index,
-                                                  events._c()),
-                         'insert_events')
+        return self._call('insert_events', index, events._c())
 
     def add_raw(self, record: bytes) -> int:
         """Append 64 bytes as they are, unchecked (the text form's .raw)."""
         if len(record) != lib.NCSYNC_RECORD_SIZE:
             raise ValueError('a record is %d bytes' % lib.NCSYNC_RECORD_SIZE)
-        return self._add(lib.ncsync_add_raw(self._s, record), 'add_raw')
+        return self._call('add_raw', record)
 
     def add_dma_barrier(self, events: Optional[Events] = None) -> int:
         """DMA barrier (0xC3, a pseudo-op): every copy issued so far lands."""
-        return self._add(lib.ncsync_add_dma_barrier(self._s, _ev(events)),
-                         'add_dma_barrier')
+        return self._call('add_dma_barrier', _ev(events))
 
     def add_call(self, name: str, args_id: int = 0,
                  events: Optional[Events] = None) -> int:
         """Call (0xD3) of function @name of the same engine, inlined."""
-        return self._add(lib.ncsync_add_call(self._s, name.encode(), args_id,
-                                             _ev(events)), 'add_call')
+        return self._call('add_call', name.encode(), args_id, _ev(events))
 
     def add_return(self, events: Optional[Events] = None) -> int:
         """Return (0xD2) from the function being built."""
-        return self._add(lib.ncsync_add_return(self._s, _ev(events)),
-                         'add_return')
+        return self._call('add_return', _ev(events))
 
 
-class Program:
+class Program(Handle):
     """A sync program: one record stream per engine.
 
     ``Program()`` is empty; ``assemble(text)`` reads the text form.  Use it
@@ -349,31 +313,17 @@ class Program:
     (``add_sync_barrier()``, ...) are here.
     """
 
+    _what = 'program'
+
     def __init__(self, _ptr=None):
         if _ptr is None:
             pp = ffi.new('struct ncsync_program **')
             check(lib.ncsync_program_new(pp), 'ncsync_program_new')
             _ptr = pp[0]
-        self._p = ffi.gc(_ptr, lib.ncsync_program_free)
+        super().__init__(_ptr, lib.ncsync_program_free)
 
     def __enter__(self) -> 'Program':
         return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Free the C program now; the object is unusable afterwards."""
-        if self._p is not None:
-            ffi.release(self._p)
-            self._p = None
-
-    @property
-    def ptr(self):
-        """The C struct ncsync_program * (for cffi callers)."""
-        if self._p is None:
-            raise ValueError('the program was closed')
-        return self._p
 
     def stream(self, engine: EngineLike) -> Stream:
         """The stream of @engine (a number or "pool", "act", ...), made

@@ -4,7 +4,8 @@
 ``--tap`` prints one TAP line per test ("ok N - NODEID", "not ok N -
 NODEID" followed by the failure as "# " lines, "ok N - NODEID # SKIP
 why"), and a collection error as a "not ok" line of its own, so that
-tools/check counts every test; with it nothing else is printed.  The plan line comes last.
+tools/check counts every test; with it nothing else is printed.  The plan
+line comes last.
 """
 
 import os

@@ -160,8 +160,9 @@ def test_lowering_leaves_no_pseudo_op(how):
     p.add_all_engine_barrier()
     assert lib.NCSYNC_OPC_ALL_ENGINE_BARRIER in opcodes(p)
     p.lower(how)
-    assert not any(lib.NCSYNC_OPC_PSEUDO_FIRST <= o <= lib.NCSYNC_OPC_PSEUDO_LAST
-                   and o != lib.NCSYNC_OPC_EXIT for o in opcodes(p))
+    first, last = lib.NCSYNC_OPC_PSEUDO_FIRST, lib.NCSYNC_OPC_PSEUDO_LAST
+    assert not any(first <= o <= last and o != lib.NCSYNC_OPC_EXIT
+                   for o in opcodes(p))
     p.finalize()
     assert ncsync.check(p).safe
 
