@@ -116,12 +116,23 @@ class Status:
         """The program has ended (not queued nor running)."""
         return self.state not in (ProgState.QUEUED, ProgState.RUNNING)
 
-    def __str__(self) -> str:
-        out = ['%s' % self.state.name.lower()]
-        out += ['  %s' % e for e in self.engines]
-        out.append('  non-zero semaphores: %s' % (' '.join(
+    def lines(self, program: Optional[Program] = None) -> List[str]:
+        """The report's lines: each engine (with the record it stopped at,
+        from @program when given) and the non-zero semaphores."""
+        out = []
+        for e in self.engines:
+            out.append(str(e))
+            s = program.find_stream(e.engine) if program else None
+            if s is not None and e.state != EngineState.DONE and \
+                    e.pc < len(s):
+                out.append('    %u: %s' % (e.pc, s.disassemble(e.pc)))
+        out.append('non-zero semaphores: %s' % (' '.join(
             '[%u]=%d' % kv for kv in sorted(self.sems.items())) or 'none'))
-        return '\n'.join(out)
+        return out
+
+    def __str__(self) -> str:
+        return '\n'.join([self.state.name.lower()] +
+                         ['  ' + line for line in self.lines()])
 
 
 def _status(c, sems, core: int) -> Status:
@@ -426,10 +437,12 @@ class Run:
         statuses = self.statuses()
         out = ['program %u on core %u: %s' % (
             self.id, self.devices[0].core, statuses[0].state.name.lower())]
-        for s in statuses:
+        for s, part in zip(statuses, self.parts):
+            ind = '  '
             if self.across_cores:
                 out.append('  core %u' % s.core)
-            out += ['  ' + line for line in str(s).splitlines()[1:]]
+                ind = '    '
+            out += [ind + line for line in s.lines(part.program)]
         if statuses[0].state not in (ProgState.DONE, ProgState.HALTED):
             dl = self.deadlock(statuses)
             if dl:

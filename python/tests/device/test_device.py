@@ -237,7 +237,10 @@ def test_deadlock_report(dev, example_text):
     text = r.report()
     assert 'timed_out' in text
     assert 'deadlock: ' in text
-    assert 'waits for sem[' in text
+    for e in r.status().engines:
+        assert str(e) in text and 'waits for sem[' in str(e)
+        rec = p.find_stream(e.engine).disassemble(e.pc)
+        assert '%u: %s' % (e.pc, rec) in text
 
 
 def test_program_across_cores(pair, example_text):
