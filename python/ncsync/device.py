@@ -143,6 +143,9 @@ def _status(c, sems, core: int) -> Status:
                             e.dma_outstanding, e.executed)
                for e in c.engines[0:c.nengines]]
     values = {sems[i].index: sems[i].value for i in range(c.nsems)}
+    # Kept for the deadlock analysis, without the address of @sems, which
+    # is freed with it.
+    c.sems = 0
     return Status(ProgState(c.state), engines, values, core, c)
 
 
