@@ -18,9 +18,9 @@ WFLAGS	:= -Wall -Wextra -Werror -Wno-unused-parameter
 export TOP BUILD KVER KDIR CC CFLAGS WFLAGS
 
 .PHONY: all deps module module-check lib tools selftests host check run \
-	clean checkpatch install install-dkms
+	clean checkpatch install install-dkms python
 
-all: module lib tools selftests host
+all: module lib tools selftests host python
 
 # Host-side tests of the shared model code (the module's own source).
 host: $(BUILD)/host/model_test
@@ -57,6 +57,10 @@ tools: lib
 
 selftests: lib
 	$(MAKE) -C selftests
+
+# The Python package in $(BUILD)/python (Documentation/ncsync/python.rst).
+python: lib
+	$(MAKE) -C python
 
 checkpatch:
 	@$(TOP)/tools/checkpatch
@@ -114,13 +118,15 @@ PREFIX	?= /usr/local
 UDEVDIR	?= /etc/udev/rules.d
 DKMSVER	:= $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 
-# It builds only what it installs: the module, the library and the tool.
+# It builds only what it installs: the module, the library, the tool and
+# the Python package.
 install: module
 	$(MAKE) -C $(KDIR) M=$(MODDIR) INSTALL_MOD_PATH=$(DESTDIR) \
 		INSTALL_MOD_DIR=extra CONFIG_MODULE_SIG_ALL= \
 		$(if $(DESTDIR),DEPMOD=true) modules_install
 	$(MAKE) -C lib install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 	$(MAKE) -C tools install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	$(MAKE) -C python install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 	install -D -m 644 packaging/60-ncsync.rules \
 		$(DESTDIR)$(UDEVDIR)/60-ncsync.rules
 
