@@ -67,12 +67,19 @@ int ncsync_banks_init(struct ncsync_core *core, unsigned int index)
 
 /**
  * ncsync_banks_fini() - free a core's banks.
- * @core: the core; no descriptor is open.
+ * @core: the core; no descriptor is open, and no engine, DMA engine or
+ *	work of any core of its logical core runs (ncsync_cores_remove()).
  *
  * A page still mapped somewhere stays alive until its last mapping goes.
  */
 void ncsync_banks_fini(struct ncsync_core *core)
 {
+	/* Whatever still held a way to them checks this under the lock. */
+	spin_lock(&core->lock);
+	core->banks_gone = true;
+	core->events = NULL;
+	core->sems = NULL;
+	spin_unlock(&core->lock);
 	if (core->event_page)
 		__free_page(core->event_page);
 	if (core->sem_page)

@@ -32,13 +32,29 @@ int ncsync_core_init(struct ncsync_core *core, unsigned int index)
 }
 
 /**
+ * ncsync_core_quiesce() - stop a core's watchdog.
+ * @core: the core; its engines are stopped, so no program starts and
+ *	nothing schedules the watchdog again.
+ *
+ * The watchdog stops programs, which may queue the works of their groups:
+ * it goes before those are drained (ncsync_groups_drain()).
+ */
+void ncsync_core_quiesce(struct ncsync_core *core)
+{
+	cancel_delayed_work_sync(&core->watchdog);
+}
+
+/**
  * ncsync_core_fini() - tear down what ncsync_core_init() set up.
- * @core: the core; no descriptor is open, no program runs.
+ * @core: the core; no descriptor is open, no program of it is left, and
+ *	nothing of any other core of its logical core runs any more.
  */
 void ncsync_core_fini(struct ncsync_core *core)
 {
-	cancel_delayed_work_sync(&core->watchdog);
+	ncsync_core_quiesce(core);
 	flush_work(&core->reap_work);
+	/* A member left would be freed later, on this core's lists. */
+	WARN_ON_ONCE(!list_empty(&core->gmembers));
 	ncsync_banks_fini(core);
 }
 

@@ -142,7 +142,9 @@ static void ncsync_dma_move(struct ncsync_core *core, u64 dst, u64 src,
  * Apply a landed copy's completion update on its core: the issuer's, or a
  * peer of its logical core.  Checked again under that core's lock, so
  * that it is ordered with a reset's clear of either core: a copy issued
- * before a reset of the core it updates lands without its update.
+ * before a reset of the core it updates lands without its update; and
+ * with the stop of a program across cores by a reset or close on another
+ * core (ncsync_groups_stop_peers()).
  */
 static void ncsync_dma_update(struct ncsync_core *core,
 			      struct ncsync_dma_copy *c)
@@ -150,6 +152,9 @@ static void ncsync_dma_update(struct ncsync_core *core,
 	struct ncsync_core *to = c->upd_core;
 
 	spin_lock(&to->lock);
+	/* Teardown stops every DMA engine before any bank goes. */
+	if (WARN_ON_ONCE(to->banks_gone))
+		goto out;
 	if (!ncsync_dma_void(core, c) &&
 	    READ_ONCE(to->reset_gen) == c->upd_reset_gen) {
 		if (c->upd.bank == NCSYNC_BANK_EVENT)
@@ -158,6 +163,7 @@ static void ncsync_dma_update(struct ncsync_core *core,
 			ncsync_sem_update_locked(to, c->upd.index, c->upd.op,
 						 c->upd.operand);
 	}
+out:
 	spin_unlock(&to->lock);
 }
 
@@ -246,14 +252,27 @@ int ncsync_dma_init(struct ncsync_core *core)
 }
 
 /**
+ * ncsync_dma_stop() - stop a core's DMA engine, dropping its copies.
+ * @core: the core; its engines are stopped (nothing issues a copy).
+ *
+ * The copies still queued are dropped, bytes and update, each putting its
+ * program; a landing in progress completes first.  After this no copy of
+ * the core lands, on it or on a peer.
+ */
+void ncsync_dma_stop(struct ncsync_core *core)
+{
+	if (core->dma_thread)
+		kthread_stop(core->dma_thread);
+	core->dma_thread = NULL;
+}
+
+/**
  * ncsync_dma_fini() - stop a core's DMA engine and free its memory.
  * @core: the core; its programs have ended.
  */
 void ncsync_dma_fini(struct ncsync_core *core)
 {
-	if (core->dma_thread)
-		kthread_stop(core->dma_thread);
-	core->dma_thread = NULL;
+	ncsync_dma_stop(core);
 	vfree(core->devmem);
 	core->devmem = NULL;
 }

@@ -346,6 +346,9 @@ struct ncsync_engine {
  * @reset_gen: advanced by every reset; a wait that sees it move ends with
  *	ECANCELED.
  * @stats: counters reported by NCSYNC_IOC_STATS.
+ * @banks_gone: the banks were freed (module teardown); under @lock.  The
+ *	teardown order makes a write after it impossible; a DMA completion
+ *	update, which may come from another core, checks it under @lock.
  * @prog_lock: protects @progs, @prog_seq, the programs' states and
  *	lists, the descriptors' program lists and accounting.
  * @progs: programs not yet ended, in submission order: by increasing
@@ -396,6 +399,7 @@ struct ncsync_core {
 	atomic64_t seq;
 	u64 reset_gen;
 	struct ncsync_stats stats;
+	bool banks_gone;
 	spinlock_t prog_lock;	/* see above */
 	struct list_head progs;
 	u64 prog_seq;
@@ -567,6 +571,7 @@ void ncsync_snapshots_fini(void);
 
 /* ncsync_prog.c: the state of programs across cores */
 int ncsync_groups_init(void);
+void ncsync_groups_drain(void);
 void ncsync_groups_fini(void);
 void ncsync_group_kick(struct ncsync_group *g);
 void ncsync_group_put(struct ncsync_group *g);
@@ -582,6 +587,8 @@ bool ncsync_group_ended(struct ncsync_group *g);
 
 /* ncsync_group.c: submitting programs across cores, above ncsync_prog.c */
 int ncsync_submit_cores(struct ncsync_file *nfile, struct ncsync_submit *sub);
+void ncsync_groups_stop_peers(struct ncsync_core *core,
+			      struct ncsync_file *nfile);
 
 /* ncsync_engine.c */
 int ncsync_engines_start(struct ncsync_core *core);
@@ -589,6 +596,7 @@ void ncsync_engines_stop(struct ncsync_core *core);
 
 /* ncsync_core.c */
 int ncsync_core_init(struct ncsync_core *core, unsigned int index);
+void ncsync_core_quiesce(struct ncsync_core *core);
 void ncsync_core_fini(struct ncsync_core *core);
 void ncsync_core_reset(struct ncsync_core *core);
 
@@ -604,6 +612,7 @@ void ncsync_nl_core_fini(struct ncsync_core *core);
 
 /* ncsync_dma.c */
 int ncsync_dma_init(struct ncsync_core *core);
+void ncsync_dma_stop(struct ncsync_core *core);
 void ncsync_dma_fini(struct ncsync_core *core);
 bool ncsync_dma_full(struct ncsync_equeue *q);
 void ncsync_dma_issue(struct ncsync_equeue *q, const struct ncsync_insn *insn);

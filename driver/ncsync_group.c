@@ -99,6 +99,82 @@ static void ncsync_group_work(struct work_struct *work)
 	ncsync_group_put(g);
 }
 
+/*
+ * The next member of a stopped program across cores that spans @core (of
+ * @nfile's members there only, when given), on another core and not
+ * ended: with a reference, its index in *@idx and the program's reason in
+ * *@reason; or NULL.
+ */
+static struct ncsync_prog *ncsync_group_next_peer(struct ncsync_core *core,
+						  struct ncsync_file *nfile,
+						  unsigned int *idx,
+						  int *reason)
+{
+	struct ncsync_prog *p, *m = NULL;
+	struct ncsync_group *g;
+	unsigned int i;
+
+	spin_lock(&core->prog_lock);
+	list_for_each_entry(p, &core->gmembers, gnode) {
+		if (nfile && p->nfile != nfile)
+			continue;
+		g = p->group;
+		spin_lock(&g->lock);
+		for (i = 0; g->stop && i < g->n && !m; i++) {
+			if (i == p->gidx || !g->members[i] || g->mstate[i])
+				continue;
+			m = g->members[i];
+			kref_get(&m->ref);
+			*idx = i;
+			*reason = g->stop;
+		}
+		spin_unlock(&g->lock);
+		if (m)
+			break;
+	}
+	spin_unlock(&core->prog_lock);
+	return m;
+}
+
+/* Whether member @i of @g ended. */
+static bool ncsync_group_member_ended(struct ncsync_group *g, unsigned int i)
+{
+	bool ended;
+
+	spin_lock(&g->lock);
+	ended = g->mstate[i] || !g->members[i];
+	spin_unlock(&g->lock);
+	return ended;
+}
+
+/**
+ * ncsync_groups_stop_peers() - stop, and wait for, the members on other
+ *	cores of the programs across cores a reset or close of @core stopped.
+ * @core: the core; its own programs were stopped and have ended.
+ * @nfile: the closing descriptor, or NULL for a reset.
+ *
+ * Without this the group's work would stop them a little later, and a
+ * member on another core could meanwhile land a copy on @core after its
+ * reset, or on any core after the close returned.  Each member is stopped
+ * under its own core's prog_lock, with none held here: no two prog_locks
+ * are held together.  Each round ends one member, so this ends.
+ */
+void ncsync_groups_stop_peers(struct ncsync_core *core,
+			      struct ncsync_file *nfile)
+{
+	struct ncsync_prog *m;
+	unsigned int i;
+	int reason;
+
+	while ((m = ncsync_group_next_peer(core, nfile, &i, &reason))) {
+		struct ncsync_group *g = m->group;
+
+		ncsync_group_stop_member(m, reason);
+		wait_event(m->core->done_wq, ncsync_group_member_ended(g, i));
+		ncsync_prog_put(m);
+	}
+}
+
 /**
  * struct ncsync_cores_req - a submission across cores being checked.
  * @uqs: the queues, @pad[0] (the position) cleared once read.

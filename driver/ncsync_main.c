@@ -71,16 +71,6 @@ err_fini:
 	return ret;
 }
 
-static void ncsync_core_remove(struct ncsync_core *core)
-{
-	device_destroy(ncsync_dev.class, core->cdev.dev);
-	cdev_del(&core->cdev);
-	ncsync_engines_stop(core);
-	ncsync_dma_fini(core);
-	ncsync_nl_core_fini(core);
-	ncsync_core_fini(core);
-}
-
 /*
  * devtmpfs creates the nodes root-only; packaging/60-ncsync.rules gives
  * them to the group "ncsync".
@@ -137,11 +127,42 @@ static int ncsync_params_check(void)
 	return ncsync_devmem_fits();
 }
 
-/* Remove the first @n cores, the last first. */
+/*
+ * Tear down the first @n cores, each step on every core before the next
+ * step on any (Documentation/ncsync/engines.rst, "Teardown"): a copy of
+ * one core lands on another core of its logical core, a work of a program
+ * across cores touches every core it spans, so no core's banks may go
+ * while anything of another core still runs.  No descriptor is open.
+ */
 static void ncsync_cores_remove(unsigned int n)
 {
-	while (n--)
-		ncsync_core_remove(&ncsync_dev.cores[n]);
+	struct ncsync_core *cores = ncsync_dev.cores;
+	unsigned int i;
+
+	/* 1. No new descriptor: nothing submits, resets or writes. */
+	for (i = 0; i < n; i++) {
+		device_destroy(ncsync_dev.class, cores[i].cdev.dev);
+		cdev_del(&cores[i].cdev);
+	}
+	/* 2. No record runs: no copy is issued, no peer bank written. */
+	for (i = 0; i < n; i++)
+		ncsync_engines_stop(&cores[i]);
+	/* 3. No copy lands, on its core or a peer: each is dropped. */
+	for (i = 0; i < n; i++)
+		ncsync_dma_stop(&cores[i]);
+	/* 4. No work runs: watchdogs, then what they and groups queue. */
+	for (i = 0; i < n; i++)
+		ncsync_core_quiesce(&cores[i]);
+	ncsync_groups_drain();
+	for (i = 0; i < n; i++) {
+		flush_work(&cores[i].reap_work);
+		ncsync_nl_core_fini(&cores[i]);
+	}
+	/* 5. Every program is freed: the banks and memory go. */
+	for (i = 0; i < n; i++) {
+		ncsync_dma_fini(&cores[i]);
+		ncsync_core_fini(&cores[i]);
+	}
 }
 
 /* Add every core, each to its logical core; on an error, none stays. */
@@ -224,17 +245,14 @@ err_snapshots:
 
 static void __exit ncsync_exit(void)
 {
-	unsigned int i;
-
-	/* No descriptor is open: nothing writes events or ends programs. */
-	ncsync_groups_fini();	/* after the works the last closes queued */
+	/* No descriptor is open; programs may still land copies. */
 	ncsync_debugfs_fini();
 	ncsync_nl_unregister();
-	for (i = 0; i < ncsync_num_cores; i++)
-		ncsync_core_remove(&ncsync_dev.cores[i]);
+	ncsync_cores_remove(ncsync_num_cores);
 	class_destroy(ncsync_dev.class);
 	unregister_chrdev_region(ncsync_dev.devt, ncsync_num_cores);
 	kfree(ncsync_dev.cores);
+	ncsync_groups_fini();
 	ncsync_snapshots_fini();	/* every program is freed */
 }
 

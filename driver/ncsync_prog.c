@@ -563,6 +563,14 @@ void ncsync_prog_unqueue(struct ncsync_prog *prog)
 
 	spin_lock(&core->prog_lock);
 	if (!ncsync_prog_ended(prog)) {
+		/*
+		 * It ends cancelled without having run: a stop of its group
+		 * still under way passes it by.
+		 */
+		WRITE_ONCE(prog->stop, NCSYNC_FAULT_CANCELLED);
+		prog->state = NCSYNC_PROG_CANCELLED;
+		if (prog->group)
+			ncsync_group_member_end_locked(prog);
 		/* What ncsync_prog_end_locked() would give back. */
 		list_del(&prog->core_node);
 		nfile->mem -= prog->insn_mem;
@@ -1195,9 +1203,29 @@ static bool ncsync_core_stopping(struct ncsync_core *core,
 }
 
 /*
+ * Wait for the DMA completion updates being applied to any core of @core's
+ * logical core: one that checked its program's stop before the caller set
+ * it is done once each core's lock was taken after it.  Later ones see the
+ * stop (ncsync_dma_update()).
+ */
+static void ncsync_lnc_sync(struct ncsync_core *core)
+{
+	struct ncsync_core *c = core->lnc_first;
+	unsigned int i;
+
+	for (i = 0; i < ncsync_lnc; i++, c++) {
+		spin_lock(&c->lock);
+		spin_unlock(&c->lock);
+	}
+}
+
+/*
  * Stop the programs of a core (or of one descriptor) and wait until their
- * engines have left them.  Engines check for a stop at least every 32
- * records and in every wait, so this takes at most one run's time.
+ * engines have left them; then the members of the programs across cores
+ * this stopped, on the other cores, likewise; then no update of a stopped
+ * copy is being applied on any core of the logical core.  Engines check
+ * for a stop at least every 32 records and in every wait, so this takes
+ * at most one run's time on each core.
  */
 static void ncsync_progs_stop(struct ncsync_core *core, int reason,
 			      struct ncsync_file *nfile)
@@ -1217,6 +1245,8 @@ static void ncsync_progs_stop(struct ncsync_core *core, int reason,
 	spin_unlock(&core->prog_lock);
 	ncsync_progs_wake(core, mask);
 	wait_event(core->done_wq, !ncsync_core_stopping(core, nfile));
+	ncsync_groups_stop_peers(core, nfile);
+	ncsync_lnc_sync(core);
 }
 
 /**
@@ -1417,6 +1447,18 @@ int ncsync_groups_init(void)
 {
 	ncsync_group_wq = alloc_workqueue("ncsync_group", 0, 0);
 	return ncsync_group_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * ncsync_groups_drain() - wait for the groups' works, also those they
+ *	queue.
+ *
+ * Module teardown, once no engine, DMA engine or watchdog of any core runs:
+ * nothing else queues one.
+ */
+void ncsync_groups_drain(void)
+{
+	drain_workqueue(ncsync_group_wq);
 }
 
 /**

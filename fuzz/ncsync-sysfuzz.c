@@ -22,6 +22,10 @@
  * random bytes, NULL, unmapped, half-mapped and kernel-looking pointers),
  * programs of mostly-valid random records with mutations, their status,
  * waits and cancellation, pread and pwrite at random offsets and lengths,
+ * programs across the cores of a logical core (with lnc > 1), whose
+ * copies land their completions on a peer core, with the peers'
+ * descriptors from the table or opened for the submission and closed right
+ * after it (NCSYNC_DMA_F_PEER in random DMA records too),
  * mmap, munmap, mprotect, mremap and madvise of the CSR window and the
  * device memory, poll and epoll, open, dup, dup2 and close racing with
  * the other threads' use of the descriptors, forks whose children use the
@@ -122,7 +126,7 @@ enum op_kind {
 	OP_SUBMIT, OP_STATUS, OP_PWAIT, OP_CANCEL, OP_GARBAGE,
 	OP_PREAD, OP_PWRITE, OP_RW, OP_MMAP, OP_MUNMAP, OP_MPROTECT,
 	OP_MREMAP, OP_MADVISE, OP_TOUCH, OP_POLL, OP_EPOLL, OP_OPEN, OP_DUP,
-	OP_DUP2, OP_CLOSE, OP_FORK, OP_SIGNAL, OP_HOSTILE, OP_NKINDS
+	OP_DUP2, OP_CLOSE, OP_FORK, OP_SIGNAL, OP_HOSTILE, OP_CORES, OP_NKINDS
 };
 
 static const struct {
@@ -159,6 +163,7 @@ static const struct {
 	[OP_FORK] = { "fork", 1 },
 	[OP_SIGNAL] = { "signal", 4 },
 	[OP_HOSTILE] = { "hostile_submit", 10 },
+	[OP_CORES] = { "submit_cores", 20 },
 };
 
 /* Hostile programs: what they are, how they end, and what the thread does. */
@@ -226,6 +231,7 @@ struct counts {
 	uint64_t count[OP_NKINDS];
 	uint64_t okays[OP_NKINDS];
 	uint64_t errs[NERRNO];
+	uint64_t cores_ok, cores_refused, cores_peer_closed;
 	uint64_t anomalies, child_bad, prog_state[8], sub_ok, sub_einval,
 		 sub_other, sub_checked, executed;
 	uint64_t h_sub[HK_N];		/* hostile programs submitted */
@@ -658,6 +664,23 @@ static void gen_dma(struct rng *r, uint8_t *rec, uint64_t devmem,
 	put32(rec + NCSYNC_REC_DMA_LATENCY_US, latency_us);
 }
 
+/* The cores of a logical core (module parameter lnc), 1 if unknown. */
+static unsigned int lnc_of(unsigned int core)
+{
+	return info[core].lnc ? info[core].lnc : 1;
+}
+
+/*
+ * The completion of a DMA record lands on the core at a position of the
+ * issuer's logical core (NCSYNC_DMA_F_PEER): now and then one past its
+ * last core, which the kernel refuses.
+ */
+static void gen_peer(struct rng *r, uint8_t *rec, unsigned int lnc)
+{
+	rec[NCSYNC_REC_DMA_FLAGS] = NCSYNC_DMA_F_PEER;
+	rec[NCSYNC_REC_DMA_PEER] = below(r, chance(r, 1, 16) ? lnc + 1 : lnc);
+}
+
 static void rec_init(uint8_t *rec, uint8_t op)
 {
 	memset(rec, 0, NCSYNC_RECORD_SIZE);
@@ -714,6 +737,8 @@ static void gen_record(struct rng *r, uint8_t *rec, uint32_t idx,
 	case NCSYNC_OPC_DMA:
 		gen_dma(r, rec, devmem, 8192,
 			chance(r, 1, 2) ? 0 : below(r, 2000));
+		if (chance(r, 1, 4))
+			gen_peer(r, rec, lnc_of(0));
 		break;
 	}
 }
@@ -763,6 +788,8 @@ static bool predict(const struct ncsync_queue *q, uint32_t nq, uint64_t devmem,
 			rs = ncsync_record_decode(recs + (size_t)j *
 						  NCSYNC_RECORD_SIZE,
 						  q[i].count, devmem, &in);
+			if (!rs)	/* every core has the same lnc */
+				rs = ncsync_record_check_lnc(&in, lnc_of(0));
 			if (rs) {
 				want->bad_engine = q[i].engine;
 				want->bad_index = j;
@@ -2275,6 +2302,168 @@ static bool do_hostile(struct thread *w)
 	return true;
 }
 
+/* Programs across cores (engines.rst, "Programs across cores") */
+
+/*
+ * A writable descriptor of @core: one of the table's, or one opened for
+ * the submission (*@fresh), which the caller closes or gives the table.
+ */
+static int cores_fd(struct rng *r, unsigned int core, bool *fresh)
+{
+	unsigned int i, start = below(r, NSLOTS);
+	int fd;
+
+	*fresh = false;
+	for (i = 0; i < NSLOTS && chance(r, 1, 2); i++) {
+		fd = __atomic_load_n(&slots[(start + i) % NSLOTS],
+				     __ATOMIC_RELAXED);
+		if (fd >= 0 && fd_core(fd) == core)
+			return fd;
+	}
+	*fresh = true;
+	return open_path(core, O_RDWR | O_CLOEXEC);
+}
+
+/*
+ * The queues of the member at position @pos of a program across cores,
+ * from @recs on: random records, or (half the time, most of it in a
+ * hostile phase) an endless loop of copies whose completions land on
+ * another core of the logical core.  Returns the queues made.
+ */
+static uint32_t gen_member(struct thread *w, struct ncsync_queue *q,
+			   uint8_t *recs, uint8_t pos, uint64_t devmem,
+			   uint32_t watchdog_ms)
+{
+	struct rng *r = &w->r;
+	unsigned int lnc = lnc_of(0);
+	bool loops = chance(r, __atomic_load_n(&shm->hostile,
+					       __ATOMIC_RELAXED) ? 3 : 1, 4) ||
+		     chance(r, 1, 3);
+	uint32_t nq = 1 + below(r, 2), i, j, n;
+	uint8_t order[5];
+
+	shuffle_engines(r, order);
+	for (i = 0; i < nq; i++) {
+		q[i].records = (uintptr_t)recs;
+		q[i].engine = order[i];
+		q[i].pad[0] = pos;
+		if (loops) {
+			rec_init(REC(recs, 0), NCSYNC_OPC_DMA);
+			REC(recs, 0)[NCSYNC_REC_EV_UPD_MODE] =
+				gen_upd(r, false, true);
+			REC(recs, 0)[NCSYNC_REC_EV_UPD_IDX] = hot(r);
+			gen_dma(r, REC(recs, 0), devmem, 4096,
+				gen_latency(r, watchdog_ms));
+			gen_peer(r, REC(recs, 0), lnc);
+			if (lnc > 1 && REC(recs, 0)[NCSYNC_REC_DMA_PEER] == pos)
+				REC(recs, 0)[NCSYNC_REC_DMA_PEER] = !pos;
+			rec_branch(REC(recs, 1), 0);
+			n = 2;
+		} else {
+			n = 1 + below(r, 16);
+			for (j = 0; j < n; j++)
+				gen_record(r, REC(recs, j), j, n, devmem);
+		}
+		q[i].count = n;
+		recs = REC(recs, n);
+	}
+	return nq;
+}
+
+/* The kernel's verdict on a program across cores against the validator's. */
+static void cores_verdict(bool ok, int err, bool predicted,
+			  const struct ncsync_submit *sub)
+{
+	if (ok) {
+		ATOMIC_INC(&ws->c.cores_ok);
+		if (!predicted)
+			anomaly("submit across cores accepted; the validator refuses it");
+		if (ro)
+			anomaly("a read-only worker ran a program across cores");
+		return;
+	}
+	ATOMIC_INC(&ws->c.cores_refused);
+	/* A refused record, named with its core, must be one it refuses. */
+	if (err == EINVAL && sub->reason && predicted)
+		anomaly("submit across cores refused core %u engine %u record %u (%s); validator accepts",
+			sub->bad_core, sub->bad_engine, sub->bad_index,
+			ncsync_rec_reason_name(sub->reason));
+}
+
+/*
+ * The descriptors opened for a submission across cores: closed at once
+ * (the peer's descriptor goes while its member runs) or given to the
+ * table, where the other threads use and close them.
+ */
+static void cores_fds_done(struct rng *r, const int *fds, const bool *fresh,
+			   unsigned int n)
+{
+	unsigned int i;
+	int old;
+
+	for (i = 0; i < n; i++) {
+		if (!fresh[i] || fds[i] < 0)
+			continue;
+		if (chance(r, 1, 2)) {
+			close(fds[i]);
+			ATOMIC_INC(&ws->c.cores_peer_closed);
+			continue;
+		}
+		old = __atomic_exchange_n(free_slot(r), fds[i],
+					  __ATOMIC_RELAXED);
+		if (old >= 0)
+			close(old);
+	}
+}
+
+/* A program across the cores of a logical core, with peer completions. */
+static bool do_cores(struct thread *w)
+{
+	struct rng *r = &w->r;
+	struct ncsync_queue q[2 * MAX_CORES];
+	struct ncsync_submit sub = { 0 }, want = { 0 };
+	unsigned int lnc = lnc_of(0), own, base, pos, nfds = 0;
+	int fd = pick_fd(r), fds[MAX_CORES];
+	bool fresh[MAX_CORES], predicted, ok;
+	uint8_t *recs = w->recs;
+	uint32_t nq = 0, k;
+
+	if (lnc < 2 || fd < 0)
+		return false;
+	own = fd_core(fd) % lnc;
+	base = fd_core(fd) - own;
+	memset(q, 0, sizeof(q));
+	sub.watchdog_ms = gen_watchdog(r);
+	for (pos = 0; pos < lnc && base + pos < ncores; pos++) {
+		if (pos != own && chance(r, 1, 4))
+			continue;
+		k = gen_member(w, q + nq, recs, pos, info[base + pos].devmem_size,
+			       sub.watchdog_ms);
+		for (; k; k--, nq++)
+			recs = REC(recs, q[nq].count);
+		if (pos != own && nfds < MAX_CORES) {
+			fds[nfds] = cores_fd(r, base + pos, &fresh[nfds]);
+			nfds++;
+		}
+	}
+	predicted = predict(q, nq, info[base].devmem_size, &want);
+	sub.queues = (uintptr_t)q;
+	sub.nqueues = nq;
+	sub.flags = NCSYNC_SUBMIT_F_CORES |
+		    (chance(r, 1, 4) ? NCSYNC_SUBMIT_F_STRICT : 0);
+	sub.fds = (uintptr_t)fds;
+	sub.nfds = nfds;
+	ok = !ioctl(fd, NCSYNC_IOC_SUBMIT, &sub);
+	cores_verdict(ok, ok ? 0 : errno, predicted, &sub);
+	cores_fds_done(r, fds, fresh, nfds);
+	if (!ok)
+		return false;
+	prog_remember(r, fd, sub.id);
+	if (chance(r, 1, 4))
+		follow(fd, sub.id, MSEC * (5 + below(r, 50)));
+	return true;
+}
+
 /* An event of the thread's epoll watcher. */
 static void epoll_seen(struct thread *w, const struct epoll_event *e)
 {
@@ -2356,7 +2545,7 @@ static bool (*const op_fns[OP_NKINDS])(struct thread *w) = {
 	[OP_POLL] = do_poll, [OP_EPOLL] = do_epoll, [OP_OPEN] = do_open,
 	[OP_DUP] = do_dup, [OP_DUP2] = do_dup2, [OP_CLOSE] = do_close,
 	[OP_FORK] = do_fork, [OP_SIGNAL] = do_signal,
-	[OP_HOSTILE] = do_hostile,
+	[OP_HOSTILE] = do_hostile, [OP_CORES] = do_cores,
 };
 
 static bool run_op(struct thread *w, enum op_kind k)
@@ -2364,7 +2553,8 @@ static bool run_op(struct thread *w, enum op_kind k)
 	bool ok = op_fns[k](w);
 
 	/* A read-only descriptor changes nothing (security.rst). */
-	if (ok && ro && (k == OP_SUBMIT || k == OP_RESET || k == OP_PWRITE))
+	if (ok && ro && (k == OP_SUBMIT || k == OP_RESET || k == OP_PWRITE ||
+			 k == OP_CORES))
 		anomaly("%s succeeded through a read-only descriptor",
 			kinds[k].name);
 	return ok;
@@ -3029,6 +3219,8 @@ static uint64_t report_ops(const struct counts *t)
 	diag("submissions: %llu accepted, %llu refused (EINVAL), %llu other errors; %llu verdicts checked against the validator",
 	     U(t->sub_ok), U(t->sub_einval), U(t->sub_other),
 	     U(t->sub_checked));
+	diag("programs across cores: %llu accepted, %llu refused; %llu peer descriptors closed right after",
+	     U(t->cores_ok), U(t->cores_refused), U(t->cores_peer_closed));
 	diag("programs seen ending: %llu done, %llu halted, %llu faulted, %llu timed out, %llu cancelled; %llu records executed by the released ones",
 	     U(t->prog_state[NCSYNC_PROG_DONE]),
 	     U(t->prog_state[NCSYNC_PROG_HALTED]),

@@ -60,7 +60,6 @@
 #include "ncsync_rec.h"
 
 #define DEV0		"/dev/ncsync0"
-#define PARAMS		"/sys/module/ncsync/parameters/"
 #define REC		NCSYNC_RECORD_SIZE
 
 #define SEM_RD(i)	(NCSYNC_CSR_SEM_READ + 4 * (i))
@@ -274,33 +273,14 @@ static void wait_all_blocked(struct __test_metadata *_metadata, int fd,
 /* ---------------------------------------------------------------------- */
 /* The system                                                              */
 
-/* A module parameter's value, or -1 when the module does not have it. */
-static long param(const char *name)
-{
-	char path[128], buf[32];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), PARAMS "%s", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	return strtol(buf, NULL, 10);
-}
-
 /* A parameter the new module always has: fail when it is missing. */
 static long need_param(struct __test_metadata *_metadata, const char *name)
 {
-	long v = param(name);
+	long v = ncsync_param(name);
 
 	ASSERT_LE(0, v)
 		TH_LOG("the module has no parameter %s (%s%s): no such bound",
-		       name, PARAMS, name);
+		       name, NCSYNC_PARAMS, name);
 	return v;
 }
 
@@ -488,7 +468,7 @@ static void flood_stop(struct __test_metadata *_metadata, int fd,
  */
 TEST_F_TIMEOUT(hostile, dma_flood_bounded, 60)
 {
-	long depth = param("dma_depth");
+	long depth = ncsync_param("dma_depth");
 	struct flood f;
 
 	EXPECT_LE(1, depth)
@@ -631,22 +611,6 @@ static int fill(int fd, const struct rec *r, __u32 n, int *err, __u32 *last)
 	return count;
 }
 
-/* A device node of core 0 in a fresh directory, mode 0666. */
-static void private_node(struct __test_metadata *_metadata, char *dir,
-			 char *node)
-{
-	struct stat st;
-
-	ASSERT_EQ(0, stat(DEV0, &st));
-	strcpy(dir, "/tmp/ncsync-hostile.XXXXXX");
-	ASSERT_NE(NULL, mkdtemp(dir)) TH_LOG("mkdtemp: %s", strerror(errno));
-	ASSERT_EQ(0, chmod(dir, 0755));
-	sprintf(node, "%s/ncsync0", dir);
-	ASSERT_EQ(0, mknod(node, S_IFCHR | 0600, st.st_rdev))
-		TH_LOG("mknod %s: %s", node, strerror(errno));
-	ASSERT_EQ(0, chmod(node, 0666));
-}
-
 /* As uid and gid NOBODY, open @node and submit a program that stays. */
 static void nobody_submit(const char *node)
 {
@@ -683,7 +647,7 @@ static void other_user_submits(struct __test_metadata *_metadata)
 	int status = -1;
 	pid_t pid;
 
-	private_node(_metadata, dir, node);
+	ncsync_private_node(_metadata, 0, dir, node);
 	fflush(stderr);
 	pid = fork();
 	if (!pid)

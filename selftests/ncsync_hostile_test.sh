@@ -11,7 +11,17 @@
 #     4 GiB of device memory in the 1 GiB guest: it must fail with ENOMEM
 #     ("Cannot allocate memory"), the module must not stay loaded, and the
 #     kernel log must have no OOM-killer or allocation-failure report;
-#  3. load_again: the module loads again, with the parameters it had.
+#  3. teardown_soak: reload with cores=2 lnc=2 and run ncsync_teardown_test
+#     reset_soak and close_soak (resets and closes while programs across
+#     cores land copies on each other's core; about 10 s each) and
+#     other_uid (the same with the peer's descriptor another user's,
+#     passed through SCM_RIGHTS); no kernel-log report;
+#  4. unload_soak: for about 10 s, load with cores=2 lnc=2, leave programs
+#     whose copies land on the peer core in flight (ncsync_teardown_test
+#     inflight_exit) and unload at once; each unload must succeed, and
+#     the kernel log must get no report (a completion update after its
+#     core's banks went, objects left in the module's caches);
+#  5. load_again: the module loads again, with the parameters it had.
 #
 # selftests/run.sh runs this inside the test VM with the module loaded; it
 # is left loaded as found.  The module file loaded again is the first of
@@ -26,14 +36,44 @@ top=$(cd "$here/.." && pwd)
 build=${BUILD:-$top/build}
 tool=$build/tools/ncsync
 bin=$build/selftests/ncsync_hostile_test
+tbin=$build/selftests/ncsync_teardown_test
 sys=/sys/module/ncsync
 # Kernel log lines of a load that did not fail cleanly.
 oom_re='invoked oom-killer|Out of memory|oom-kill:|page allocation failure|vmalloc error|Call Trace'
+# Kernel log lines of a teardown that went wrong.
+bad_re='BUG|Oops|WARNING|KASAN|Objects remaining|general protection|Call Trace'
+# How long each soak runs, in ms.
+soak_ms=${NCSYNC_SOAK_MS:-10000}
 . "$here/ncsync_module.sh"
-tap_plan 3 hostile
+tap_plan 5 hostile
 
 oom_reports() {
 	dmesg 2>/dev/null | grep -cE "$oom_re"
+}
+
+bad_reports() {
+	dmesg 2>/dev/null | grep -cE "$bad_re"
+}
+
+# One result @1: new kernel-log reports since @2 (bad_reports) fail it.
+tap_reports() {
+	n=$(($(bad_reports) - $2))
+	if [ $n -gt 0 ]; then
+		dmesg | grep -E "$bad_re" | head -5 | tap_diag
+		tap_not_ok "$1 # $n kernel-log reports"
+		return 1
+	fi
+	return 0
+}
+
+# One round of unload_soak: load, leave copies in flight, unload.
+unload_round() {
+	# shellcheck disable=SC2046 # one word per parameter
+	out=$(ncsync_load $(ncsync_params_with cores=2 lnc=2)) ||
+		{ echo "load: $out"; return 1; }
+	out=$(NCSYNC_TEARDOWN=inflight_exit "$tbin" 2>&1) ||
+		{ echo "$out" | tap_diag; echo "inflight_exit failed"; return 1; }
+	ncsync_unload || { echo "cannot unload (refcnt $(cat $sys/refcnt))"; return 1; }
 }
 
 ncsync_reload_begin "$bin"
@@ -77,6 +117,44 @@ else
 	tap_not_ok "load_enomem # cannot unload (refcnt $(cat $sys/refcnt))"
 fi
 
-# 3: loaded again as found
+# 3: resets and closes while programs across cores land copies on a peer
+before=$(bad_reports)
+[ -x "$tbin" ] || tap_skip_rest "no $tbin (make selftests)"
+# shellcheck disable=SC2046 # one word per parameter
+if out=$(ncsync_load $(ncsync_params_with cores=2 lnc=2)); then
+	res=$(NCSYNC_SOAK_MS=$soak_ms \
+	      NCSYNC_TEARDOWN="reset_soak close_soak other_uid" \
+	      "$tbin" 2>&1)
+	rc=$?
+	echo "$res" | tap_diag
+	# The three ran and passed (inflight_exit is skipped on purpose).
+	ran=$(echo "$res" |
+	      grep -cE '^ok [0-9]+ teardown\.(reset_soak|close_soak|other_uid)$')
+	if [ $rc != 0 ] || [ "$ran" != 3 ]; then
+		tap_not_ok "teardown_soak # exit status $rc, $ran of 3 tests passed"
+	elif tap_reports teardown_soak "$before"; then
+		tap_ok teardown_soak
+	fi
+else
+	tap_not_ok "teardown_soak # load with cores=2 lnc=2: $out"
+fi
+
+# 4: unload while copies land on the peer core, for about $soak_ms ms
+before=$(bad_reports)
+end=$(($(date +%s) + (soak_ms + 999) / 1000))
+rounds=0
+why=
+while [ -z "$why" ] && { [ $rounds = 0 ] || [ "$(date +%s)" -lt $end ]; }; do
+	why=$(unload_round) || why=${why:-failed}
+	rounds=$((rounds + 1))
+done
+echo "# unload_soak: $rounds rounds"
+if [ -n "$why" ]; then
+	tap_not_ok "unload_soak # round $rounds: $why"
+elif tap_reports unload_soak "$before"; then
+	tap_ok unload_soak
+fi
+
+# 5: loaded again as found
 tap_load_again
 exit $tap_failed

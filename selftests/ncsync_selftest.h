@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the ncsync selftests: time, deadlines, waiting for a
- * program to end or for a thread to block in a system call, and fixture
- * variants made at run time.
+ * program to end or for a thread to block in a system call, the module's
+ * parameters, private device nodes, and fixture variants made at run
+ * time.
  * Include after <linux/ncsync.h> and "kselftest_harness.h".
  */
 #ifndef NCSYNC_SELFTEST_H
@@ -13,7 +14,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <time.h>
@@ -65,6 +68,49 @@ static inline int prog_wait(int fd, __u32 id, int ms, __u32 *state)
 		return -errno;
 	*state = pw.state;
 	return 0;
+}
+
+#define NCSYNC_PARAMS	"/sys/module/ncsync/parameters/"
+
+/* A module parameter's value, or -1 when the module does not have it. */
+static inline long ncsync_param(const char *name)
+{
+	char path[128], buf[32];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), NCSYNC_PARAMS "%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	return strtol(buf, NULL, 10);
+}
+
+/*
+ * A device node of core @core in a fresh directory under /tmp, mode 0666,
+ * for a test that opens it as another user: @dir (64 bytes) and @node (96
+ * bytes) receive their paths; the test removes both.
+ */
+static inline void ncsync_private_node(struct __test_metadata *_metadata,
+				       unsigned int core, char *dir,
+				       char *node)
+{
+	struct stat st;
+
+	snprintf(node, 96, "/dev/ncsync%u", core);
+	ASSERT_EQ(0, stat(node, &st));
+	strcpy(dir, "/tmp/ncsync-selftest.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(dir)) TH_LOG("mkdtemp: %s", strerror(errno));
+	ASSERT_EQ(0, chmod(dir, 0755));
+	snprintf(node, 96, "%s/ncsync%u", dir, core);
+	ASSERT_EQ(0, mknod(node, S_IFCHR | 0600, st.st_rdev))
+		TH_LOG("mknod %s: %s", node, strerror(errno));
+	ASSERT_EQ(0, chmod(node, 0666));
 }
 
 static inline void sleep_ms(int ms)
