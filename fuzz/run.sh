@@ -70,7 +70,7 @@ host_report 2 fuzz_asm $st_asm
 # The VM: its own time limit is well past the fuzzer's own bound.
 vm_log=$out/sysfuzz.log
 NCSYNC_VM_TIMEOUT=$((secs + 300)) NCSYNC_VM_LOG=$out/sysfuzz-kernel.log \
-	"$top/tools/vm-run" "$out/ncsync-sysfuzz" -t "$secs" \
+	"$top/tools/vm-run" -p 'cores=4 lnc=2' "$out/ncsync-sysfuzz" -t "$secs" \
 	-w "$workers" -j "$threads" ${FUZZ_SEED:+-s "$FUZZ_SEED"} \
 	> "$vm_log" 2>&1
 st=$?
