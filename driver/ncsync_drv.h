@@ -482,6 +482,7 @@ extern unsigned int ncsync_devmem_kb;
 extern unsigned int ncsync_watchdog_ms;
 extern unsigned int ncsync_fd_mem_mb;
 extern unsigned int ncsync_user_mem_mb;
+extern unsigned int ncsync_total_mem_mb;
 extern unsigned int ncsync_dma_depth;
 extern unsigned int ncsync_lnc;
 extern const struct file_operations ncsync_fops;
@@ -644,6 +645,9 @@ struct ncsync_user *ncsync_user_ref(struct ncsync_user *user);
 void ncsync_user_put(struct ncsync_user *user);
 int ncsync_user_charge(struct ncsync_user *user, size_t bytes);
 void ncsync_user_uncharge(struct ncsync_user *user, size_t bytes);
+size_t ncsync_kv_held(size_t size);
+size_t ncsync_kmalloc_held(size_t size);
+void *ncsync_kv_alloc(size_t size, gfp_t gfp);
 
 /* ncsync_log.c */
 bool ncsync_log_allowed(struct ncsync_core *core);

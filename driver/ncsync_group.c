@@ -223,7 +223,7 @@ static struct ncsync_prog *ncsync_cores_member(struct ncsync_cores_req *req,
 		return m;
 	}
 	/* The group is charged with the submitter's member. */
-	ret = gidx ? 0 : ncsync_prog_charge(m, sizeof(*g));
+	ret = gidx ? 0 : ncsync_prog_charge(m, ncsync_kmalloc_held(sizeof(*g)));
 	if (ret) {
 		ncsync_prog_put(m);
 		return ERR_PTR(ret);

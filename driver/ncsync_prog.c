@@ -64,6 +64,16 @@ void ncsync_snapshots_fini(void)
 	kmem_cache_destroy(ncsync_snap_cache);
 }
 
+/*
+ * What a snapshot holds: the cache's object, and the free pointer SLUB
+ * keeps after the object of a cache with a constructor.
+ */
+static size_t ncsync_snap_held(void)
+{
+	return ALIGN(kmem_cache_size(ncsync_snap_cache) + sizeof(void *),
+		     sizeof(void *));
+}
+
 static struct ncsync_snapshot *ncsync_snap_alloc(void)
 {
 	return kmem_cache_alloc(ncsync_snap_cache, GFP_KERNEL_ACCOUNT);
@@ -364,6 +374,12 @@ static struct ncsync_prog *ncsync_file_evict_locked(struct ncsync_file *nfile)
 	return ERR_PTR(-EAGAIN);
 }
 
+/* The bytes of @count decoded records. */
+static size_t ncsync_insns_size(u32 count)
+{
+	return array_size(count, sizeof(struct ncsync_insn));
+}
+
 static struct ncsync_prog *ncsync_prog_alloc(u32 nq, const u32 *counts)
 {
 	struct ncsync_prog *prog;
@@ -381,9 +397,8 @@ static struct ncsync_prog *ncsync_prog_alloc(u32 nq, const u32 *counts)
 	if (!prog->snap)
 		goto err;
 	for (i = 0; i < nq; i++) {
-		prog->q[i].insns = kvmalloc_array(counts[i],
-						  sizeof(struct ncsync_insn),
-						  GFP_KERNEL_ACCOUNT);
+		prog->q[i].insns = ncsync_kv_alloc(ncsync_insns_size(counts[i]),
+						   GFP_KERNEL_ACCOUNT);
 		if (!prog->q[i].insns)
 			goto err;
 	}
@@ -461,10 +476,11 @@ static int ncsync_prog_decode(struct ncsync_prog *prog,
 		ring = ncsync_queue_dma_mem(q);
 		if (!ring)
 			continue;
-		ret = ncsync_prog_charge(prog, ring);
+		ret = ncsync_prog_charge(prog, ncsync_kv_held(ring));
 		if (ret)
 			return ret;
-		q->dma_slots = kvzalloc(ring, GFP_KERNEL_ACCOUNT);
+		q->dma_slots = ncsync_kv_alloc(ring,
+					       GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 		if (!q->dma_slots)
 			return -ENOMEM;
 	}
@@ -491,18 +507,23 @@ struct ncsync_prog *ncsync_prog_make(struct ncsync_file *nfile,
 	struct ncsync_prog *prog;
 	u32 counts[NCSYNC_NUM_ENGINES];
 	struct ncsync_prog stub = { .nfile = nfile, .user = nfile->user };
-	size_t mem;
+	size_t mem, insn_mem = 0;
 	u32 i;
 	int ret;
 
-	/* Refuse what cannot fit before allocating or reading anything. */
-	mem = records * sizeof(struct ncsync_insn) +
-	      struct_size(prog, q, nq) + sizeof(struct ncsync_snapshot);
+	/*
+	 * Refuse what cannot fit before allocating or reading anything; what
+	 * is charged is what the allocators hold (ncsync_kv_held()).
+	 */
+	for (i = 0; i < nq; i++) {
+		counts[i] = uqs[i].count;
+		insn_mem += ncsync_kv_held(ncsync_insns_size(counts[i]));
+	}
+	mem = insn_mem + ncsync_kmalloc_held(struct_size(prog, q, nq)) +
+	      ncsync_snap_held();
 	ret = ncsync_prog_charge(&stub, mem);
 	if (ret)
 		return ERR_PTR(ret);
-	for (i = 0; i < nq; i++)
-		counts[i] = uqs[i].count;
 	prog = ncsync_prog_alloc(nq, counts);
 	if (!prog) {
 		ncsync_user_uncharge(nfile->user, mem);
@@ -513,7 +534,7 @@ struct ncsync_prog *ncsync_prog_make(struct ncsync_file *nfile,
 	prog->nfile = nfile;
 	prog->mem = mem;
 	prog->user_mem = mem;
-	prog->insn_mem = records * sizeof(struct ncsync_insn);
+	prog->insn_mem = insn_mem;
 	prog->flags = sub->flags;
 	prog->watchdog_ms = sub->watchdog_ms ?: ncsync_watchdog_ms;
 	prog->engine_mask = engine_mask;
@@ -672,9 +693,10 @@ static int ncsync_submit_queue(struct ncsync_prog *prog,
  * is not open; -EXDEV for one of another logical core; -EACCES for one
  * not open for writing, or a completion landing on another core without
  * its descriptor; -ENOMEM when the program would take the descriptor past
- * fd_mem_mb or its user past user_mem_mb, or on allocation failure;
- * -EAGAIN when the descriptor holds NCSYNC_MAX_PROGS_PER_FD programs and
- * none has ended.  Nothing is queued on any error.
+ * fd_mem_mb, its user past user_mem_mb or all users past total_mem_mb, or
+ * on allocation failure; -EAGAIN when the descriptor holds
+ * NCSYNC_MAX_PROGS_PER_FD programs and none has ended.  Nothing is queued
+ * on any error.
  */
 int ncsync_submit(struct ncsync_file *nfile, struct ncsync_submit *sub)
 {

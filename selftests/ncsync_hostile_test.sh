@@ -7,11 +7,15 @@
 #  1. user_mem_cap: reload with user_mem_mb=32 fd_mem_mb=24 and run
 #     ncsync_hostile_test -r hostile.user_mem_cap (one user's descriptors
 #     together stay under user_mem_mb, each under fd_mem_mb);
-#  2. load_enomem: "insmod ncsync.ko cores=64 devmem_kb=65536" asks for
+#  2. held_memory: reload with user_mem_mb=64 fd_mem_mb=64 and run
+#     ncsync_hostile_test -r hostile.held_memory_within_user_cap (a user
+#     filling its cap with queues of 8,193 records takes no more MemFree
+#     than the cap: what the allocators hold is charged);
+#  3. load_enomem: "insmod ncsync.ko cores=64 devmem_kb=65536" asks for
 #     4 GiB of device memory in the 1 GiB guest: it must fail with ENOMEM
 #     ("Cannot allocate memory"), the module must not stay loaded, and the
 #     kernel log must have no OOM-killer or allocation-failure report;
-#  3. load_again: the module loads again, with the parameters it had.
+#  4. load_again: the module loads again, with the parameters it had.
 #
 # selftests/run.sh runs this inside the test VM with the module loaded; it
 # is left loaded as found.  The module file loaded again is the first of
@@ -30,7 +34,7 @@ sys=/sys/module/ncsync
 # Kernel log lines of a load that did not fail cleanly.
 oom_re='invoked oom-killer|Out of memory|oom-kill:|page allocation failure|vmalloc error|Call Trace'
 . "$here/ncsync_module.sh"
-tap_plan 3 hostile
+tap_plan 4 hostile
 
 oom_reports() {
 	dmesg 2>/dev/null | grep -cE "$oom_re"
@@ -47,7 +51,16 @@ else
 	tap_not_ok "user_mem_cap # load with user_mem_mb=32 fd_mem_mb=24: $out"
 fi
 
-# 2: 64 cores of 64 MiB each cannot be had; the load must say so cleanly
+# 2: what the allocators hold is charged
+# shellcheck disable=SC2046 # one word per parameter
+if out=$(ncsync_load $(ncsync_params_with user_mem_mb=64 fd_mem_mb=64)); then
+	tap_run held_memory "user_mem_mb=64 fd_mem_mb=64" \
+		"$bin" -r hostile.held_memory_within_user_cap
+else
+	tap_not_ok "held_memory # load with user_mem_mb=64 fd_mem_mb=64: $out"
+fi
+
+# 3: 64 cores of 64 MiB each cannot be had; the load must say so cleanly
 if ncsync_unload; then
 	before=$(oom_reports)
 	if command -v insmod >/dev/null 2>&1; then
@@ -77,6 +90,6 @@ else
 	tap_not_ok "load_enomem # cannot unload (refcnt $(cat $sys/refcnt))"
 fi
 
-# 3: loaded again as found
+# 4: loaded again as found
 tap_load_again
 exit $tap_failed
