@@ -186,6 +186,9 @@ struct ncsync_snapshot {
  * @user: the user charged for it (the opener of @nfile); a reference.
  * @user_mem: the bytes still charged to @user; the decoded records' part
  *	is given back when they are freed, the rest when the program is.
+ * @lands: bit p set when a completion of one of its DMA records lands on
+ *	the core at position p of its logical core (NCSYNC_DMA_F_PEER); set
+ *	by decoding.
  * @dma_copies: its copies waiting to land, in issue order; under dma_lock.
  * @dma_node: entry in ncsync_core.dma_progs while @dma_copies is not
  *	empty; under dma_lock.
@@ -223,6 +226,7 @@ struct ncsync_prog {
 	size_t insn_mem;
 	struct ncsync_user *user;
 	size_t user_mem;
+	u64 lands;
 	struct list_head dma_copies;
 	struct list_head dma_node;
 	struct list_head core_node;
@@ -482,6 +486,7 @@ extern unsigned int ncsync_devmem_kb;
 extern unsigned int ncsync_watchdog_ms;
 extern unsigned int ncsync_fd_mem_mb;
 extern unsigned int ncsync_user_mem_mb;
+extern unsigned int ncsync_total_mem_mb;
 extern unsigned int ncsync_dma_depth;
 extern unsigned int ncsync_lnc;
 extern const struct file_operations ncsync_fops;
@@ -585,6 +590,32 @@ struct ncsync_prog *ncsync_group_member_get(struct ncsync_group *g,
 u32 ncsync_group_state(struct ncsync_group *g);
 bool ncsync_group_ended(struct ncsync_group *g);
 
+/**
+ * struct ncsync_fds - the descriptors a submission names: the submitter's
+ *	and those of other cores it passes (struct ncsync_submit.fds).
+ * @own: the submitter's position in its logical core.
+ * @named: bit p set when @nfiles[p] is set, @own included.
+ * @nfiles: the descriptor of each named position.
+ * @files: the files taken for the others, to put once the submission is
+ *	done (ncsync_fds_put()).
+ * @ntaken: entries of @files.
+ */
+struct ncsync_fds {
+	u32 own;
+	u64 named;
+	struct ncsync_file *nfiles[NCSYNC_MAX_LNC];
+	struct file *files[NCSYNC_MAX_LNC];
+	u32 ntaken;
+};
+
+/* ncsync_peer.c: the descriptors of other cores a submission names */
+int ncsync_fds_take(struct ncsync_fds *fds, struct ncsync_file *nfile,
+		    const struct ncsync_submit *sub);
+void ncsync_fds_put(struct ncsync_fds *fds);
+int ncsync_fds_lands_check(const struct ncsync_fds *fds,
+			   const struct ncsync_prog *prog);
+int ncsync_fds_used_check(const struct ncsync_fds *fds, u64 used);
+
 /* ncsync_group.c: submitting programs across cores, above ncsync_prog.c */
 int ncsync_submit_cores(struct ncsync_file *nfile, struct ncsync_submit *sub);
 void ncsync_groups_stop_peers(struct ncsync_core *core,
@@ -623,6 +654,9 @@ struct ncsync_user *ncsync_user_ref(struct ncsync_user *user);
 void ncsync_user_put(struct ncsync_user *user);
 int ncsync_user_charge(struct ncsync_user *user, size_t bytes);
 void ncsync_user_uncharge(struct ncsync_user *user, size_t bytes);
+size_t ncsync_kv_held(size_t size);
+size_t ncsync_kmalloc_held(size_t size);
+void *ncsync_kv_alloc(size_t size, gfp_t gfp);
 
 /* ncsync_log.c */
 bool ncsync_log_allowed(struct ncsync_core *core);

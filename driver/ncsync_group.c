@@ -181,21 +181,15 @@ void ncsync_groups_stop_peers(struct ncsync_core *core,
  * @pos: each queue's position.
  * @nq: entries of @uqs and @pos.
  * @used: bit p set when a queue names position p.
- * @own: the submitter's position.
- * @nfiles: the descriptor of each named position (the submitter's at
- *	@own).
- * @files: the files taken for the others, to put once queued.
- * @nfiles_taken: entries of @files.
+ * @fds: the descriptors named: the submitter's, one of each other named
+ *	core, and of the cores completions land on (ncsync_peer.c).
  */
 struct ncsync_cores_req {
 	struct ncsync_queue *uqs;
 	u8 *pos;
 	u32 nq;
 	u64 used;
-	u32 own;
-	struct ncsync_file *nfiles[NCSYNC_MAX_LNC];
-	struct file *files[NCSYNC_MAX_LNC];
-	u32 nfiles_taken;
+	struct ncsync_fds fds;
 };
 
 /* Read and check the queues: positions within the logical core, pads. */
@@ -225,74 +219,34 @@ static int ncsync_cores_queues(struct ncsync_cores_req *req,
 		uq->pad[0] = 0;
 		req->used |= BIT_ULL(req->pos[i]);
 	}
-	return req->used & BIT_ULL(req->own) ? 0 : -EINVAL;
-}
-
-/*
- * Check one descriptor of another core: an ncsync descriptor (EINVAL), of
- * the submitter's logical core (EXDEV), of a named core other than the
- * submitter's and not given twice (EINVAL), open for writing (EACCES).
- */
-static int ncsync_cores_fd_check(struct ncsync_cores_req *req,
-				 struct ncsync_file *nfile, struct file *f)
-{
-	struct ncsync_file *pn;
-	u32 pos;
-
-	if (f->f_op != nfile->file->f_op)	/* not of this module */
-		return -EINVAL;
-	pn = f->private_data;
-	if (pn->core->lnc_first != nfile->core->lnc_first)
-		return -EXDEV;
-	pos = pn->core->index - pn->core->lnc_first->index;
-	if (pos == req->own || req->nfiles[pos] ||
-	    !(req->used & BIT_ULL(pos)))
-		return -EINVAL;
-	if (!pn->writable)
-		return -EACCES;
-	req->nfiles[pos] = pn;
-	return 0;
+	return req->used & BIT_ULL(req->fds.own) ? 0 : -EINVAL;
 }
 
 /* Whether every named core has its descriptor: -EINVAL if not. */
 static int ncsync_cores_all_named(const struct ncsync_cores_req *req)
 {
-	u32 i;
-
-	for (i = 0; i < ncsync_lnc; i++)
-		if (req->used & BIT_ULL(i) && !req->nfiles[i])
-			return -EINVAL;
-	return 0;
+	return req->used & ~req->fds.named ? -EINVAL : 0;
 }
 
-/* Take and check the other cores' descriptors: one per named core. */
-static int ncsync_cores_fds(struct ncsync_cores_req *req,
-			    struct ncsync_file *nfile,
-			    const struct ncsync_submit *sub)
+/*
+ * Whether the members' completions land only on cores with a descriptor
+ * (-EACCES), and every descriptor is of a core the program runs or lands
+ * on (-EINVAL).
+ */
+static int ncsync_cores_lands_check(const struct ncsync_cores_req *req,
+				    struct ncsync_prog **members, u32 n)
 {
-	s32 *fds;
+	u64 used = req->used;
 	u32 i;
-	int ret = 0;
+	int ret;
 
-	req->nfiles[req->own] = nfile;
-	if (!sub->nfds)
-		return ncsync_cores_all_named(req);
-	fds = memdup_user(u64_to_user_ptr(sub->fds),
-			  array_size(sub->nfds, sizeof(*fds)));
-	if (IS_ERR(fds))
-		return PTR_ERR(fds);
-	for (i = 0; i < sub->nfds && !ret; i++) {
-		struct file *f = fget(fds[i]);
-
-		if (!f) {
-			ret = -EBADF;
-			break;
-		}
-		req->files[req->nfiles_taken++] = f;
-		ret = ncsync_cores_fd_check(req, nfile, f);
+	for (i = 0; i < n; i++) {
+		ret = ncsync_fds_lands_check(&req->fds, members[i]);
+		if (ret)
+			return ret;
+		used |= members[i]->lands;
 	}
-	kfree(fds);
-	return ret ?: ncsync_cores_all_named(req);
+	return ncsync_fds_used_check(&req->fds, used);
 }
 
 static struct ncsync_group *ncsync_group_alloc(u32 n)
@@ -337,7 +291,7 @@ static struct ncsync_prog *ncsync_cores_member(struct ncsync_cores_req *req,
 	ret = ncsync_queues_check(uqs, n, &engine_mask, &records);
 	if (ret)
 		return ERR_PTR(ret);
-	m = ncsync_prog_make(req->nfiles[pos], uqs, n, sub, engine_mask,
+	m = ncsync_prog_make(req->fds.nfiles[pos], uqs, n, sub, engine_mask,
 			     records);
 	if (IS_ERR(m)) {
 		if (sub->reason)
@@ -345,7 +299,7 @@ static struct ncsync_prog *ncsync_cores_member(struct ncsync_cores_req *req,
 		return m;
 	}
 	/* The group is charged with the submitter's member. */
-	ret = gidx ? 0 : ncsync_prog_charge(m, sizeof(*g));
+	ret = gidx ? 0 : ncsync_prog_charge(m, ncsync_kmalloc_held(sizeof(*g)));
 	if (ret) {
 		ncsync_prog_put(m);
 		return ERR_PTR(ret);
@@ -366,19 +320,19 @@ static int ncsync_cores_members(struct ncsync_cores_req *req,
 {
 	u32 pos, n = 0;
 
-	members[n] = ncsync_cores_member(req, sub, g, req->own, 0);
+	members[n] = ncsync_cores_member(req, sub, g, req->fds.own, 0);
 	if (IS_ERR(members[n]))
 		return PTR_ERR(members[n]);
 	n++;
 	for (pos = 0; pos < ncsync_lnc; pos++) {
-		if (pos == req->own || !(req->used & BIT_ULL(pos)))
+		if (pos == req->fds.own || !(req->used & BIT_ULL(pos)))
 			continue;
 		members[n] = ncsync_cores_member(req, sub, g, pos, n);
 		if (IS_ERR(members[n]))
 			return PTR_ERR(members[n]);
 		n++;
 	}
-	return 0;
+	return ncsync_cores_lands_check(req, members, n);
 }
 
 /* Publish a queued member: the group's reference, the core's list. */
@@ -456,10 +410,7 @@ static int ncsync_group_submit(struct ncsync_group *g,
 
 static void ncsync_cores_req_free(struct ncsync_cores_req *req)
 {
-	u32 i;
-
-	for (i = 0; i < req->nfiles_taken; i++)
-		fput(req->files[i]);
+	ncsync_fds_put(&req->fds);
 	kfree(req->pos);
 	kfree(req->uqs);
 	kfree(req);
@@ -478,11 +429,11 @@ static int ncsync_cores_prepare(struct ncsync_cores_req *req,
 	if (sub->nqueues > ncsync_lnc * NCSYNC_NUM_ENGINES ||
 	    sub->nfds >= ncsync_lnc)
 		return -EINVAL;
-	req->own = nfile->core->index - nfile->core->lnc_first->index;
+	req->fds.own = nfile->core->index - nfile->core->lnc_first->index;
 	ret = ncsync_cores_queues(req, sub);
 	if (!ret)
-		ret = ncsync_cores_fds(req, nfile, sub);
-	return ret;
+		ret = ncsync_fds_take(&req->fds, nfile, sub);
+	return ret ?: ncsync_cores_all_named(req);
 }
 
 /**

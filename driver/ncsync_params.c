@@ -41,6 +41,11 @@ module_param_named(user_mem_mb, ncsync_user_mem_mb, uint, 0444);
 MODULE_PARM_DESC(user_mem_mb,
 		 "kernel memory the programs of all descriptors one user opened may take, in MiB (default 256)");
 
+unsigned int ncsync_total_mem_mb;
+module_param_named(total_mem_mb, ncsync_total_mem_mb, uint, 0444);
+MODULE_PARM_DESC(total_mem_mb,
+		 "kernel memory the programs of all users together may take, in MiB; 0 for a quarter of the RAM (default 0)");
+
 unsigned int ncsync_lnc = 1;
 module_param_named(lnc, ncsync_lnc, uint, 0444);
 MODULE_PARM_DESC(lnc,

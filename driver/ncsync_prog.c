@@ -64,6 +64,16 @@ void ncsync_snapshots_fini(void)
 	kmem_cache_destroy(ncsync_snap_cache);
 }
 
+/*
+ * What a snapshot holds: the cache's object, and the free pointer SLUB
+ * keeps after the object of a cache with a constructor.
+ */
+static size_t ncsync_snap_held(void)
+{
+	return ALIGN(kmem_cache_size(ncsync_snap_cache) + sizeof(void *),
+		     sizeof(void *));
+}
+
 static struct ncsync_snapshot *ncsync_snap_alloc(void)
 {
 	return kmem_cache_alloc(ncsync_snap_cache, GFP_KERNEL_ACCOUNT);
@@ -233,7 +243,19 @@ static enum ncsync_rec_reason ncsync_rec_decode(struct ncsync_core *core,
 	return r;
 }
 
-/* Decode one queue, chunk by chunk, into q->insns. */
+/* The core a decoded record's completion lands on, if another: a bit. */
+static u64 ncsync_insn_lands(const struct ncsync_insn *insn)
+{
+	if (insn->opcode != NCSYNC_OPC_DMA ||
+	    !(insn->dma.flags & NCSYNC_DMA_F_PEER))
+		return 0;
+	return BIT_ULL(insn->dma.peer);
+}
+
+/*
+ * Decode one queue, chunk by chunk, into q->insns; note in q->prog->lands
+ * the cores its completions land on.
+ */
 static int ncsync_queue_decode(struct ncsync_core *core,
 			       struct ncsync_equeue *q,
 			       const struct ncsync_queue *uq,
@@ -263,6 +285,9 @@ static int ncsync_queue_decode(struct ncsync_core *core,
 
 			r = ncsync_rec_decode(core, buf + i * NCSYNC_RECORD_SIZE,
 					      uq, conf, &q->insns[base + i]);
+			if (!r)
+				q->prog->lands |=
+					ncsync_insn_lands(&q->insns[base + i]);
 			if (r) {
 				sub->bad_engine = uq->engine;
 				sub->bad_index = base + i;
@@ -349,6 +374,12 @@ static struct ncsync_prog *ncsync_file_evict_locked(struct ncsync_file *nfile)
 	return ERR_PTR(-EAGAIN);
 }
 
+/* The bytes of @count decoded records. */
+static size_t ncsync_insns_size(u32 count)
+{
+	return array_size(count, sizeof(struct ncsync_insn));
+}
+
 static struct ncsync_prog *ncsync_prog_alloc(u32 nq, const u32 *counts)
 {
 	struct ncsync_prog *prog;
@@ -366,9 +397,8 @@ static struct ncsync_prog *ncsync_prog_alloc(u32 nq, const u32 *counts)
 	if (!prog->snap)
 		goto err;
 	for (i = 0; i < nq; i++) {
-		prog->q[i].insns = kvmalloc_array(counts[i],
-						  sizeof(struct ncsync_insn),
-						  GFP_KERNEL_ACCOUNT);
+		prog->q[i].insns = ncsync_kv_alloc(ncsync_insns_size(counts[i]),
+						   GFP_KERNEL_ACCOUNT);
 		if (!prog->q[i].insns)
 			goto err;
 	}
@@ -446,10 +476,11 @@ static int ncsync_prog_decode(struct ncsync_prog *prog,
 		ring = ncsync_queue_dma_mem(q);
 		if (!ring)
 			continue;
-		ret = ncsync_prog_charge(prog, ring);
+		ret = ncsync_prog_charge(prog, ncsync_kv_held(ring));
 		if (ret)
 			return ret;
-		q->dma_slots = kvzalloc(ring, GFP_KERNEL_ACCOUNT);
+		q->dma_slots = ncsync_kv_alloc(ring,
+					       GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 		if (!q->dma_slots)
 			return -ENOMEM;
 	}
@@ -476,18 +507,23 @@ struct ncsync_prog *ncsync_prog_make(struct ncsync_file *nfile,
 	struct ncsync_prog *prog;
 	u32 counts[NCSYNC_NUM_ENGINES];
 	struct ncsync_prog stub = { .nfile = nfile, .user = nfile->user };
-	size_t mem;
+	size_t mem, insn_mem = 0;
 	u32 i;
 	int ret;
 
-	/* Refuse what cannot fit before allocating or reading anything. */
-	mem = records * sizeof(struct ncsync_insn) +
-	      struct_size(prog, q, nq) + sizeof(struct ncsync_snapshot);
+	/*
+	 * Refuse what cannot fit before allocating or reading anything; what
+	 * is charged is what the allocators hold (ncsync_kv_held()).
+	 */
+	for (i = 0; i < nq; i++) {
+		counts[i] = uqs[i].count;
+		insn_mem += ncsync_kv_held(ncsync_insns_size(counts[i]));
+	}
+	mem = insn_mem + ncsync_kmalloc_held(struct_size(prog, q, nq)) +
+	      ncsync_snap_held();
 	ret = ncsync_prog_charge(&stub, mem);
 	if (ret)
 		return ERR_PTR(ret);
-	for (i = 0; i < nq; i++)
-		counts[i] = uqs[i].count;
 	prog = ncsync_prog_alloc(nq, counts);
 	if (!prog) {
 		ncsync_user_uncharge(nfile->user, mem);
@@ -498,7 +534,7 @@ struct ncsync_prog *ncsync_prog_make(struct ncsync_file *nfile,
 	prog->nfile = nfile;
 	prog->mem = mem;
 	prog->user_mem = mem;
-	prog->insn_mem = records * sizeof(struct ncsync_insn);
+	prog->insn_mem = insn_mem;
 	prog->flags = sub->flags;
 	prog->watchdog_ms = sub->watchdog_ms ?: ncsync_watchdog_ms;
 	prog->engine_mask = engine_mask;
@@ -603,23 +639,78 @@ int ncsync_submit_check(struct ncsync_submit *sub)
 	return 0;
 }
 
+/*
+ * Take the descriptors of other cores a submission on one core names, the
+ * cores its completions land on: into *@fdsp, allocated, or NULL when it
+ * names none.
+ */
+static int ncsync_submit_fds(struct ncsync_file *nfile,
+			     const struct ncsync_submit *sub,
+			     struct ncsync_fds **fdsp)
+{
+	*fdsp = NULL;
+	if (!sub->nfds)
+		return sub->fds ? -EINVAL : 0;
+	*fdsp = kzalloc(sizeof(**fdsp), GFP_KERNEL);
+	if (!*fdsp)
+		return -ENOMEM;
+	return ncsync_fds_take(*fdsp, nfile, sub);
+}
+
+/*
+ * Whether a program on one core lands completions only on its own core
+ * and the cores of @fds (-EACCES), and each of @fds is of such a core
+ * (-EINVAL).
+ */
+static int ncsync_submit_lands_check(const struct ncsync_fds *fds,
+				     const struct ncsync_prog *prog)
+{
+	u64 own = BIT_ULL(prog->core->index - prog->core->lnc_first->index);
+
+	if (!fds)
+		return prog->lands & ~own ? -EACCES : 0;
+	return ncsync_fds_lands_check(fds, prog) ?:
+	       ncsync_fds_used_check(fds, prog->lands);
+}
+
+/* Queue a checked program on its core; its id in @sub. */
+static int ncsync_submit_queue(struct ncsync_prog *prog,
+			       struct ncsync_submit *sub)
+{
+	struct ncsync_prog *evict = ncsync_prog_queue(prog);
+
+	if (IS_ERR(evict))
+		return PTR_ERR(evict);
+	sub->id = prog->id;
+	if (evict)
+		ncsync_prog_put_forgotten(evict);
+	ncsync_engines_kick(prog->core, prog->engine_mask);
+	return 0;
+}
+
 /**
  * ncsync_submit() - validate a program and queue it on the core.
  * @nfile: the descriptor, open for writing.
  * @sub: the request; on success @sub->id is set, and when a record is
  *	refused, @sub->bad_engine, @sub->bad_index and @sub->reason.
  *
- * Return: 0; -EINVAL for bad flags, counts, engines, pads or a refused
- * record; -EFAULT for unreadable queues or records; -ENOMEM when the
- * program would take the descriptor past fd_mem_mb or its user past
- * user_mem_mb, or on allocation failure; -EAGAIN when the descriptor holds
+ * Return: 0; -EINVAL for bad flags, counts, engines, pads, a refused
+ * record, or a descriptor in @sub->fds not of ncsync, of the submitter's
+ * core, given twice or of a core no completion lands on; -EFAULT for
+ * unreadable queues, records or descriptors; -EBADF for a descriptor that
+ * is not open; -EXDEV for one of another logical core; -EACCES for one
+ * not open for writing, or a completion landing on another core without
+ * its descriptor; -ENOMEM when the program would take the descriptor past
+ * fd_mem_mb, its user past user_mem_mb or all users past total_mem_mb, or
+ * on allocation failure; -EAGAIN when the descriptor holds
  * NCSYNC_MAX_PROGS_PER_FD programs and none has ended.  Nothing is queued
  * on any error.
  */
 int ncsync_submit(struct ncsync_file *nfile, struct ncsync_submit *sub)
 {
 	struct ncsync_queue uqs[NCSYNC_NUM_ENGINES];
-	struct ncsync_prog *prog, *evict;
+	struct ncsync_fds *fds = NULL;
+	struct ncsync_prog *prog;
 	u32 engine_mask;
 	u64 records;
 	int ret;
@@ -628,30 +719,34 @@ int ncsync_submit(struct ncsync_file *nfile, struct ncsync_submit *sub)
 	if (ret)
 		return ret;
 	/* NCSYNC_SUBMIT_F_CORES: ncsync_submit_cores(). */
-	if (sub->flags & NCSYNC_SUBMIT_F_CORES || sub->fds || sub->nfds ||
+	if (sub->flags & NCSYNC_SUBMIT_F_CORES ||
 	    sub->nqueues > NCSYNC_NUM_ENGINES)
 		return -EINVAL;
 	if (copy_from_user(uqs, u64_to_user_ptr(sub->queues),
 			   sub->nqueues * sizeof(uqs[0])))
 		return -EFAULT;
 	ret = ncsync_queues_check(uqs, sub->nqueues, &engine_mask, &records);
+	if (!ret)
+		ret = ncsync_submit_fds(nfile, sub, &fds);
 	if (ret)
-		return ret;
+		goto out;
 
 	prog = ncsync_prog_make(nfile, uqs, sub->nqueues, sub, engine_mask,
 				records);
-	if (IS_ERR(prog))
-		return PTR_ERR(prog);
-	evict = ncsync_prog_queue(prog);
-	if (IS_ERR(evict)) {
-		ncsync_prog_put(prog);
-		return PTR_ERR(evict);
+	if (IS_ERR(prog)) {
+		ret = PTR_ERR(prog);
+		goto out;
 	}
-	sub->id = prog->id;
-	if (evict)
-		ncsync_prog_put_forgotten(evict);
-	ncsync_engines_kick(nfile->core, engine_mask);
-	return 0;
+	ret = ncsync_submit_lands_check(fds, prog);
+	if (!ret)
+		ret = ncsync_submit_queue(prog, sub);
+	if (ret)
+		ncsync_prog_put(prog);
+out:
+	if (fds)
+		ncsync_fds_put(fds);
+	kfree(fds);
+	return ret;
 }
 
 /* A queued program starts: all its queues together. */

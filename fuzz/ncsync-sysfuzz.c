@@ -102,7 +102,7 @@
 #define NMAPS		24	/* mappings */
 #define MAX_THREADS	64	/* per worker */
 #define MAX_WORKERS	16
-#define MAX_CORES	2
+#define MAX_CORES	4
 #define MAX_RECS	(NCSYNC_MAX_RECORDS + 1)
 #define RECS_PER_Q	512	/* records of a generated queue, at most */
 #define NSEMS_HOT	8	/* semaphores and events most records use */
@@ -126,7 +126,8 @@ enum op_kind {
 	OP_SUBMIT, OP_STATUS, OP_PWAIT, OP_CANCEL, OP_GARBAGE,
 	OP_PREAD, OP_PWRITE, OP_RW, OP_MMAP, OP_MUNMAP, OP_MPROTECT,
 	OP_MREMAP, OP_MADVISE, OP_TOUCH, OP_POLL, OP_EPOLL, OP_OPEN, OP_DUP,
-	OP_DUP2, OP_CLOSE, OP_FORK, OP_SIGNAL, OP_HOSTILE, OP_CORES, OP_NKINDS
+	OP_DUP2, OP_CLOSE, OP_FORK, OP_SIGNAL, OP_HOSTILE, OP_CORES, OP_PEER,
+	OP_NKINDS
 };
 
 static const struct {
@@ -164,6 +165,7 @@ static const struct {
 	[OP_SIGNAL] = { "signal", 4 },
 	[OP_HOSTILE] = { "hostile_submit", 10 },
 	[OP_CORES] = { "submit_cores", 20 },
+	[OP_PEER] = { "peer_submit", 10 },
 };
 
 /* Hostile programs: what they are, how they end, and what the thread does. */
@@ -2532,6 +2534,111 @@ static bool do_info(struct thread *w)
 	return do_simple(w, NCSYNC_IOC_INFO);
 }
 
+/*
+ * Peer completions (security.rst, "Other cores"): a copy on a random core
+ * whose completion lands on another core of its logical core, submitted
+ * with no descriptor of it, a read-only one, a writable one, or one of a
+ * core of another logical core (a foreign core; or, the peer position
+ * outside the logical core).  Only a writable descriptor of the very core
+ * the completion lands on, through a writable submitter, may be accepted.
+ */
+enum peer_kind { PK_NONE, PK_RO, PK_RW, PK_FOREIGN, PK_OUTSIDE, PK_N };
+
+static const char *const peer_kinds[PK_N] = {
+	"no descriptor", "a read-only descriptor", "a writable descriptor",
+	"a descriptor of another logical core", "a peer outside the logical core",
+};
+
+/* The DMA record, a Drain and an Exit: the completion lands on @peer. */
+static void gen_peer_prog(struct rng *r, uint8_t *recs, uint8_t peer,
+			  uint64_t devmem)
+{
+	uint8_t *rec = recs;
+
+	rec_init(rec, NCSYNC_OPC_DMA);
+	gen_dma(r, rec, devmem, 64, below(r, 200));
+	rec[NCSYNC_REC_DMA_FLAGS] = NCSYNC_DMA_F_PEER;
+	rec[NCSYNC_REC_DMA_PEER] = peer;
+	rec[NCSYNC_REC_EV_UPD_MODE] = NCSYNC_UPD_COMPLETE |
+		(below(r, 2) ? NCSYNC_UPD_SEM_INC : NCSYNC_UPD_EVT_SET);
+	rec[NCSYNC_REC_EV_UPD_IDX] = hot(r);
+	rec_init(rec + NCSYNC_RECORD_SIZE, NCSYNC_OPC_DRAIN);
+	rec[NCSYNC_RECORD_SIZE + NCSYNC_REC_DRAIN_COUNT] = 1;
+	rec_init(rec + 2 * NCSYNC_RECORD_SIZE, NCSYNC_OPC_EXIT);
+}
+
+/* The core a descriptor of @kind is opened on, or -1 for none. */
+static int peer_fd_core(struct rng *r, enum peer_kind kind, unsigned int first,
+			unsigned int lnc, unsigned int peer)
+{
+	switch (kind) {
+	case PK_RO:
+	case PK_RW:
+		return first + peer;
+	case PK_FOREIGN:
+		if (ncores <= lnc)
+			return -1;
+		return (first + lnc + below(r, ncores - lnc)) % ncores;
+	case PK_NONE:
+		return -1;
+	default:	/* outside: any descriptor, or none */
+		return chance(r, 1, 2) ? -1 : (int)below(r, ncores);
+	}
+}
+
+static bool do_peer(struct thread *w)
+{
+	struct rng *r = &w->r;
+	unsigned int lnc = info[0].lnc ?: 1, core = below(r, ncores);
+	unsigned int first = core - core % lnc, peer = below(r, lnc);
+	enum peer_kind kind = below(r, PK_N);
+	struct ncsync_queue q = { .count = 3, .engine = NCSYNC_ENGINE_POOL };
+	struct ncsync_submit sub = { .queues = (uintptr_t)&q, .nqueues = 1 };
+	int fd, pfd = -1, pcore, ret, err;
+	bool rw_sub, rw_peer;
+
+	if (lnc == 1 && kind != PK_FOREIGN)
+		kind = PK_OUTSIDE;
+	if (lnc > 1 && peer == core % lnc)
+		peer = (peer + 1) % lnc;
+	if (kind == PK_OUTSIDE)
+		peer = lnc + below(r, NCSYNC_MAX_LNC - lnc + 1);
+	fd = open_path(core, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	gen_peer_prog(r, w->recs, peer, info[core].devmem_size);
+	q.records = (uintptr_t)w->recs;
+	pcore = peer_fd_core(r, kind, first, lnc, peer);
+	if (pcore >= 0)
+		pfd = open_path(pcore, (kind == PK_RO ? O_RDONLY : O_RDWR) |
+				O_CLOEXEC);
+	if (pfd >= 0) {
+		sub.fds = (uintptr_t)&pfd;
+		sub.nfds = 1;
+	}
+	sub.watchdog_ms = 1 + below(r, 200);
+	ret = ioctl(fd, NCSYNC_IOC_SUBMIT, &sub);
+	err = ret ? errno : 0;
+	rw_sub = (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDWR;
+	rw_peer = pfd >= 0 && (fcntl(pfd, F_GETFL) & O_ACCMODE) == O_RDWR &&
+		  kind == PK_RW;
+	if (!ret && !(rw_sub && rw_peer))
+		anomaly("a peer completion accepted with %s (core %u, peer %u)",
+			peer_kinds[kind], core, peer);
+	if (ret && rw_sub && rw_peer && err != ENOMEM && err != EAGAIN)
+		anomaly("a peer completion with a writable descriptor refused: %s",
+			strerror(err));
+	if (!ret) {
+		ATOMIC_INC(&ws->c.sub_ok);
+		prog_remember(r, fd, sub.id);
+		follow(fd, sub.id, MSEC * 300);
+	}
+	if (pfd >= 0)
+		close(pfd);
+	close(fd);
+	return !ret;
+}
+
 static bool (*const op_fns[OP_NKINDS])(struct thread *w) = {
 	[OP_OP] = do_op, [OP_BATCH] = do_batch, [OP_WAIT] = do_wait,
 	[OP_RESET] = do_reset, [OP_ACK] = do_ack, [OP_STATS] = do_stats,
@@ -2546,6 +2653,7 @@ static bool (*const op_fns[OP_NKINDS])(struct thread *w) = {
 	[OP_DUP] = do_dup, [OP_DUP2] = do_dup2, [OP_CLOSE] = do_close,
 	[OP_FORK] = do_fork, [OP_SIGNAL] = do_signal,
 	[OP_HOSTILE] = do_hostile, [OP_CORES] = do_cores,
+	[OP_PEER] = do_peer,
 };
 
 static bool run_op(struct thread *w, enum op_kind k)
@@ -2554,7 +2662,7 @@ static bool run_op(struct thread *w, enum op_kind k)
 
 	/* A read-only descriptor changes nothing (security.rst). */
 	if (ok && ro && (k == OP_SUBMIT || k == OP_RESET || k == OP_PWRITE ||
-			 k == OP_CORES))
+			 k == OP_CORES || k == OP_PEER))
 		anomaly("%s succeeded through a read-only descriptor",
 			kinds[k].name);
 	return ok;

@@ -12,7 +12,7 @@
 #   3. ncsync-sysfuzz in the VM (tools/vm-run), as several users at once,
 #      which fails on any kernel report and on the kernel running out of
 #      memory; its kernel log is kept as $BUILD/fuzz/sysfuzz-kernel.log.
-#      The module is loaded with cores=2 lnc=2 (FUZZ_PARAMS), so that
+#      The module is loaded with cores=4 lnc=2 (FUZZ_PARAMS), so that
 #      programs across cores land copies on each other's core;
 #   4. check-diff in the VM: 3 x SECONDS random programs explored by
 #      ncsync_check() and run on the kernel, whose end must be one the
@@ -22,7 +22,7 @@
 # Environment: FUZZ_WORKERS (sysfuzz worker processes, each its own uid,
 # default 4), FUZZ_THREADS (threads of each, default 2), FUZZ_SEED (its
 # seed, default random), FUZZ_PARAMS (its module parameters, default
-# "cores=2 lnc=2"), NCSYNC_VM_* (tools/vm-run).
+# "cores=4 lnc=2"), NCSYNC_VM_* (tools/vm-run).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -73,7 +73,7 @@ host_report 2 fuzz_asm $st_asm
 # The VM: its own time limit is well past the fuzzer's own bound.
 vm_log=$out/sysfuzz.log
 NCSYNC_VM_TIMEOUT=$((secs + 300)) NCSYNC_VM_LOG=$out/sysfuzz-kernel.log \
-	"$top/tools/vm-run" -p "${FUZZ_PARAMS:-cores=2 lnc=2}" \
+	"$top/tools/vm-run" -p "${FUZZ_PARAMS:-cores=4 lnc=2}" \
 	"$out/ncsync-sysfuzz" -t "$secs" \
 	-w "$workers" -j "$threads" ${FUZZ_SEED:+-s "$FUZZ_SEED"} \
 	> "$vm_log" 2>&1

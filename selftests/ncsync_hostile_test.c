@@ -37,6 +37,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -739,6 +740,243 @@ TEST_F_TIMEOUT(hostile, user_mem_cap, 180)
 		close(fd1);
 	if (fd2 >= 0)
 		close(fd2);
+}
+
+/*
+ * What the allocators hold is charged, not what was asked for (issue 32): a
+ * queue of HELD_RECORDS records asks for 1 MiB + 128 B of decoded records,
+ * which kvmalloc() would have rounded to 2 MiB.  Users NOBODY - i each fill
+ * a descriptor with such programs, as the hostile user would, and hold
+ * them while /proc/meminfo's MemFree is read.
+ */
+#define HELD_RECORDS	8193
+#define HELD_BYTES	((long)HELD_RECORDS * 128)
+#define NUSERS		4
+#define MIB		(1024L * 1024)
+
+/* A field of /proc/meminfo or /proc/vmstat ("MemFree:", "oom_kill "). */
+static long proc_field(const char *file, const char *fmt)
+{
+	FILE *f = fopen(file, "re");
+	char line[128];
+	long v = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, fmt, &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/* MemFree in bytes, once the page cache was dropped. */
+static long mem_free(void)
+{
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+
+	sync();
+	/* Not root: the caches stay, the slack covers them. */
+	if (fd >= 0 && write(fd, "3", 1) == 1)
+		usleep(200000);
+	if (fd >= 0)
+		close(fd);
+	return proc_field("/proc/meminfo", "MemFree: %ld kB") * 1024;
+}
+
+/*
+ * What the module lets every user together hold, in bytes; LONG_MAX for a
+ * module without total_mem_mb.
+ */
+static long total_limit(void)
+{
+	long mb = param("total_mem_mb");
+
+	if (mb < 0)
+		return LONG_MAX;
+	if (mb)
+		return mb * MIB;
+	return proc_field("/proc/meminfo", "MemTotal: %ld kB") * 1024 / 4;
+}
+
+/* One user holding what it could submit. */
+struct holder {
+	pid_t pid;
+	int report;	/* reads its count and error */
+	int hold;	/* closing it lets the user go */
+	int n, err;
+};
+
+/*
+ * As uid @uid: open @node, submit HELD_RECORDS programs that stay until
+ * one is refused, report how many and the error on @out, hold them until
+ * @in closes.
+ */
+static void __attribute__((noreturn)) holder_main(const char *node, uid_t uid,
+						  int out, int in)
+{
+	int msg[2] = { 0, 0 }, fd;
+	struct rec *r;
+	__u32 last;
+	char c;
+
+	if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+	    setresuid(uid, uid, uid))
+		_exit(1);
+	fd = open(node, O_RDWR | O_CLOEXEC);
+	r = calloc(HELD_RECORDS, sizeof(*r));
+	if (fd < 0 || !r)
+		_exit(2);
+	recs_blocker(r, HELD_RECORDS, 200);
+	msg[0] = fill(fd, r, HELD_RECORDS, &msg[1], &last);
+	free(r);
+	if (write(out, msg, sizeof(msg)) != sizeof(msg))
+		_exit(3);
+	if (read(in, &c, 1) < 0)
+		_exit(4);
+	_exit(0);
+}
+
+/* Start holder @i, as uid NOBODY - @i, on @node: 0 once it reported. */
+static int holder_start(struct holder *h, int i, const char *node)
+{
+	int rep[2], hold[2], msg[2];
+
+	if (pipe2(rep, O_CLOEXEC) || pipe2(hold, O_CLOEXEC))
+		return -1;
+	fflush(stderr);
+	h->pid = fork();
+	if (!h->pid) {
+		close(rep[0]);
+		close(hold[1]);
+		holder_main(node, NOBODY - i, rep[1], hold[0]);
+	}
+	close(rep[1]);
+	close(hold[0]);
+	h->report = rep[0];
+	h->hold = hold[1];
+	if (h->pid < 0 || read(h->report, msg, sizeof(msg)) != sizeof(msg))
+		return -1;
+	h->n = msg[0];
+	h->err = msg[1];
+	return 0;
+}
+
+/* Let the holders go, and reap them. */
+static void holders_stop(struct holder *h, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		close(h[i].hold);
+		close(h[i].report);
+	}
+	for (i = 0; i < n; i++)
+		if (h[i].pid > 0)
+			waitpid(h[i].pid, NULL, 0);
+}
+
+/* Slack for MemFree: what else moves in the VM, and KASAN's shadow. */
+static long mem_slack(long bytes)
+{
+	return bytes / 4 + 8 * MIB;
+}
+
+/*
+ * One user fills user_mem_mb with programs of HELD_RECORDS records:
+ * MemFree drops by no more than the cap (issue 32: twice the cap), and
+ * nearly the whole cap is usable (the charge is not grossly pessimistic).
+ * ncsync_hostile_test.sh runs it with user_mem_mb=64 fd_mem_mb=64.
+ */
+TEST_F_TIMEOUT(hostile, held_memory_within_user_cap, 300)
+{
+	long user_mb = need_param(_metadata, "user_mem_mb");
+	long fd_mb = need_param(_metadata, "fd_mem_mb");
+	char dir[64], node[96];
+	struct holder h;
+	long before, drop;
+	int ret;
+
+	if (user_mb > 64 || fd_mb < user_mb || user_mb * MIB > total_limit())
+		SKIP(return,
+		     "user_mem_mb %ld, fd_mem_mb %ld: needs user_mem_mb <= 64, fd_mem_mb >= user_mem_mb (ncsync_hostile_test.sh runs it with 64 and 64)",
+		     user_mb, fd_mb);
+	private_node(_metadata, dir, node);
+	before = mem_free();
+	ret = holder_start(&h, 0, node);
+	drop = before - mem_free();
+	holders_stop(&h, 1);
+	unlink(node);
+	rmdir(dir);
+	ASSERT_EQ(0, ret) TH_LOG("uid %d did not report", NOBODY);
+	fprintf(stderr, "#  %d programs of %d records, then %s; MemFree -%ld MiB (user_mem_mb %ld)\n",
+		h.n, HELD_RECORDS, strerror(-h.err), drop / MIB, user_mb);
+	EXPECT_EQ(ENOMEM, -h.err) TH_LOG("after %d programs: %s", h.n,
+					 strerror(-h.err));
+	EXPECT_GE(user_mb * MIB + mem_slack(user_mb * MIB), drop)
+		TH_LOG("%d programs of %ld B took %ld MiB of MemFree: more than user_mem_mb %ld",
+		       h.n, HELD_BYTES, drop / MIB, user_mb);
+	EXPECT_LE(user_mb * MIB * 9 / 10, (long)h.n * HELD_BYTES)
+		TH_LOG("only %d programs of %ld B within %ld MiB", h.n,
+		       HELD_BYTES, user_mb);
+}
+
+/*
+ * NUSERS users, each allowed user_mem_mb, together more than the module's
+ * total_mem_mb (by default a quarter of the RAM): each fills until
+ * ENOMEM, together they hold no more than the total, MemFree drops by no
+ * more than it, the OOM killer never runs, and all of it comes back.
+ */
+TEST_F_TIMEOUT(hostile, users_together_within_total, 600)
+{
+	long user_mb = need_param(_metadata, "user_mem_mb");
+	long oom0 = proc_field("/proc/vmstat", "oom_kill %ld");
+	struct holder h[NUSERS];
+	char dir[64], node[96];
+	long before, drop, after, held = 0;
+	int i, started = 0;
+	long total;
+
+	need_param(_metadata, "total_mem_mb");
+	total = total_limit();
+	if (NUSERS * user_mb * MIB <= total)
+		SKIP(return, "%d x user_mem_mb %ld fit in total_mem_mb %ld MiB",
+		     NUSERS, user_mb, total / MIB);
+	private_node(_metadata, dir, node);
+	before = mem_free();
+	for (i = 0; i < NUSERS; i++, started++)
+		if (holder_start(&h[i], i, node))
+			break;
+	drop = before - mem_free();
+	holders_stop(h, started);
+	/* The records of cancelled programs are freed by a work item. */
+	for (i = 0; i < 100; i++) {
+		after = mem_free();
+		if (after >= before - mem_slack(0))
+			break;
+	}
+	unlink(node);
+	rmdir(dir);
+	ASSERT_EQ(NUSERS, started) TH_LOG("uid %d did not report",
+					  NOBODY - started);
+	fprintf(stderr, "#  %d users: %d, %d, %d, %d programs; MemFree -%ld MiB (total %ld MiB), %ld MiB not back\n",
+		NUSERS, h[0].n, h[1].n, h[2].n, h[3].n, drop / MIB,
+		total / MIB, (before - after) / MIB);
+	for (i = 0; i < NUSERS; i++) {
+		EXPECT_EQ(ENOMEM, -h[i].err)
+			TH_LOG("uid %d after %d programs: %s", NOBODY - i,
+			       h[i].n, strerror(-h[i].err));
+		held += (long)h[i].n * HELD_BYTES;
+	}
+	EXPECT_GE(total, held) TH_LOG("the users hold %ld MiB of records, past %ld MiB",
+				      held / MIB, total / MIB);
+	EXPECT_GE(total + mem_slack(total), drop)
+		TH_LOG("%ld MiB of MemFree taken, total_mem_mb %ld MiB",
+		       drop / MIB, total / MIB);
+	EXPECT_EQ(oom0, proc_field("/proc/vmstat", "oom_kill %ld"));
+	EXPECT_LE(before - mem_slack(0), after)
+		TH_LOG("%ld MiB not back once the users left",
+		       (before - after) / MIB);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -7,21 +7,25 @@
 #  1. user_mem_cap: reload with user_mem_mb=32 fd_mem_mb=24 and run
 #     ncsync_hostile_test -r hostile.user_mem_cap (one user's descriptors
 #     together stay under user_mem_mb, each under fd_mem_mb);
-#  2. load_enomem: "insmod ncsync.ko cores=64 devmem_kb=65536" asks for
+#  2. held_memory: reload with user_mem_mb=64 fd_mem_mb=64 and run
+#     ncsync_hostile_test -r hostile.held_memory_within_user_cap (a user
+#     filling its cap with queues of 8,193 records takes no more MemFree
+#     than the cap: what the allocators hold is charged);
+#  3. load_enomem: "insmod ncsync.ko cores=64 devmem_kb=65536" asks for
 #     4 GiB of device memory in the 1 GiB guest: it must fail with ENOMEM
 #     ("Cannot allocate memory"), the module must not stay loaded, and the
 #     kernel log must have no OOM-killer or allocation-failure report;
-#  3. teardown_soak: reload with cores=2 lnc=2 and run ncsync_teardown_test
+#  4. teardown_soak: reload with cores=2 lnc=2 and run ncsync_teardown_test
 #     reset_soak and close_soak (resets and closes while programs across
 #     cores land copies on each other's core; about 10 s each) and
 #     other_uid (the same with the peer's descriptor another user's,
 #     passed through SCM_RIGHTS); no kernel-log report;
-#  4. unload_soak: for about 10 s, load with cores=2 lnc=2, leave programs
+#  5. unload_soak: for about 10 s, load with cores=2 lnc=2, leave programs
 #     whose copies land on the peer core in flight (ncsync_teardown_test
 #     inflight_exit) and unload at once; each unload must succeed, and
 #     the kernel log must get no report (a completion update after its
 #     core's banks went, objects left in the module's caches);
-#  5. load_again: the module loads again, with the parameters it had.
+#  6. load_again: the module loads again, with the parameters it had.
 #
 # selftests/run.sh runs this inside the test VM with the module loaded; it
 # is left loaded as found.  The module file loaded again is the first of
@@ -45,7 +49,7 @@ bad_re='BUG|Oops|WARNING|KASAN|Objects remaining|general protection|Call Trace'
 # How long each soak runs, in ms.
 soak_ms=${NCSYNC_SOAK_MS:-10000}
 . "$here/ncsync_module.sh"
-tap_plan 5 hostile
+tap_plan 6 hostile
 
 oom_reports() {
 	dmesg 2>/dev/null | grep -cE "$oom_re"
@@ -87,7 +91,16 @@ else
 	tap_not_ok "user_mem_cap # load with user_mem_mb=32 fd_mem_mb=24: $out"
 fi
 
-# 2: 64 cores of 64 MiB each cannot be had; the load must say so cleanly
+# 2: what the allocators hold is charged
+# shellcheck disable=SC2046 # one word per parameter
+if out=$(ncsync_load $(ncsync_params_with user_mem_mb=64 fd_mem_mb=64)); then
+	tap_run held_memory "user_mem_mb=64 fd_mem_mb=64" \
+		"$bin" -r hostile.held_memory_within_user_cap
+else
+	tap_not_ok "held_memory # load with user_mem_mb=64 fd_mem_mb=64: $out"
+fi
+
+# 3: 64 cores of 64 MiB each cannot be had; the load must say so cleanly
 if ncsync_unload; then
 	before=$(oom_reports)
 	if command -v insmod >/dev/null 2>&1; then
@@ -117,7 +130,7 @@ else
 	tap_not_ok "load_enomem # cannot unload (refcnt $(cat $sys/refcnt))"
 fi
 
-# 3: resets and closes while programs across cores land copies on a peer
+# 4: resets and closes while programs across cores land copies on a peer
 before=$(bad_reports)
 [ -x "$tbin" ] || tap_skip_rest "no $tbin (make selftests)"
 # shellcheck disable=SC2046 # one word per parameter
@@ -139,7 +152,7 @@ else
 	tap_not_ok "teardown_soak # load with cores=2 lnc=2: $out"
 fi
 
-# 4: unload while copies land on the peer core, for about $soak_ms ms
+# 5: unload while copies land on the peer core, for about $soak_ms ms
 before=$(bad_reports)
 end=$(($(date +%s) + (soak_ms + 999) / 1000))
 rounds=0
@@ -155,6 +168,6 @@ elif tap_reports unload_soak "$before"; then
 	tap_ok unload_soak
 fi
 
-# 5: loaded again as found
+# 6: loaded again as found
 tap_load_again
 exit $tap_failed

@@ -348,12 +348,14 @@ static inline __u8 *rec_emit(struct rec_queue *q, __u8 opcode)
 }
 
 /*
- * NCSYNC_IOC_SUBMIT of @p with @flags and watchdog @wd; @sub receives what
- * the ioctl wrote back.  Return: 0 or -errno.
+ * NCSYNC_IOC_SUBMIT of @p with @flags and watchdog @wd, naming the
+ * descriptors @fds of the other cores its completions land on (@nfds 0:
+ * none); @sub receives what the ioctl wrote back.  Return: 0 or -errno.
  */
-static inline int rec_prog_submit(int fd, const struct rec_prog *p,
-				  __u32 flags, __u32 wd,
-				  struct ncsync_submit *sub)
+static inline int rec_prog_submit_fds(int fd, const struct rec_prog *p,
+				      __u32 flags, __u32 wd, const int *fds,
+				      unsigned int nfds,
+				      struct ncsync_submit *sub)
 {
 	struct ncsync_queue uq[NCSYNC_NUM_ENGINES];
 	unsigned int i;
@@ -369,7 +371,17 @@ static inline int rec_prog_submit(int fd, const struct rec_prog *p,
 	sub->nqueues = p->nq;
 	sub->flags = flags;
 	sub->watchdog_ms = wd;
+	sub->fds = (uintptr_t)fds;
+	sub->nfds = nfds;
 	return ioctl(fd, NCSYNC_IOC_SUBMIT, sub) ? -errno : 0;
+}
+
+/* rec_prog_submit_fds() naming no other core. */
+static inline int rec_prog_submit(int fd, const struct rec_prog *p,
+				  __u32 flags, __u32 wd,
+				  struct ncsync_submit *sub)
+{
+	return rec_prog_submit_fds(fd, p, flags, wd, NULL, 0, sub);
 }
 
 /*

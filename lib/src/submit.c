@@ -4,7 +4,10 @@
  * logical core (NCSYNC_IOC_SUBMIT).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -87,6 +90,92 @@ static unsigned int ncsync_submit_queues(const struct ncsync_program *prog,
 	return nq;
 }
 
+/* The position of @dev's core in its logical core. */
+static unsigned int ncsync_dev_pos(const struct ncsync_dev *dev)
+{
+	const struct ncsync_info *info = ncsync_get_info(dev);
+
+	return info->lnc ? info->core % info->lnc : 0;
+}
+
+/*
+ * The cores a completion of @prog's DMA records lands on: bit p for the
+ * core at position p of the logical core (NCSYNC_DMA_F_PEER).  A record
+ * the validator refuses counts for nothing: the kernel refuses it.
+ */
+static uint64_t ncsync_program_lands(const struct ncsync_program *prog)
+{
+	uint64_t lands = 0;
+	struct ncsync_insn in;
+	unsigned int e;
+	uint32_t i;
+
+	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++) {
+		const struct ncsync_stream *s = prog->streams[e];
+
+		for (i = 0; s && i < s->count; i++) {
+			if (ncsync_record_decode(s->recs + (size_t)i *
+						 NCSYNC_RECORD_SIZE, s->count,
+						 UINT64_MAX, &in) ||
+			    in.opcode != NCSYNC_OPC_DMA ||
+			    !(in.dma.flags & NCSYNC_DMA_F_PEER) ||
+			    in.dma.peer >= NCSYNC_MAX_LNC)
+				continue;
+			lands |= 1ULL << in.dma.peer;
+		}
+	}
+	return lands;
+}
+
+/* @lands within @dev's logical core: a peer outside is refused anyway. */
+static uint64_t ncsync_lands_within(uint64_t lands, const struct ncsync_dev *dev)
+{
+	unsigned int lnc = ncsync_dev_lnc(dev);
+
+	return lnc >= NCSYNC_MAX_LNC ? lands : lands & ((1ULL << lnc) - 1);
+}
+
+/*
+ * The kernel lets a program land completions on another core only through
+ * a descriptor of that core open for writing, which the submission names
+ * (Documentation/ncsync/uapi.rst, "Other cores"): open one for each core
+ * of @dev's logical core in @lands, appended to @fds at *@nfds.  Return 0,
+ * or -errno of the open (EACCES: the caller may not write that core), with
+ * the descriptors opened so far closed.
+ */
+static int ncsync_peers_open(const struct ncsync_dev *dev, uint64_t lands,
+			     int32_t *fds, unsigned int *nfds)
+{
+	const struct ncsync_info *info = ncsync_get_info(dev);
+	unsigned int p, first = info->core - ncsync_dev_pos(dev);
+	unsigned int n0 = *nfds;
+	char path[32];
+
+	for (p = 0; p < NCSYNC_MAX_LNC; p++) {
+		if (!(lands & (1ULL << p)))
+			continue;
+		snprintf(path, sizeof(path), "/dev/ncsync%u", first + p);
+		fds[*nfds] = open(path, O_RDWR | O_CLOEXEC);
+		if (fds[*nfds] < 0) {
+			int ret = -errno;
+
+			while (*nfds > n0)
+				close(fds[--*nfds]);
+			return ret;
+		}
+		(*nfds)++;
+	}
+	return 0;
+}
+
+/* Close the descriptors ncsync_peers_open() appended from @from on. */
+static void ncsync_peers_close(const int32_t *fds, unsigned int from,
+			       unsigned int to)
+{
+	while (to > from)
+		close(fds[--to]);
+}
+
 /*
  * Finalize @prog if needed and run it on @dev: one queue per non-empty
  * stream, in engine order.  On -EINVAL for a record (refused by
@@ -100,8 +189,10 @@ int ncsync_program_submit(struct ncsync_dev *dev, struct ncsync_program *prog,
 			  struct ncsync_submit_error *err)
 {
 	struct ncsync_queue qs[NCSYNC_NUM_ENGINES];
+	int32_t fds[NCSYNC_MAX_LNC];
 	struct ncsync_submit sub;
-	unsigned int nq;
+	unsigned int nq, nfds = 0;
+	uint64_t lands;
 	int ret;
 
 	ncsync_submit_error_set(err, 0, 0, NCSYNC_REC_OK);
@@ -113,13 +204,22 @@ int ncsync_program_submit(struct ncsync_dev *dev, struct ncsync_program *prog,
 	nq = ncsync_submit_queues(prog, qs, 0);
 	if (!nq)
 		return -ENODATA;
+	/* Completions on other cores: their descriptors, for the submission. */
+	lands = ncsync_lands_within(ncsync_program_lands(prog), dev) &
+		~(1ULL << ncsync_dev_pos(dev));
+	ret = ncsync_peers_open(dev, lands, fds, &nfds);
+	if (ret)
+		return ret;
 
 	memset(&sub, 0, sizeof(sub));
 	sub.queues = (uintptr_t)qs;
 	sub.nqueues = nq;
 	sub.flags = flags;
 	sub.watchdog_ms = watchdog_ms;
+	sub.fds = nfds ? (uintptr_t)fds : 0;
+	sub.nfds = nfds;
 	ret = ncsync_ioctl(dev, NCSYNC_IOC_SUBMIT, &sub);
+	ncsync_peers_close(fds, 0, nfds);
 	if (ret) {
 		if (ret == -EINVAL && sub.reason)
 			ncsync_submit_error_set(err, sub.bad_engine,
@@ -129,14 +229,6 @@ int ncsync_program_submit(struct ncsync_dev *dev, struct ncsync_program *prog,
 	if (id)
 		*id = sub.id;
 	return 0;
-}
-
-/* The position of @dev's core in its logical core. */
-static unsigned int ncsync_dev_pos(const struct ncsync_dev *dev)
-{
-	const struct ncsync_info *info = ncsync_get_info(dev);
-
-	return info->lnc ? info->core % info->lnc : 0;
 }
 
 /*
@@ -212,7 +304,8 @@ int ncsync_program_submit_cores(struct ncsync_dev *const devs[],
 	struct ncsync_queue qs[NCSYNC_MAX_LNC * NCSYNC_NUM_ENGINES];
 	int32_t fds[NCSYNC_MAX_LNC];
 	struct ncsync_submit sub;
-	unsigned int i, nq = 0, nq1;
+	unsigned int i, nq = 0, nq1, nfds;
+	uint64_t lands = 0, runs = 0;
 	int ret;
 
 	ncsync_submit_error_set(err, 0, 0, NCSYNC_REC_OK);
@@ -227,15 +320,24 @@ int ncsync_program_submit_cores(struct ncsync_dev *const devs[],
 		nq += nq1;
 		if (i)
 			fds[i - 1] = ncsync_fd(devs[i]);
+		runs |= 1ULL << ncsync_dev_pos(devs[i]);
+		lands |= ncsync_program_lands(progs[i]);
 	}
+	/* Cores completions land on that run nothing: their descriptors. */
+	nfds = n - 1;
+	lands = ncsync_lands_within(lands, devs[0]) & ~runs;
+	ret = ncsync_peers_open(devs[0], lands, fds, &nfds);
+	if (ret)
+		return ret;
 	memset(&sub, 0, sizeof(sub));
 	sub.queues = (uintptr_t)qs;
 	sub.nqueues = nq;
 	sub.flags = flags | NCSYNC_SUBMIT_F_CORES;
 	sub.watchdog_ms = watchdog_ms;
 	sub.fds = (uintptr_t)fds;
-	sub.nfds = n - 1;
+	sub.nfds = nfds;
 	ret = ncsync_ioctl(devs[0], NCSYNC_IOC_SUBMIT, &sub);
+	ncsync_peers_close(fds, n - 1, nfds);
 	if (ret) {
 		if (ret == -EINVAL && sub.reason)
 			ncsync_cores_refused(devs, n, &sub, err, err_part);
