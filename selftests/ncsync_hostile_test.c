@@ -790,7 +790,7 @@ static long mem_free(void)
  */
 static long total_limit(void)
 {
-	long mb = param("total_mem_mb");
+	long mb = ncsync_param("total_mem_mb");
 
 	if (mb < 0)
 		return LONG_MAX;
@@ -901,7 +901,7 @@ TEST_F_TIMEOUT(hostile, held_memory_within_user_cap, 300)
 		SKIP(return,
 		     "user_mem_mb %ld, fd_mem_mb %ld: needs user_mem_mb <= 64, fd_mem_mb >= user_mem_mb (ncsync_hostile_test.sh runs it with 64 and 64)",
 		     user_mb, fd_mb);
-	private_node(_metadata, dir, node);
+	ncsync_private_node(_metadata, 0, dir, node);
 	before = mem_free();
 	ret = holder_start(&h, 0, node);
 	drop = before - mem_free();
@@ -942,7 +942,7 @@ TEST_F_TIMEOUT(hostile, users_together_within_total, 600)
 	if (NUSERS * user_mb * MIB <= total)
 		SKIP(return, "%d x user_mem_mb %ld fit in total_mem_mb %ld MiB",
 		     NUSERS, user_mb, total / MIB);
-	private_node(_metadata, dir, node);
+	ncsync_private_node(_metadata, 0, dir, node);
 	before = mem_free();
 	for (i = 0; i < NUSERS; i++, started++)
 		if (holder_start(&h[i], i, node))
