@@ -717,11 +717,13 @@ struct ncsync_queue {
  * @bad_index: out, likewise: its index in the queue.
  * @reason: out, likewise: an enum ncsync_rec_reason.
  * @reserved: zero.
- * @fds: with NCSYNC_SUBMIT_F_CORES: user pointer to @nfds __s32 file
- *	descriptors, one per core the queues name other than the
- *	submitter's own, each a descriptor of that core open for writing;
- *	else zero.
- * @nfds: entries of @fds: 0 .. lnc - 1; zero without the flag.
+ * @fds: user pointer to @nfds __s32 file descriptors, one per core of
+ *	the logical core other than the submitter's own that the program
+ *	runs on (NCSYNC_SUBMIT_F_CORES) or that a completion of its DMA
+ *	records lands on (NCSYNC_DMA_F_PEER), each a descriptor of that
+ *	core open for writing (Documentation/ncsync/security.rst, "Other
+ *	cores"); zero when there is none.
+ * @nfds: entries of @fds: 0 .. lnc - 1.
  * @bad_core: out, on EINVAL for a record: the position of its core in the
  *	logical core (0 without NCSYNC_SUBMIT_F_CORES).
  * @reserved2: zero.
