@@ -585,6 +585,7 @@ void ncsync_group_stop(struct ncsync_group *g, unsigned int origin,
 		       int reason);
 void ncsync_group_member_end_locked(struct ncsync_prog *prog);
 void ncsync_group_forget(struct ncsync_group *g);
+void ncsync_group_stop_member(struct ncsync_prog *m, int reason);
 struct ncsync_prog *ncsync_group_member_get(struct ncsync_group *g,
 					    u32 pos);
 u32 ncsync_group_state(struct ncsync_group *g);
@@ -618,8 +619,6 @@ int ncsync_fds_used_check(const struct ncsync_fds *fds, u64 used);
 
 /* ncsync_group.c: submitting programs across cores, above ncsync_prog.c */
 int ncsync_submit_cores(struct ncsync_file *nfile, struct ncsync_submit *sub);
-void ncsync_groups_stop_peers(struct ncsync_core *core,
-			      struct ncsync_file *nfile);
 
 /* ncsync_engine.c */
 int ncsync_engines_start(struct ncsync_core *core);

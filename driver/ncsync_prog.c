@@ -1297,6 +1297,110 @@ static bool ncsync_core_stopping(struct ncsync_core *core,
 	return busy;
 }
 
+/**
+ * ncsync_group_stop_member() - stop one member with the group's reason.
+ * @m: the member, with a reference; no lock held.
+ * @reason: the group's NCSYNC_FAULT_* reason.
+ *
+ * One that times out with the program takes its snapshot and logs it, as
+ * the watchdog of its core would: each core reports its own member.
+ */
+void ncsync_group_stop_member(struct ncsync_prog *m, int reason)
+{
+	bool stopped, log = false;
+
+	spin_lock(&m->core->prog_lock);
+	if (reason == NCSYNC_FAULT_WATCHDOG && !m->stop &&
+	    m->state == NCSYNC_PROG_RUNNING) {
+		ncsync_snapshot_locked(m);
+		m->snapped = true;
+		log = true;
+	}
+	stopped = ncsync_prog_stop_locked(m, reason);
+	spin_unlock(&m->core->prog_lock);
+	if (!stopped)
+		return;
+	ncsync_progs_wake(m->core, m->engine_mask);
+	if (log)
+		ncsync_snapshot_log(m);
+}
+
+/*
+ * The next member of a stopped program across cores that spans @core (of
+ * @nfile's members there only, when given), on another core and not
+ * ended: with a reference, its index in *@idx and the program's reason in
+ * *@reason; or NULL.
+ */
+static struct ncsync_prog *ncsync_group_next_peer(struct ncsync_core *core,
+						  struct ncsync_file *nfile,
+						  unsigned int *idx,
+						  int *reason)
+{
+	struct ncsync_prog *p, *m = NULL;
+	struct ncsync_group *g;
+	unsigned int i;
+
+	spin_lock(&core->prog_lock);
+	list_for_each_entry(p, &core->gmembers, gnode) {
+		if (nfile && p->nfile != nfile)
+			continue;
+		g = p->group;
+		spin_lock(&g->lock);
+		for (i = 0; g->stop && i < g->n && !m; i++) {
+			if (i == p->gidx || !g->members[i] || g->mstate[i])
+				continue;
+			m = g->members[i];
+			kref_get(&m->ref);
+			*idx = i;
+			*reason = g->stop;
+		}
+		spin_unlock(&g->lock);
+		if (m)
+			break;
+	}
+	spin_unlock(&core->prog_lock);
+	return m;
+}
+
+/* Whether member @i of @g ended. */
+static bool ncsync_group_member_ended(struct ncsync_group *g, unsigned int i)
+{
+	bool ended;
+
+	spin_lock(&g->lock);
+	ended = g->mstate[i] || !g->members[i];
+	spin_unlock(&g->lock);
+	return ended;
+}
+
+/*
+ * ncsync_groups_stop_peers() - stop, and wait for, the members on other
+ *	cores of the programs across cores a reset or close of @core stopped.
+ * @core: the core; its own programs were stopped and have ended.
+ * @nfile: the closing descriptor, or NULL for a reset.
+ *
+ * Without this the group's work would stop them a little later, and a
+ * member on another core could meanwhile land a copy on @core after its
+ * reset, or on any core after the close returned.  Each member is stopped
+ * under its own core's prog_lock, with none held here: no two prog_locks
+ * are held together.  Each round ends one member, so this ends.
+ */
+static void ncsync_groups_stop_peers(struct ncsync_core *core,
+				     struct ncsync_file *nfile)
+{
+	struct ncsync_prog *m;
+	unsigned int i;
+	int reason;
+
+	while ((m = ncsync_group_next_peer(core, nfile, &i, &reason))) {
+		struct ncsync_group *g = m->group;
+
+		ncsync_group_stop_member(m, reason);
+		wait_event(m->core->done_wq, ncsync_group_member_ended(g, i));
+		ncsync_prog_put(m);
+	}
+}
+
 /*
  * Wait for the DMA completion updates being applied to any core of @core's
  * logical core: one that checked its program's stop before the caller set

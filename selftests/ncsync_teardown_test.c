@@ -263,15 +263,18 @@ FIXTURE_TEARDOWN(teardown)
 	}
 }
 
-/* The late program of core 1 alone, landing on core 0: its id. */
-static __u32 submit_late(struct __test_metadata *_metadata, int fd1)
+/*
+ * The late program of core 1 alone, landing on core 0, whose writable
+ * descriptor @fd[0] it names (security.rst, "Other cores"): its id.
+ */
+static __u32 submit_late(struct __test_metadata *_metadata, const int *fd)
 {
 	struct rec_prog p = { 0 };
 	struct ncsync_submit sub;
 	int ret;
 
 	prog_late(&p, 0, SEM_LATE);
-	ret = rec_prog_submit(fd1, &p, 0, WD_LONG, &sub);
+	ret = rec_prog_submit_fds(fd[1], &p, 0, WD_LONG, &fd[0], 1, &sub);
 	rec_prog_free(&p);
 	ASSERT_EQ(0, ret) TH_LOG("SUBMIT on core 1: %s", strerror(-ret));
 	return sub.id;
@@ -285,7 +288,7 @@ static void reset_round(struct __test_metadata *_metadata, const int *fd,
 	__u32 id, state = 0;
 	__s32 v;
 
-	submit_late(_metadata, fd[1]);
+	submit_late(_metadata, fd);
 	id = submit_loop(_metadata, fd[0], fd[1], SEM_LOOP);
 	wait_running(_metadata, fd, SEM_LOOP);
 	ASSERT_EQ(0, core_reset(fd[r]));
@@ -517,7 +520,7 @@ TEST_F(teardown, inflight_exit)
 	prog_late(&a, 1, SEM_LATE);
 	prog_late(&b, 0, SEM_LATE);
 	for (i = 0; i < n; i++) {
-		submit_late(_metadata, self->fd[1]);
+		submit_late(_metadata, self->fd);
 		id = submit_cores(self->fd[0], self->fd[1], &a, &b);
 		EXPECT_LT(0, id) TH_LOG("SUBMIT across cores: %s",
 					strerror(-id));

@@ -116,7 +116,11 @@ def test_program_across_cores():
             'core 1\nengine act\n\tnop wait sem[3] >= 1\n'
             '\tdma 0x0, 0x40, 64, peer=0 on_land sem[4]++\n')
     parts = ncsync.assemble_cores(text)
-    d, = ncsync.check(parts).defects
+    r = ncsync.check(parts)
+    # Crossed waits: a deadlock, and waits no reachable value satisfies.
+    assert {x.kind for x in r.defects} == {DefectKind.DEADLOCK,
+                                           DefectKind.UNPOSTED_WAIT}
+    d, = [x for x in r.defects if x.kind == DefectKind.DEADLOCK]
     assert d.kind == DefectKind.DEADLOCK
     assert d.deadlock.across_cores
     assert set(d.deadlock.cycle) == {(0, ncsync.Engine.POOL),
