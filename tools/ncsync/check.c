@@ -5,7 +5,7 @@
  *
  *   ncsync check FILE [--lowering counter|events] [--sem N=V,...]
  *                     [--event N,...] [--max-states N] [--timeout MS]
- *                     [--dma-fifo] [--lnc N]
+ *                     [--dma-fifo] [--lnc N] [--no-accel]
  *   ncsync replay FILE SCHEDULE... [the same options]
  *
  * A schedule is printed, and read back, as words separated by blanks:
@@ -46,6 +46,7 @@ struct check_opts {
 	uint32_t max_states;
 	uint32_t timeout;
 	bool dma_fifo;
+	bool no_accel;		/* no loop acceleration */
 	bool conformance;	/* refuse what the profile refuses first */
 	struct init_banks init;
 	uint32_t lnc;		/* 0: the text's */
@@ -98,6 +99,7 @@ static bool parse_events(const char *s, void *field)
 enum {
 	CO_LOWERING, CO_SEM, CO_EVENT, CO_MAX_STATES, CO_TIMEOUT,
 	CO_DMA_FIFO, CO_WATCHDOG, CO_STRICT, CO_CONFORMANCE, CO_LNC,
+	CO_NO_ACCEL,
 };
 
 static const struct opt check_opt_table[] = {
@@ -123,6 +125,8 @@ static const struct opt check_opt_table[] = {
 	[CO_LNC] = { "lnc", 'L', OPT_U32, "1-64",
 		     OPT_FIELD(struct check_opts, lnc),
 		     .min = 1, .max = NCSYNC_MAX_LNC },
+	[CO_NO_ACCEL] = { "no-accel", 'A', OPT_FLAG,
+			  OPT_FIELD(struct check_opts, no_accel) },
 	{ /* sentinel */ }
 };
 
@@ -217,7 +221,8 @@ static int checking_build(struct checking *ck)
 	ncsync_check_opts_init(&ck->copts);
 	ck->copts.max_states = ck->o.max_states;
 	ck->copts.timeout_ms = ck->o.timeout;
-	ck->copts.flags = ck->o.dma_fifo ? NCSYNC_CHECK_F_DMA_FIFO : 0;
+	ck->copts.flags = (ck->o.dma_fifo ? NCSYNC_CHECK_F_DMA_FIFO : 0) |
+			  (ck->o.no_accel ? NCSYNC_CHECK_F_NO_ACCEL : 0);
 	memcpy(ck->copts.sems, ck->o.init.sems, sizeof(ck->copts.sems));
 	memcpy(ck->copts.events, ck->o.init.events,
 	       sizeof(ck->copts.events));
@@ -626,18 +631,55 @@ static void json_defect(const struct ncsync_check_defect *d, bool multi)
 	j_end();
 }
 
+static const char *const accel_names[] = {
+	[NCSYNC_ACCEL_NONE] = "none", [NCSYNC_ACCEL_APPLIED] = "applied",
+	[NCSYNC_ACCEL_FELL_BACK] = "fell-back",
+};
+
+/* What the loop acceleration did, after the verdict's line. */
+static void print_accel(const struct checking *ck,
+			const struct ncsync_check_accel *a)
+{
+	const char *who = eng_name(ck->multi, a->core, a->engine);
+
+	if (a->status == NCSYNC_ACCEL_APPLIED)
+		printf("loop at line %u (%s@%u) checked by induction over its passes\n",
+		       a->line, who, a->record);
+	else if (a->status == NCSYNC_ACCEL_FELL_BACK)
+		printf("loop at line %u (%s@%u) searched pass by pass: %s\n",
+		       a->line, who, a->record, a->why);
+}
+
+static void json_accel(const struct checking *ck,
+		       const struct ncsync_check_accel *a)
+{
+	j_obj("accel");
+	j_str("status", accel_names[a->status]);
+	if (a->status != NCSYNC_ACCEL_NONE) {
+		j_str("engine", eng_name(ck->multi, a->core, a->engine));
+		j_uint("record", a->record);
+		j_uint("line", a->line);
+	}
+	if (a->why)
+		j_str("why", a->why);
+	j_end();
+}
+
 static void report(const struct checking *ck,
 		   const struct ncsync_check_result *res)
 {
 	enum ncsync_check_verdict v = ncsync_check_verdict(res);
 	unsigned int i, n = ncsync_check_ndefects(res);
+	struct ncsync_check_accel accel;
 
+	ncsync_check_accel(res, &accel);
 	if (opt_json) {
 		j_obj(NULL);
 		j_str("file", ck->path);
 		j_str("verdict", verdict_names[v]);
 		j_uint("states", ncsync_check_states(res));
 		j_bool("complete", ncsync_check_complete(res));
+		json_accel(ck, &accel);
 		j_arr("defects");
 		for (i = 0; i < n; i++)
 			json_defect(ncsync_check_defect(res, i), ck->multi);
@@ -651,6 +693,7 @@ static void report(const struct checking *ck,
 	       (unsigned long long)ncsync_check_states(res),
 	       v == NCSYNC_CHECK_DEFECT && !ncsync_check_complete(res) ?
 	       " (a limit ended the search: there may be more)" : "");
+	print_accel(ck, &accel);
 	for (i = 0; i < n; i++)
 		print_defect(ck, ncsync_check_defect(res, i));
 }

@@ -64,12 +64,14 @@ static const struct cmd cmds[] = {
 	  cmd_run },
 	{ "check", "FILE [--lowering counter|events] [--sem N=V,...]\n"
 	  "\t    [--event N,...] [--max-states N] [--timeout MS] [--dma-fifo]\n"
-	  "\t    [--conformance] [--lnc N]",
+	  "\t    [--conformance] [--lnc N] [--no-accel]",
 	  "explore every schedule of FILE's lowered program on a host model\n"
 	  "\tof the engines; report each defect kind (deadlock, dma-race,\n"
 	  "\tevent, overflow, barrier-imbalance, unposted-wait) with a schedule\n"
 	  "\tthat reaches it.  Exits 0 safe, 1 defect, 2 bad input,\n"
-	  "\t3 inconclusive (a limit was reached first)",
+	  "\t3 inconclusive (a limit was reached first).  A loop whose state\n"
+	  "\trepeats up to a shift of its counters is checked by induction\n"
+	  "\tover its passes; --no-accel: pass by pass",
 	  cmd_check },
 	{ "replay", "FILE SCHEDULE... [--lowering counter|events] [--sem N=V,...]\n"
 	  "\t    [--event N,...] [--dma-fifo] [--lnc N]",
