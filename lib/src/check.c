@@ -756,7 +756,8 @@ static void ck_accel_out(const struct ck_run *r, uint32_t status)
 
 /*
  * The explicit search, watching for a loop; once one is found, the search
- * on its classes; if that gives up, the explicit search again, without.
+ * on its classes; if that gives up or reaches a limit, the explicit search
+ * again, without.
  */
 static int ck_phases(struct ck_run *r)
 {
@@ -774,6 +775,8 @@ static int ck_phases(struct ck_run *r)
 	ret = ck_restart(r, true);
 	if (!ret)
 		ret = ck_search(r);
+	if (!ret && r->limited)
+		ck_accel_fail(r->accel, "the search on the classes of its passes reached a limit");
 	if (ret || !ck_accel_why(r->accel)) {
 		if (!ret)
 			ck_accel_out(r, NCSYNC_ACCEL_APPLIED);

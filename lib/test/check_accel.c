@@ -69,33 +69,40 @@ static uint32_t accel_status(const struct ncsync_check_result *res)
 }
 
 /*
- * Whether the accelerated check of @text agrees with the plain one: 1,
- * 0 if not, -1 when the plain search was cut short (not compared).
- * *@applied: whether the acceleration gave the verdict.
+ * Whether the accelerated check of @text agrees with the plain one: 1; 0
+ * if not (a verdict or a defect kind the plain search does not have); 2
+ * when the accelerated one was cut short by a limit where the plain one
+ * was not, and found nothing the plain one does not; -1 when the plain
+ * search was cut short (not compared).  *@applied: whether the
+ * acceleration gave the verdict.
  */
 static int agree(const char *text, const struct ncsync_check_opts *base,
 		 bool *applied)
 {
 	struct ncsync_check_result *ra, *rp;
+	unsigned int ka, kp;
 	int same;
 
 	ra = check_text(text, true, 200000, base);
 	rp = check_text(text, false, 200000, base);
 	*applied = ra && accel_status(ra) == NCSYNC_ACCEL_APPLIED;
+	ka = ra ? kinds_of(ra) : 0;
+	kp = rp ? kinds_of(rp) : 0;
 	if (!ra || !rp)
 		same = 0;
 	else if (!ncsync_check_complete(rp))
 		same = -1;
+	else if (ka & ~kp)
+		same = 0;
+	else if (!ncsync_check_complete(ra))
+		same = ncsync_check_verdict(ra) == NCSYNC_CHECK_SAFE ? 0 : 2;
 	else
 		same = ncsync_check_verdict(ra) == ncsync_check_verdict(rp) &&
-		       kinds_of(ra) == kinds_of(rp) &&
-		       ncsync_check_complete(ra);
+		       ka == kp;
 	if (same == 0)
 		printf("# differs (accelerated %d/%x, plain %d/%x):\n%s",
-		       ra ? (int)ncsync_check_verdict(ra) : -1,
-		       ra ? kinds_of(ra) : 0,
-		       rp ? (int)ncsync_check_verdict(rp) : -1,
-		       rp ? kinds_of(rp) : 0, text);
+		       ra ? (int)ncsync_check_verdict(ra) : -1, ka,
+		       rp ? (int)ncsync_check_verdict(rp) : -1, kp, text);
 	ncsync_check_free(ra);
 	ncsync_check_free(rp);
 	return same;
@@ -162,7 +169,7 @@ static void random_looped(char *text, size_t len, unsigned int passes)
 
 static void test_random(unsigned int n)
 {
-	unsigned int i, same = 0, bad = 0, open = 0, applied = 0;
+	unsigned int i, same = 0, bad = 0, open = 0, applied = 0, cut = 0;
 	char text[4096];
 	bool ap;
 	int ret;
@@ -170,14 +177,15 @@ static void test_random(unsigned int n)
 	for (i = 0; i < n; i++) {
 		random_looped(text, sizeof(text), 2 + rnd(5));
 		ret = agree(text, NULL, &ap);
-		same += ret > 0;
+		same += ret == 1;
+		cut += ret == 2;
 		open += ret < 0;
 		bad += !ret;
-		applied += ret > 0 && ap;
+		applied += ret == 1 && ap;
 	}
-	TAP_CHECK(!bad && same >= n / 2,
-		  "%u random looped programs: the accelerated search has the plain one's verdict and defect kinds in all %u that end (%u cut short)",
-		  n, same, open);
+	TAP_CHECK(!bad && same >= n / 2 && cut <= n / 20,
+		  "%u random looped programs: the accelerated search has the plain one's verdict and defect kinds in %u of those that end, a limit first in %u, never a verdict or kind of its own (%u cut short pass by pass)",
+		  n, same, cut, open);
 	TAP_CHECK(applied >= n / 10,
 		  "the acceleration gave the verdict of %u of them", applied);
 }
@@ -222,7 +230,7 @@ static void test_bug_at_pass(void)
 		if (!res ||
 		    (ncsync_check_verdict(res) == NCSYNC_CHECK_DEFECT) != want ||
 		    (want && !ck_find(res, NCSYNC_DEFECT_UNPOSTED_WAIT)) ||
-		    agree(text, NULL, &ap) <= 0)
+		    agree(text, NULL, &ap) != 1)
 			wrong++;
 		found += want && res &&
 			 ncsync_check_verdict(res) == NCSYNC_CHECK_DEFECT;
@@ -253,7 +261,7 @@ static bool loop_with(const char *line, unsigned int passes,
 	*status = res ? accel_status(res) : ~0U;
 	*kinds = res ? kinds_of(res) : ~0U;
 	ncsync_check_free(res);
-	return agree(text, base, &ap) > 0;
+	return agree(text, base, &ap) == 1;
 }
 
 static void test_must_not_apply(void)
@@ -293,7 +301,7 @@ static void test_wrap(void)
 	bool ap;
 
 	TAP_CHECK(res && ncsync_check_verdict(res) == NCSYNC_CHECK_SAFE &&
-		  agree(text, NULL, &ap) > 0,
+		  agree(text, NULL, &ap) == 1,
 		  "a counter that wraps: safe, as by the plain search");
 	ncsync_check_free(res);
 }
