@@ -315,6 +315,20 @@ static int64_t ck_min(int64_t a, int64_t b)
 }
 
 /*
+ * min(@best, ck_cross_dist()), without its division when L cannot reach
+ * zero within @best - 1 positions (the common case: most comparisons are
+ * far from changing).
+ */
+static int64_t ck_cross_min(bool eq, int64_t l, int64_t m, int64_t best)
+{
+	__int128 reach = (__int128)(best - 1) * (m < 0 ? -m : m);
+
+	if (!m || (l < 0 ? -(__int128)l : l) > reach)
+		return best;
+	return ck_min(best, ck_cross_dist(eq, l, m));
+}
+
+/*
  * The class of @st: how many positions it reaches back (*@back) and on
  * (*@on) from @st; both 0 when @st is a class of its own (see the file's
  * comment).  False when a line is not cut at all.
@@ -328,15 +342,6 @@ static bool ck_class(struct ck_accel *a, const struct ck_prog *cp,
 	*back = *on = 0;
 	if (ck_at_incompat(a, cp, st))
 		return true;
-	for (i = 0; i < a->npreds; i++) {
-		const struct ck_pred *p = &a->preds[i];
-
-		l = ck_pred_l(a, cp, p, st, 1, &m);
-		if (((p->eq ? l == 0 : l < 0) != p->neg) != a->ref[i])
-			return true;
-		f = ck_min(f, ck_cross_dist(p->eq, l, m));
-		b = ck_min(b, ck_cross_dist(p->eq, l, -m));
-	}
 	for (i = 0; i < a->nwvars; i++) {
 		const struct ck_wvar *w = &a->wvars[i];
 		uint32_t x = ck_get(cp, st, w->var);
@@ -344,6 +349,17 @@ static bool ck_class(struct ck_accel *a, const struct ck_prog *cp,
 
 		f = ck_min(f, ck_wrap_dist(x, w->sgn, d));
 		b = ck_min(b, ck_wrap_dist(x, w->sgn, -d));
+	}
+	for (i = 0; i < a->npreds; i++) {
+		const struct ck_pred *p = &a->preds[i];
+
+		l = ck_pred_l(a, cp, p, st, 1, &m);
+		if (((p->eq ? l == 0 : l < 0) != p->neg) != a->ref[i]) {
+			*back = *on = 0;
+			return true;
+		}
+		f = ck_cross_min(p->eq, l, m, f);
+		b = ck_cross_min(p->eq, l, -m, b);
 	}
 	if (f >= CK_FAR || b >= CK_FAR) {
 		ck_accel_fail(a, "a counter that no comparison reads");
