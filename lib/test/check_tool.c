@@ -157,7 +157,7 @@ static void replay(void)
 	st = run(j1);
 	TAP_CHECK(st == 1 && strstr(out, "\"verdict\":\"defect\"") &&
 		  strstr(out, "\"complete\":true") &&
-		  strstr(out, "\"accel\":{\"status\":\"none\"}") &&
+		  strstr(out, "\"accel\":{\"loop\":\"none\"}") &&
 		  strstr(out, "\"kind\":\"dma-race\"") &&
 		  strstr(out, "\"schedule\":[{\"step\":\"pool@0.fx\"") &&
 		  strstr(out, "\"reached\":{\"engines\":[{\"id\":"),

@@ -654,7 +654,7 @@ static void json_accel(const struct checking *ck,
 		       const struct ncsync_check_accel *a)
 {
 	j_obj("accel");
-	j_str("status", accel_names[a->status]);
+	j_str("loop", accel_names[a->status]);
 	if (a->status != NCSYNC_ACCEL_NONE) {
 		j_str("engine", eng_name(ck->multi, a->core, a->engine));
 		j_uint("record", a->record);
