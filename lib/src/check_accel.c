@@ -59,9 +59,22 @@ struct ck_wvar {
 	bool sgn;
 };
 
+/* The loop heads a search scans back at most, for one new head. */
+#define CK_ACCEL_MAX_SCAN	4096
+
+/*
+ * A frame of the explicit search, for the detection: the shape hash of
+ * the loop head it is (0: none), and the depth of the nearest loop head
+ * below it (SIZE_MAX: none).
+ */
+struct ck_head {
+	uint64_t h;
+	size_t below;
+};
+
 struct ck_accel {
-	/* Detection: per depth, the shape hash of a loop head, or 0. */
-	uint64_t *heads;
+	/* Detection: per depth of the search's stack. */
+	struct ck_head *heads;
 	size_t nheads;
 	/* The shift, once found. */
 	bool on;
@@ -747,7 +760,9 @@ int ck_accel_note(struct ck_accel *a, const struct ck_prog *cp, size_t depth,
 		  const struct ck_state *from, struct ck_step s,
 		  const struct ck_state *to, ck_accel_at_fn *at, void *arg)
 {
-	uint64_t h = 0, *heads;
+	struct ck_head *heads, *below;
+	unsigned int scanned = 0;
+	uint64_t h = 0;
 	size_t d;
 
 	if (depth >= a->nheads) {
@@ -758,16 +773,23 @@ int ck_accel_note(struct ck_accel *a, const struct ck_prog *cp, size_t depth,
 		heads = realloc(a->heads, n * sizeof(*heads));
 		if (!heads)
 			return -ENOMEM;
+		for (d = a->nheads; d < n; d++)
+			heads[d] = (struct ck_head){ .below = SIZE_MAX };
 		a->heads = heads;
 		a->nheads = n;
 	}
 	if (ck_back_branch(cp, from, s, to))
 		h = ck_shape_hash(cp, to);
-	a->heads[depth] = h;
-	for (d = depth; h && d-- > 0;) {
+	below = depth ? &a->heads[depth - 1] : NULL;
+	a->heads[depth] = (struct ck_head){
+		.h = h,
+		.below = !below ? SIZE_MAX : below->h ? depth - 1 : below->below,
+	};
+	for (d = a->heads[depth].below; h && d != SIZE_MAX &&
+	     scanned++ < CK_ACCEL_MAX_SCAN; d = a->heads[d].below) {
 		const struct ck_state *anc;
 
-		if (a->heads[d] != h)
+		if (a->heads[d].h != h)
 			continue;
 		anc = at(arg, d);
 		if (!ck_accel_same_shape(cp, anc, to))
