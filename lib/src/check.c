@@ -199,10 +199,6 @@ static struct ck_frame *ck_frame_new(struct ck_run *r)
 }
 
 /*
- * The steps to explore from frame @f: one private step whose successor is
- * new, or every enabled step.  Return how many.
- */
-/*
  * Whether every state step @s leads to from frame @f is new: one, or with
  * loop acceleration one per class it meets.
  */
@@ -229,6 +225,10 @@ static bool ck_succ_new(struct ck_run *r, const struct ck_frame *f,
 	return true;
 }
 
+/*
+ * The steps to explore from frame @f: one private step whose successors
+ * are new, or every enabled step.  Return how many.
+ */
 static unsigned int ck_frame_steps(struct ck_run *r, struct ck_frame *f)
 {
 	struct ck_step all[CK_MAX_SLOTS + CK_MAX_COPIES];
