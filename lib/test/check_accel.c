@@ -291,6 +291,38 @@ static void test_must_not_apply(void)
 	TAP_CHECK(ok && !kinds, "an absolute write of an unshifted register: safe");
 }
 
+/*
+ * A non-linear function of the counter (r2 = r1 >> 1, which a shift of r1
+ * does not shift alike) that a wait compares: with @posts posts, a
+ * deadlock at the pass where r2 passes them, found as by the plain search.
+ */
+static bool halves(unsigned int posts, unsigned int *kinds)
+{
+	struct ncsync_check_result *res;
+	char text[1024];
+	size_t off;
+	bool ap;
+
+	off = snprintf(text, sizeof(text),
+		       "engine pool\n\tmovi r1, 0\ntop:\tshri r2, r1, 1\n\tnop wait sem[1] >= r2\n\taddi r1, r1, 1\n\tbr.lt.u32 r1, 10, top\nengine act\n");
+	while (posts--)
+		off += snprintf(text + off, sizeof(text) - off,
+				"\tnop then sem[1]++\n");
+	res = check_text(text, true, 200000, NULL);
+	*kinds = res ? kinds_of(res) : ~0U;
+	ncsync_check_free(res);
+	return agree(text, NULL, &ap) == 1;
+}
+
+static void test_nonlinear(void)
+{
+	unsigned int k3, k4;
+	bool ok3 = halves(3, &k3), ok4 = halves(4, &k4);
+
+	TAP_CHECK(ok3 && (k3 & 1U << NCSYNC_DEFECT_DEADLOCK) && ok4 && !k4,
+		  "a wait on r1 >> 1 of the counter: a deadlock with 3 posts, safe with 4, as by the plain search");
+}
+
 /* A loop whose counter wraps: from 0xFFFFFFF8 up to 3 through 0. */
 static void test_wrap(void)
 {
@@ -462,6 +494,7 @@ int main(int argc, char **argv)
 	test_bug_at_pass();
 	test_must_not_apply();
 	test_wrap();
+	test_nonlinear();
 	test_unread_counter();
 	test_cores();
 	test_barrier_loop();
