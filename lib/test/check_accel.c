@@ -287,6 +287,11 @@ static void test_must_not_apply(void)
 	ok = loop_with("nop", 9, &o, &st, &kinds);
 	TAP_CHECK(ok && (kinds & 1U << NCSYNC_DEFECT_OVERFLOW),
 		  "a shifted semaphore that overflows in the last passes: the overflow is found");
+	o.sems[1] = 0;
+	o.sems[2] = INT32_MAX - 5;
+	ok = loop_with("nop then sem[2]++", 9, &o, &st, &kinds);
+	TAP_CHECK(ok && (kinds & 1U << NCSYNC_DEFECT_OVERFLOW),
+		  "a shifted semaphore that nothing waits on overflows in the last passes: the overflow is found");
 	ok = loop_with("movi r7, 0", 9, NULL, &st, &kinds);
 	TAP_CHECK(ok && !kinds, "an absolute write of an unshifted register: safe");
 }
@@ -321,6 +326,29 @@ static void test_nonlinear(void)
 
 	TAP_CHECK(ok3 && (k3 & 1U << NCSYNC_DEFECT_DEADLOCK) && ok4 && !k4,
 		  "a wait on r1 >> 1 of the counter: a deadlock with 3 posts, safe with 4, as by the plain search");
+}
+
+/*
+ * A semaphore nothing reads, counted up by a loop of 1000 passes from
+ * INT32_MAX - 500: it overflows at pass 501, in the middle of the loop,
+ * where only its own overflow test cuts the line.
+ */
+static void test_overflow_mid_loop(void)
+{
+	const char *text =
+		"engine pool\n\tmovi r1, 0\ntop:\n\tnop then sem[2]++\n\taddi r1, r1, 1\n\tbr.lt.u32 r1, 1000, top\n";
+	struct ncsync_check_result *res;
+	struct ncsync_check_opts o;
+	bool ap;
+
+	ncsync_check_opts_init(&o);
+	o.sems[2] = INT32_MAX - 500;
+	res = check_text(text, true, 200000, &o);
+	TAP_CHECK(res && ck_find(res, NCSYNC_DEFECT_OVERFLOW) &&
+		  ncsync_check_defect(res, 0)->nsteps == 1502 &&
+		  agree(text, &o, &ap) == 1,
+		  "an overflow at pass 501 of 1000 of a semaphore nothing reads: found, after 1502 steps");
+	ncsync_check_free(res);
 }
 
 /* A loop whose counter wraps: from 0xFFFFFFF8 up to 3 through 0. */
@@ -495,6 +523,7 @@ int main(int argc, char **argv)
 	test_must_not_apply();
 	test_wrap();
 	test_nonlinear();
+	test_overflow_mid_loop();
 	test_unread_counter();
 	test_cores();
 	test_barrier_loop();
