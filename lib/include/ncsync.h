@@ -748,9 +748,9 @@ struct ncsync_check_defect {
 
 /* What the loop acceleration did (struct ncsync_check_accel.status). */
 enum ncsync_check_accel_status {
-	NCSYNC_ACCEL_NONE,	/* no loop repeated up to a shift, or disabled */
-	NCSYNC_ACCEL_APPLIED,	/* the verdict covers every pass by induction */
-	NCSYNC_ACCEL_FELL_BACK,	/* it did not apply: the explicit search's */
+	NCSYNC_ACCEL_NONE,	/* no loop repeats up to a shift; or off */
+	NCSYNC_ACCEL_APPLIED,	/* the verdict covers every pass */
+	NCSYNC_ACCEL_FELL_BACK,	/* the explicit search's verdict */
 };
 
 /**

@@ -799,7 +799,8 @@ int ncsync_check_run(const struct ncsync_asm_part *parts, unsigned int n,
 	int ret;
 
 	if (!parts || !opts || !resp ||
-	    (opts->flags & ~(NCSYNC_CHECK_F_DMA_FIFO | NCSYNC_CHECK_F_NO_ACCEL)))
+	    (opts->flags &
+	     ~(NCSYNC_CHECK_F_DMA_FIFO | NCSYNC_CHECK_F_NO_ACCEL)))
 		return -EINVAL;
 	r = calloc(1, sizeof(*r));
 	if (!r)

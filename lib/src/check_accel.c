@@ -108,7 +108,8 @@ static uint32_t ck_get(const struct ck_prog *cp, const struct ck_state *st,
 	if (v < CK_VREGS)
 		return st->eng[v / NCSYNC_NUM_REGS].regs[v % NCSYNC_NUM_REGS];
 	g = cp->sem_used[v - CK_VREGS];
-	return (uint32_t)st->bank[g / NCSYNC_NUM_SEMS].sems[g % NCSYNC_NUM_SEMS];
+	return (uint32_t)st->bank[g / NCSYNC_NUM_SEMS]
+			.sems[g % NCSYNC_NUM_SEMS];
 }
 
 static void ck_put(const struct ck_prog *cp, struct ck_state *st,
@@ -387,11 +388,14 @@ static void ck_shift(const struct ck_accel *a, const struct ck_prog *cp,
 		     struct ck_state *st, int64_t k)
 {
 	unsigned int v, n = ck_nvars(cp);
+	uint32_t add;
 
-	for (v = 0; v < n; v++)
-		if (a->delta[v] && ck_is_var(cp, v))
-			ck_put(cp, st, v, ck_get(cp, st, v) +
-					  (uint32_t)((uint64_t)k * a->delta[v]));
+	for (v = 0; v < n; v++) {
+		if (!a->delta[v] || !ck_is_var(cp, v))
+			continue;
+		add = (uint32_t)((uint64_t)k * a->delta[v]);
+		ck_put(cp, st, v, ck_get(cp, st, v) + add);
+	}
 }
 
 uint64_t ck_accel_canon(struct ck_accel *a, const struct ck_prog *cp,
@@ -781,10 +785,9 @@ int ck_accel_note(struct ck_accel *a, const struct ck_prog *cp, size_t depth,
 	if (ck_back_branch(cp, from, s, to))
 		h = ck_shape_hash(cp, to);
 	below = depth ? &a->heads[depth - 1] : NULL;
-	a->heads[depth] = (struct ck_head){
-		.h = h,
-		.below = !below ? SIZE_MAX : below->h ? depth - 1 : below->below,
-	};
+	a->heads[depth] = (struct ck_head){ .h = h, .below = SIZE_MAX };
+	if (below)
+		a->heads[depth].below = below->h ? depth - 1 : below->below;
 	for (d = a->heads[depth].below; h && d != SIZE_MAX &&
 	     scanned++ < CK_ACCEL_MAX_SCAN; d = a->heads[d].below) {
 		const struct ck_state *anc;
