@@ -6,6 +6,7 @@
  *   ncsync check FILE [--lowering counter|events] [--sem N=V,...]
  *                     [--event N,...] [--max-states N] [--timeout MS]
  *                     [--dma-fifo] [--lnc N] [--max-memory MIB]
+ *                     [--no-accel]
  *   ncsync replay FILE SCHEDULE... [the same options]
  *
  * A schedule is printed, and read back, as words separated by blanks:
@@ -47,6 +48,7 @@ struct check_opts {
 	uint32_t timeout;
 	uint32_t max_memory;	/* MiB */
 	bool dma_fifo;
+	bool no_accel;		/* no loop acceleration */
 	bool conformance;	/* refuse what the profile refuses first */
 	struct init_banks init;
 	uint32_t lnc;		/* 0: the text's */
@@ -100,6 +102,7 @@ enum {
 	CO_LOWERING, CO_SEM, CO_EVENT, CO_MAX_STATES, CO_TIMEOUT,
 	CO_DMA_FIFO, CO_WATCHDOG, CO_STRICT, CO_CONFORMANCE, CO_LNC,
 	CO_MAX_MEMORY,
+	CO_NO_ACCEL,
 };
 
 static const struct opt check_opt_table[] = {
@@ -128,6 +131,8 @@ static const struct opt check_opt_table[] = {
 	[CO_MAX_MEMORY] = { "max-memory", 'M', OPT_U32, "1-1048576 MiB",
 			    OPT_FIELD(struct check_opts, max_memory),
 			    .min = 1, .max = 1U << 20 },
+	[CO_NO_ACCEL] = { "no-accel", 'A', OPT_FLAG,
+			  OPT_FIELD(struct check_opts, no_accel) },
 	{ /* sentinel */ }
 };
 
@@ -224,7 +229,8 @@ static int checking_build(struct checking *ck)
 	ck->copts.max_states = ck->o.max_states;
 	ck->copts.timeout_ms = ck->o.timeout;
 	ck->copts.max_memory_mb = ck->o.max_memory;
-	ck->copts.flags = ck->o.dma_fifo ? NCSYNC_CHECK_F_DMA_FIFO : 0;
+	ck->copts.flags = (ck->o.dma_fifo ? NCSYNC_CHECK_F_DMA_FIFO : 0) |
+			  (ck->o.no_accel ? NCSYNC_CHECK_F_NO_ACCEL : 0);
 	memcpy(ck->copts.sems, ck->o.init.sems, sizeof(ck->copts.sems));
 	memcpy(ck->copts.events, ck->o.init.events,
 	       sizeof(ck->copts.events));
@@ -678,12 +684,48 @@ static void print_limit(const struct checking *ck,
 	       ": there may be more defects" : "");
 }
 
+static const char *const accel_names[] = {
+	[NCSYNC_ACCEL_NONE] = "none", [NCSYNC_ACCEL_APPLIED] = "applied",
+	[NCSYNC_ACCEL_FELL_BACK] = "fell-back",
+};
+
+/* What the loop acceleration did, after the verdict's line. */
+static void print_accel(const struct checking *ck,
+			const struct ncsync_check_accel *a)
+{
+	const char *who = eng_name(ck->multi, a->core, a->engine);
+
+	if (a->status == NCSYNC_ACCEL_APPLIED)
+		printf("loop at line %u (%s@%u) checked by induction over its passes\n",
+		       a->line, who, a->record);
+	else if (a->status == NCSYNC_ACCEL_FELL_BACK)
+		printf("loop at line %u (%s@%u) searched pass by pass: %s\n",
+		       a->line, who, a->record, a->why);
+}
+
+static void json_accel(const struct checking *ck,
+		       const struct ncsync_check_accel *a)
+{
+	j_obj("accel");
+	j_str("loop", accel_names[a->status]);
+	if (a->status != NCSYNC_ACCEL_NONE) {
+		j_str("engine", eng_name(ck->multi, a->core, a->engine));
+		j_uint("record", a->record);
+		j_uint("line", a->line);
+	}
+	if (a->why)
+		j_str("why", a->why);
+	j_end();
+}
+
 static void report(const struct checking *ck,
 		   const struct ncsync_check_result *res)
 {
 	enum ncsync_check_verdict v = ncsync_check_verdict(res);
 	unsigned int i, n = ncsync_check_ndefects(res);
+	struct ncsync_check_accel accel;
 
+	ncsync_check_accel(res, &accel);
 	if (opt_json) {
 		j_obj(NULL);
 		j_str("file", ck->path);
@@ -692,6 +734,7 @@ static void report(const struct checking *ck,
 		j_bool("complete", ncsync_check_complete(res));
 		j_str("limit",
 		      ncsync_check_limit_name(ncsync_check_limit(res)));
+		json_accel(ck, &accel);
 		j_arr("defects");
 		for (i = 0; i < n; i++)
 			json_defect(ncsync_check_defect(res, i), ck->multi);
@@ -705,6 +748,7 @@ static void report(const struct checking *ck,
 	       (unsigned long long)ncsync_check_states(res));
 	print_limit(ck, res);
 	printf("\n");
+	print_accel(ck, &accel);
 	for (i = 0; i < n; i++)
 		print_defect(ck, ncsync_check_defect(res, i));
 }
