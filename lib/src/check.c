@@ -941,6 +941,10 @@ static int ck_phases(struct ck_run *r)
 	 */
 	if (!ret && !r->limited && !ck_accel_finite(r->accel, &r->cp))
 		ck_accel_fail(r->accel, "an engine may run for ever: its waits are decided pass by pass");
+	/* Every kind of a defect, unposted waits too, pass by pass. */
+	if (!ret && !r->limited && !ck_accel_why(r->accel) &&
+	    ck_verdict(r) == NCSYNC_CHECK_DEFECT)
+		ck_accel_fail(r->accel, "a defect: its kinds are found pass by pass");
 	if (ret || !ck_accel_why(r->accel)) {
 		if (!ret)
 			ck_accel_out(r, NCSYNC_ACCEL_APPLIED);

@@ -150,6 +150,9 @@ struct ck_paths;
  * @paths: per slot, the rows of the same form along the paths its engine
  *	takes (check_path.c), cached by position and registers; filled by
  *	the reduction's queries, hence not const when @cp is.
+ * @static_fut: the reduction takes the futures of @fut only, not of
+ *	@paths: set while the search runs on the classes of a loop
+ *	(check_accel.c), whose states share positions but not registers.
  */
 struct ck_prog {
 	unsigned int ncores;
@@ -175,6 +178,7 @@ struct ck_prog {
 	uint32_t fut_rows[CK_MAX_SLOTS];
 	uint8_t *fut[CK_MAX_SLOTS];
 	struct ck_paths *paths[CK_MAX_SLOTS];
+	bool static_fut;
 };
 
 /* A step: engine slot @idx, or (@land) the landing of copy @idx. */
@@ -334,6 +338,7 @@ void ck_accel_free(struct ck_accel *a);
 int ck_accel_note(struct ck_accel *a, const struct ck_prog *cp, size_t depth,
 		  const struct ck_state *from, struct ck_step s,
 		  const struct ck_state *to, ck_accel_at_fn *at, void *arg);
+bool ck_accel_finite(const struct ck_accel *a, const struct ck_prog *cp);
 bool ck_accel_on(const struct ck_accel *a);
 /* Whether two states differ only in values (registers, semaphores). */
 bool ck_accel_same_shape(const struct ck_prog *cp, const struct ck_state *a,
