@@ -9,62 +9,8 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "check_random.h"
 #include "check_test.h"
-
-static uint64_t rng = 0x9E3779B97F4A7C15ULL;
-
-static unsigned int rnd(unsigned int n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (unsigned int)(rng >> 11) % n;
-}
-
-static const char *const menu[] = {
-	"nop then sem[%u]++", "nop then sem[%u]--",
-	"nop wait sem[%u] > 0 then sem[%u]--", "nop wait sem[%u] >= 1",
-	"nop wait sem[%u] == 0", "nop then ev[%u] set", "nop then ev[%u] clear",
-	"nop wait ev[%u] set_then_clear", "addi r1, r1, 1",
-	"br.lt.u32 r1, 2, top", "poll min r2, sem[%u]", "drain", "exit",
-	"dma 0x%x, 0x%x, 64, latency=1 on_land sem[%u]++",
-	"dma 0x%x, 0x%x, 64, latency=1",
-	"nop then sem[%u] += 3", "nop then sem[%u] -= 2",
-	"nop wait sem[%u] <= 1", "nop wait sem[%u] > 1", "sema_clear %u",
-	"nop then sem[%u] = 2", "nop then sem[%u] += r1",
-	"evsem wait sem[%u] >= 1 lane1 wait sem[%u] <= 2",
-};
-
-static void random_line(char *buf, size_t len)
-{
-	unsigned int m = rnd(sizeof(menu) / sizeof(menu[0]));
-	unsigned int a = 1 + rnd(3), s = 0x40 * rnd(3), d = 0x40 * rnd(3);
-
-	if (m == 13 || m == 14)
-		snprintf(buf, len, menu[m], s, d, a);
-	else if (m == 2 || m == 22)
-		snprintf(buf, len, menu[m], a, 1 + rnd(3));
-	else
-		snprintf(buf, len, menu[m], a);
-}
-
-static void random_program(char *text, size_t len)
-{
-	static const char *const engines[] = { "pool", "act", "pe" };
-	unsigned int n = 2 + rnd(2), e, i, k;
-	size_t off = 0;
-	char line[96];
-
-	for (e = 0; e < n; e++) {
-		off += snprintf(text + off, len - off, "engine %s\ntop:\n",
-				engines[e]);
-		k = 2 + rnd(4);
-		for (i = 0; i < k; i++) {
-			random_line(line, sizeof(line));
-			off += snprintf(text + off, len - off, "\t%s\n", line);
-		}
-	}
-}
 
 static int cmp_hash(const void *a, const void *b)
 {
@@ -159,7 +105,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		struct ncsync_program *p;
 
-		random_program(text, sizeof(text));
+		ck_random_program(text, sizeof(text));
 		p = ck_build(text, NCSYNC_LOWER_COUNTER);
 		if (!p)
 			continue;

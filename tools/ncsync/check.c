@@ -5,7 +5,7 @@
  *
  *   ncsync check FILE [--lowering counter|events] [--sem N=V,...]
  *                     [--event N,...] [--max-states N] [--timeout MS]
- *                     [--dma-fifo] [--lnc N]
+ *                     [--dma-fifo] [--lnc N] [--promela OUT.pml]
  *   ncsync replay FILE SCHEDULE... [the same options]
  *
  * A schedule is printed, and read back, as words separated by blanks:
@@ -49,6 +49,7 @@ struct check_opts {
 	bool conformance;	/* refuse what the profile refuses first */
 	struct init_banks init;
 	uint32_t lnc;		/* 0: the text's */
+	const char *promela;	/* write the model there, "-": stdout */
 	/* Accepted for the "# options:" lines written for run; unused. */
 	uint32_t watchdog;
 	bool strict;
@@ -98,6 +99,7 @@ static bool parse_events(const char *s, void *field)
 enum {
 	CO_LOWERING, CO_SEM, CO_EVENT, CO_MAX_STATES, CO_TIMEOUT,
 	CO_DMA_FIFO, CO_WATCHDOG, CO_STRICT, CO_CONFORMANCE, CO_LNC,
+	CO_PROMELA,
 };
 
 static const struct opt check_opt_table[] = {
@@ -123,6 +125,8 @@ static const struct opt check_opt_table[] = {
 	[CO_LNC] = { "lnc", 'L', OPT_U32, "1-64",
 		     OPT_FIELD(struct check_opts, lnc),
 		     .min = 1, .max = NCSYNC_MAX_LNC },
+	[CO_PROMELA] = { "promela", 'P', OPT_PATH,
+			 OPT_FIELD(struct check_opts, promela) },
 	{ /* sentinel */ }
 };
 
@@ -201,6 +205,11 @@ static int checking_build(struct checking *ck)
 				&ck->file, &ck->o, &ck->given, &ck->opts_line);
 		if (ret)
 			return ret;
+		if (ck->file.promela) {
+			fail_msg("%s: --promela in its '# options:' line: a file names no output",
+				 ck->path);
+			return EXIT_USAGE;
+		}
 		bo.lowering = ck->o.lowering;
 	}
 	bo.lnc = ck->o.lnc;
@@ -676,6 +685,36 @@ static int check_parts(const struct checking *ck,
 	return ret ? fail_err(ret, "%s: check", ck->path) : 0;
 }
 
+/*
+ * --promela OUT: the model of the lowered program for SPIN, instead of the
+ * check (ncsync_check_promela()).
+ */
+static int write_promela(const struct checking *ck)
+{
+	const char *path = ck->o.promela;
+	bool std = !strcmp(path, "-");
+	FILE *f = std ? stdout : fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return fail_err(errno, "%s", path);
+	ret = ncsync_check_promela(ck->parts, ck->nparts, &ck->copts, f);
+	if (!std && fclose(f) && !ret)
+		ret = -EIO;
+	if (ret == -EOPNOTSUPP) {
+		fail_msg("%s: a record the Promela model cannot express",
+			 ck->path);
+		return EXIT_USAGE;
+	}
+	if (ret == -E2BIG) {
+		fail_msg("%s: more than %u cores (with the peers its DMA records signal) or %u engines: more than the checker follows",
+			 ck->path, NCSYNC_CHECK_MAX_CORES,
+			 NCSYNC_CHECK_MAX_ENGINES);
+		return EXIT_USAGE;
+	}
+	return ret ? fail_err(-ret, "%s", std ? ck->path : path) : EXIT_OK;
+}
+
 static int check_execute(struct checking *ck)
 {
 	struct ncsync_check_result *res;
@@ -710,7 +749,7 @@ int cmd_check(int argc, char **argv)
 		ret = bad_input(checking_build(ck));
 	}
 	if (!ret)
-		ret = check_execute(ck);
+		ret = ck->o.promela ? write_promela(ck) : check_execute(ck);
 	checking_free(ck);
 	free(ck);
 	return OPTS_EXIT(ret);

@@ -64,12 +64,13 @@ static const struct cmd cmds[] = {
 	  cmd_run },
 	{ "check", "FILE [--lowering counter|events] [--sem N=V,...]\n"
 	  "\t    [--event N,...] [--max-states N] [--timeout MS] [--dma-fifo]\n"
-	  "\t    [--conformance] [--lnc N]",
+	  "\t    [--conformance] [--lnc N] [--promela OUT.pml]",
 	  "explore every schedule of FILE's lowered program on a host model\n"
 	  "\tof the engines; report each defect kind (deadlock, dma-race,\n"
 	  "\tevent, overflow, barrier-imbalance, unposted-wait) with a schedule\n"
 	  "\tthat reaches it.  Exits 0 safe, 1 defect, 2 bad input,\n"
-	  "\t3 inconclusive (a limit was reached first)",
+	  "\t3 inconclusive (a limit was reached first).  --promela writes the\n"
+	  "\tlowered program as a Promela model for SPIN instead ('-': stdout)",
 	  cmd_check },
 	{ "replay", "FILE SCHEDULE... [--lowering counter|events] [--sem N=V,...]\n"
 	  "\t    [--event N,...] [--dma-fifo] [--lnc N]",
