@@ -169,7 +169,16 @@ static void pml_wait(struct pml *p, unsigned int e,
 		fputs(";\n", p->out);
 }
 
-/* Steps u0 and u1: the updates not paired and not a landing's. */
+/* Whether lane @l has step u0 or u1: an update not paired, not a landing's. */
+static bool pml_has_update(const struct ncsync_insn *in, unsigned int l)
+{
+	const struct ncsync_lane *ln = &in->lane[l];
+
+	return l < in->nlanes && ln->upd.active && !ln->paired &&
+	       !ln->upd.on_land;
+}
+
+/* Steps u0 and u1. */
 static void pml_updates(struct pml *p, unsigned int e,
 			const struct ncsync_insn *in, const char *indent)
 {
@@ -178,7 +187,7 @@ static void pml_updates(struct pml *p, unsigned int e,
 	for (l = 0; l < in->nlanes; l++) {
 		const struct ncsync_lane *ln = &in->lane[l];
 
-		if (!ln->upd.active || ln->paired || ln->upd.on_land)
+		if (!pml_has_update(in, l))
 			continue;
 		fprintf(p->out, "%s", indent);
 		p->first = false;
@@ -226,8 +235,7 @@ static void pml_branch(struct pml *p, unsigned int e,
 	else
 		fputs("\t\tgoto REND\n", p->out);
 	fputs("\t:: else", p->out);
-	if (in->nlanes && (in->lane[0].upd.active ||
-			   (in->nlanes > 1 && in->lane[1].upd.active))) {
+	if (pml_has_update(in, 0) || pml_has_update(in, 1)) {
 		fputs(" ->\n", p->out);
 		pml_updates(p, e, in, "\t\t");
 	} else {

@@ -6,7 +6,7 @@
  * semaphore P and V, waits of every comparison, events, PollSem, counted
  * and endless loops, DMA copies with and without a completion update,
  * Drains, GroupResetSemaphores, register operands, a two-lane
- * EventSemaphore.
+ * EventSemaphore.  And the order of the hashes of their final states.
  */
 #ifndef NCSYNC_TEST_CHECK_RANDOM_H
 #define NCSYNC_TEST_CHECK_RANDOM_H
@@ -70,6 +70,16 @@ static inline void ck_random_program(char *text, size_t len)
 			off += snprintf(text + off, len - off, "\t%s\n", line);
 		}
 	}
+}
+
+/* The order of two 128-bit state hashes (struct ck_finals.h), for qsort. */
+static inline int ck_cmp_hash(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
 #endif /* NCSYNC_TEST_CHECK_RANDOM_H */

@@ -12,15 +12,6 @@
 #include "check_random.h"
 #include "check_test.h"
 
-static int cmp_hash(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	if (x[0] != y[0])
-		return x[0] < y[0] ? -1 : 1;
-	return x[1] < y[1] ? -1 : x[1] > y[1];
-}
-
 /* Sort and drop repeats; the number left. */
 static size_t uniq(struct ck_finals *f)
 {
@@ -28,9 +19,9 @@ static size_t uniq(struct ck_finals *f)
 
 	if (!f->n)
 		return 0;
-	qsort(f->h, f->n, 2 * sizeof(uint64_t), cmp_hash);
+	qsort(f->h, f->n, 2 * sizeof(uint64_t), ck_cmp_hash);
 	for (i = 0; i < f->n; i++)
-		if (!n || cmp_hash(f->h + 2 * i, f->h + 2 * (n - 1))) {
+		if (!n || ck_cmp_hash(f->h + 2 * i, f->h + 2 * (n - 1))) {
 			f->h[2 * n] = f->h[2 * i];
 			f->h[2 * n + 1] = f->h[2 * i + 1];
 			n++;

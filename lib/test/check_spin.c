@@ -33,15 +33,6 @@ struct totals {
 	unsigned int programs, same, bad, open, deadlocks;
 };
 
-static int cmp_hash(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	if (x[0] != y[0])
-		return x[0] < y[0] ? -1 : 1;
-	return x[1] < y[1] ? -1 : x[1] > y[1];
-}
-
 /* The distinct states of @f where no step runs and an engine waits. */
 static uint64_t deadlock_states(struct ck_finals *f)
 {
@@ -57,9 +48,9 @@ static uint64_t deadlock_states(struct ck_finals *f)
 		h[2 * n + 1] = f->h[2 * i + 1];
 		n++;
 	}
-	qsort(h, n, 2 * sizeof(*h), cmp_hash);
+	qsort(h, n, 2 * sizeof(*h), ck_cmp_hash);
 	for (i = 0; i < n; i++)
-		k += !i || cmp_hash(h + 2 * i, h + 2 * (i - 1));
+		k += !i || ck_cmp_hash(h + 2 * i, h + 2 * (i - 1));
 	free(h);
 	return k;
 }
