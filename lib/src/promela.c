@@ -424,9 +424,14 @@ static void pml_engine(struct pml *p, unsigned int e)
 	uint32_t regs = pml_regs(cp, e), i, l;
 	FILE *f = p->out;
 
-	fprintf(f, "\n/* core %u, engine %s (%u records) */\nactive proctype c%u_%s()\n{\n",
-		cp->pos[cp->core[e]], name ? name : "?", cp->count[e],
-		cp->pos[cp->core[e]], name ? name : "engine");
+	fprintf(f, "\n/* core %u, engine %s (%u records) */\n",
+		cp->pos[cp->core[e]], name ? name : "?", cp->count[e]);
+	if (name)
+		fprintf(f, "active proctype c%u_%s()\n{\n",
+			cp->pos[cp->core[e]], name);
+	else
+		fprintf(f, "active proctype c%u_e%u()\n{\n",
+			cp->pos[cp->core[e]], cp->engine[e]);
 	for (i = 0; i < NCSYNC_NUM_REGS; i++)
 		if (regs & 1U << i)
 			fprintf(f, "\tint r%u = 0;\n", i);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 
 /* What pan concluded. */
@@ -22,13 +23,14 @@ enum spin_verdict {
 	SPIN_DEADLOCK,	/* an invalid end state */
 	SPIN_LIMIT,	/* the copy limit (an assertion), or pan's depth */
 	SPIN_FAILED,	/* spin, cc or pan did not run to the end */
+	SPIN_TIMEOUT,	/* pan ran out of its time (@states: its last count) */
 };
 
 /**
  * struct spin_run - one run of SPIN.
  * @cflags: for cc, after -fwrapv -DSAFETY: -O2, -DNOREDUCE...
  * @panflags: for ./pan: -m (depth), -w (hash table).
- * @timeout_s: pan's time limit; then SPIN_FAILED.
+ * @timeout_s: pan's time limit; then SPIN_TIMEOUT.
  * @verdict: out.
  * @states: out: pan's "states, stored".
  * @errors: out: pan's "errors: N"; with -c0 (pan goes on past an error)
@@ -79,6 +81,7 @@ static inline const char *spin_verdict_name(enum spin_verdict v)
 	static const char *const names[] = {
 		[SPIN_SAFE] = "safe", [SPIN_DEADLOCK] = "deadlock",
 		[SPIN_LIMIT] = "limit", [SPIN_FAILED] = "failed",
+		[SPIN_TIMEOUT] = "timeout",
 	};
 
 	return names[v];
@@ -105,6 +108,8 @@ static inline void spin_parse(const char *dir, struct spin_run *r)
 					    NULL, 10);
 		if (strstr(line, "states, stored"))
 			r->states = strtoull(line, NULL, 10);
+		else if (strstr(line, "States="))	/* progress */
+			r->states = strtod(strstr(line, "States=") + 7, NULL);
 	}
 	fclose(f);
 	if (end)
@@ -147,9 +152,12 @@ static inline int spin_check(const char *dir, struct spin_run *r)
 	r->t_pan = spin_now() - t0;
 	r->cpu_pan = spin_children_cpu() - c0;
 	/* pan exits 0 with or without an error; timeout(1) exits 124. */
-	if (ret)
-		return -1;
 	spin_parse(dir, r);
+	if (ret) {
+		r->verdict = WIFEXITED(ret) && WEXITSTATUS(ret) == 124 ?
+			     SPIN_TIMEOUT : SPIN_FAILED;
+		return -1;
+	}
 	return r->verdict == SPIN_FAILED ? -1 : 0;
 }
 
