@@ -34,6 +34,7 @@
 
 #include "check.h"
 #include "ncsync_exec.h"
+#include "text.h"
 
 /**
  * struct pml - a model being written.
@@ -214,7 +215,7 @@ static void pml_branch_test(const struct pml *p, const struct ncsync_insn *in)
 	}
 	/* Unsigned: flip the sign bits, then compare signed. */
 	fprintf(p->out, u ? "((r%u ^ MSB) %s (" : "(r%u %s ", in->br.lhs,
-		comp < sizeof(ops) / sizeof(ops[0]) && ops[comp] ? ops[comp] :
+		comp < ARRAY_SIZE(ops) && ops[comp] ? ops[comp] :
 		">");
 	pml_operand(p, reg, reg ? in->br.rhs : in->br.imm);
 	fputs(u ? " ^ MSB))" : ")", p->out);
