@@ -33,8 +33,8 @@ enum spin_verdict {
  * @timeout_s: pan's time limit; then SPIN_TIMEOUT.
  * @verdict: out.
  * @states: out: pan's "states, stored".
- * @errors: out: pan's "errors: N"; with -c0 (pan goes on past an error)
- *	and -DNOREDUCE, the number of invalid end states.
+ * @errors: out: pan's "errors: N" (with -c0 pan goes on past an error,
+ *	but counts fewer errors than there are distinct invalid end states).
  * @t_build: out: seconds of spin -a and cc.
  * @t_pan: out: seconds of ./pan.
  * @cpu_build: out: their CPU seconds (user + system).
