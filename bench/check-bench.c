@@ -3,19 +3,29 @@
  * check-bench: how fast ncsync_check() explores, in states per second, on
  * the programs of examples/ (or the files named on the command line).
  * Host only, no device: `make bench-check`, or
- *   build/bench/check-bench [--max-states N] [FILE.s ...]
+ *   build/bench/check-bench [--no-spin] [--no-accel] [--max-states N]
+ *                           [FILE.s ...]
  * Each program is checked with the library's defaults but the state limit
- * (default 2000000), lowered with counter barriers; barrier-loop.s also at
- * 1000 and 1000000 passes.  The last column says whether the loop
- * acceleration gave the verdict (--no-accel: off).  A measurement, not a
- * test: nothing is checked against a target.
+ * (default 2000000), lowered with counter barriers; the column "loop" says
+ * whether the verdict came by induction over a loop's passes (--no-accel:
+ * never).  After the examples, barrier-loop.s with 1000 and 1000000
+ * passes.  A measurement, not a test: nothing is checked against a target.
+ *
+ * Each row goes on with SPIN on the same program (ncsync_check_promela(),
+ * Documentation/ncsync/check.rst "SPIN: the same program, another
+ * checker"), unless --no-spin or spin(1) is missing: its verdict, the
+ * states pan stored (partial-order reduction on, -DCOLLAPSE), the CPU
+ * seconds of generation + spin -a + cc + pan and of pan alone, and the
+ * ratios of ncsync's states and CPU seconds to pan's.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ncsync.h"
+#include "spin_run.h"
 
 #ifndef CHECK_BENCH_TOP
 #define CHECK_BENCH_TOP "."
@@ -24,7 +34,10 @@
 static const char *const examples[] = {
 	"abba.s", "barrier-loop.s", "deadlock.s", "dma-drain.s", "fence.s",
 	"producer-consumer.s", "publish-race.s", "token-ring.s",
+	"call-return.s", "pingpong-cores.s", "core-barrier-loop.s",
 };
+
+static bool use_spin = true;
 
 /* The whole text of @path (it holds no NUL), or NULL. */
 static char *slurp(const char *path)
@@ -49,6 +62,94 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * The parts of @text: its "core N" statements lowered for the highest
+ * position + 1 cores, or the program of one core at position 0.  Their
+ * number, or a negative error number.
+ */
+static int build_parts(const char *text, struct ncsync_asm_part *parts)
+{
+	struct ncsync_asm_error err;
+	unsigned int lnc = 1;
+	int n, i, ret = 0;
+
+	n = ncsync_asm_cores(text, parts, NCSYNC_MAX_LNC, &err);
+	if (n < 0)
+		return n;
+	if (!n) {
+		parts[0].core = 0;
+		ret = ncsync_asm(text, &parts[0].prog, &err);
+		n = 1;
+	}
+	for (i = 0; i < n; i++)
+		lnc = parts[i].core + 1 > lnc ? parts[i].core + 1 : lnc;
+	for (i = 0; i < n && !ret; i++)
+		ret = ncsync_program_set_lnc(parts[i].prog, lnc) ?:
+		      ncsync_program_lower(parts[i].prog,
+					   NCSYNC_LOWER_COUNTER) ?:
+		      ncsync_program_finalize(parts[i].prog);
+	if (ret)
+		for (i = 0; i < n; i++)
+			ncsync_program_free(parts[i].prog);
+	return ret ? ret : n;
+}
+
+/*
+ * SPIN on the same parts: the rest of the row.  @states and @cpu are
+ * ncsync's, for the ratios.
+ */
+static void spin_row(const struct ncsync_asm_part *parts, unsigned int n,
+		     const struct ncsync_check_opts *o, uint64_t states,
+		     double cpu)
+{
+	char dir[] = "/tmp/ncsync-bench-XXXXXX", path[64], cmd[64];
+	struct spin_run sr = {
+		.cflags = "-O2 -DCOLLAPSE", .panflags = "-m1000000 -w24",
+		.timeout_s = 600,
+	};
+	double c0 = cpu_now(), gen;
+	FILE *f;
+	int ret;
+
+	if (!mkdtemp(dir)) {
+		printf("  (no temporary directory)\n");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/model.pml", dir);
+	f = fopen(path, "w");
+	ret = f ? ncsync_check_promela(parts, n, o, f) : -1;
+	if (f && fclose(f))
+		ret = -1;
+	gen = cpu_now() - c0;
+	if (!ret)
+		spin_check(dir, &sr);
+	if (ret || sr.verdict == SPIN_FAILED)
+		printf(" %-9s\n", ret ? "no-model" : "failed");
+	else if (sr.verdict == SPIN_TIMEOUT)
+		printf(" %-9s %10llu %8.2f %8.2f (after %u s)\n", "timeout",
+		       (unsigned long long)sr.states,
+		       gen + sr.cpu_build + sr.cpu_pan, sr.cpu_pan,
+		       sr.timeout_s);
+	else
+		printf(" %-9s %10llu %8.2f %8.2f %7.2f %7.2f\n",
+		       spin_verdict_name(sr.verdict),
+		       (unsigned long long)sr.states,
+		       gen + sr.cpu_build + sr.cpu_pan, sr.cpu_pan,
+		       sr.states ? (double)states / sr.states : 0,
+		       sr.cpu_pan > 0 ? cpu / sr.cpu_pan : 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		fprintf(stderr, "check-bench: could not remove %s\n", dir);
 }
 
 static const char *verdict(enum ncsync_check_verdict v)
@@ -88,14 +189,13 @@ static char *with_passes(const char *text, unsigned int passes)
  */
 static int bench(const char *path, uint64_t max_states, unsigned int passes)
 {
-	struct ncsync_check_result *res = NULL;
-	struct ncsync_program *p = NULL;
+	struct ncsync_asm_part parts[NCSYNC_MAX_LNC];
 	struct ncsync_check_accel accel = { 0 };
+	struct ncsync_check_result *res = NULL;
 	struct ncsync_check_opts o;
-	struct ncsync_asm_error err;
 	char *text = slurp(path), name[64];
-	double t0, dt;
-	int ret;
+	double t0, dt, c0, cpu;
+	int n, ret, i;
 
 	if (text && passes) {
 		char *t = with_passes(text, passes);
@@ -108,31 +208,35 @@ static int bench(const char *path, uint64_t max_states, unsigned int passes)
 	if (passes)
 		snprintf(name + strlen(name), sizeof(name) - strlen(name),
 			 "%u", passes);
-
-	ret = text ? ncsync_asm(text, &p, &err) : -1;
-	if (!ret)
-		ret = ncsync_program_lower(p, NCSYNC_LOWER_COUNTER);
-	if (!ret)
-		ret = ncsync_program_finalize(p);
+	n = text ? build_parts(text, parts) : -1;
+	ret = n < 0 ? n : 0;
 	ncsync_check_opts_init(&o);
 	o.max_states = max_states;
 	o.flags = flags;
 	t0 = now();
+	c0 = cpu_now();
 	if (!ret)
-		ret = ncsync_check(p, &o, &res);
+		ret = ncsync_check_cores(parts, n, &o, &res);
 	dt = now() - t0;
+	cpu = cpu_now() - c0;
 	if (!ret) {
 		ncsync_check_accel(res, &accel);
-		printf("%-24s %-12s %10llu %9.3f %12.0f  %s\n", name,
+		printf("%-24s %-12s %10llu %9.3f %12.0f %8.2f %-9s", name,
 		       verdict(ncsync_check_verdict(res)),
 		       (unsigned long long)ncsync_check_states(res), dt,
-		       ncsync_check_states(res) / (dt > 0 ? dt : 1e-9),
+		       ncsync_check_states(res) / (dt > 0 ? dt : 1e-9), cpu,
 		       accel_names[accel.status]);
-	}
-	else
+		if (use_spin && !passes)
+			spin_row(parts, n, &o, ncsync_check_states(res), cpu);
+		else
+			putchar('\n');
+		fflush(stdout);
+	} else {
 		fprintf(stderr, "check-bench: %s: cannot check it\n", path);
+	}
 	ncsync_check_free(res);
-	ncsync_program_free(p);
+	for (i = 0; i < n; i++)
+		ncsync_program_free(parts[i].prog);
 	free(text);
 	return ret ? 1 : 0;
 }
@@ -145,15 +249,22 @@ int main(int argc, char **argv)
 	size_t k;
 
 	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--no-accel"))
+		if (!strcmp(argv[i], "--no-spin"))
+			use_spin = false;
+		else if (!strcmp(argv[i], "--no-accel"))
 			flags |= NCSYNC_CHECK_F_NO_ACCEL;
 		else if (!strcmp(argv[i], "--max-states") && i + 1 < argc)
 			max_states = strtoull(argv[++i], NULL, 0);
 		else
 			break;
 	}
-	printf("%-24s %-12s %10s %9s %12s  %s\n", "program", "verdict",
-	       "states", "seconds", "states/s", "loop");
+	use_spin = use_spin && spin_available();
+	printf("%-24s %-12s %10s %9s %12s %8s %-9s", "program", "verdict",
+	       "states", "seconds", "states/s", "cpu s", "loop");
+	if (use_spin)
+		printf(" %-9s %10s %8s %8s %7s %7s", "spin", "states", "total s",
+		       "pan s", "xstate", "xCPU");
+	putchar('\n');
 	if (i < argc) {
 		for (; i < argc; i++)
 			bad |= bench(argv[i], max_states, 0);

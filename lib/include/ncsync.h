@@ -837,6 +837,9 @@ int ncsync_check_replay_cores(const struct ncsync_asm_part *parts,
 					const struct ncsync_check_core *cores,
 					unsigned int ncores),
 			      void *arg, size_t *done);
+/* The program as a Promela model for SPIN (Documentation/ncsync/check.rst). */
+int ncsync_check_promela(const struct ncsync_asm_part *parts, unsigned int n,
+			 const struct ncsync_check_opts *opts, FILE *out);
 
 #ifdef __cplusplus
 }

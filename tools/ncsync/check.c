@@ -6,7 +6,7 @@
  *   ncsync check FILE [--lowering counter|events] [--sem N=V,...]
  *                     [--event N,...] [--max-states N] [--timeout MS]
  *                     [--dma-fifo] [--lnc N] [--max-memory MIB]
- *                     [--no-accel]
+ *                     [--no-accel] [--promela OUT.pml]
  *   ncsync replay FILE SCHEDULE... [the same options]
  *
  * A schedule is printed, and read back, as words separated by blanks:
@@ -52,6 +52,7 @@ struct check_opts {
 	bool conformance;	/* refuse what the profile refuses first */
 	struct init_banks init;
 	uint32_t lnc;		/* 0: the text's */
+	const char *promela;	/* write the model there, "-": stdout */
 	/* Accepted for the "# options:" lines written for run; unused. */
 	uint32_t watchdog;
 	bool strict;
@@ -103,6 +104,7 @@ enum {
 	CO_DMA_FIFO, CO_WATCHDOG, CO_STRICT, CO_CONFORMANCE, CO_LNC,
 	CO_MAX_MEMORY,
 	CO_NO_ACCEL,
+	CO_PROMELA,
 };
 
 static const struct opt check_opt_table[] = {
@@ -133,6 +135,8 @@ static const struct opt check_opt_table[] = {
 			    .min = 1, .max = 1U << 20 },
 	[CO_NO_ACCEL] = { "no-accel", 'A', OPT_FLAG,
 			  OPT_FIELD(struct check_opts, no_accel) },
+	[CO_PROMELA] = { "promela", 'P', OPT_PATH,
+			 OPT_FIELD(struct check_opts, promela) },
 	{ /* sentinel */ }
 };
 
@@ -212,6 +216,11 @@ static int checking_build(struct checking *ck)
 				&ck->file, &ck->o, &ck->given, &ck->opts_line);
 		if (ret)
 			return ret;
+		if (ck->file.promela) {
+			fail_msg("%s: --promela in its '# options:' line: a file names no output",
+				 ck->path);
+			return EXIT_USAGE;
+		}
 		bo.lowering = ck->o.lowering;
 	}
 	bo.lnc = ck->o.lnc;
@@ -779,6 +788,36 @@ static int check_parts(const struct checking *ck,
 	return 0;
 }
 
+/*
+ * --promela OUT: the model of the lowered program for SPIN, instead of the
+ * check (ncsync_check_promela()).
+ */
+static int write_promela(const struct checking *ck)
+{
+	const char *path = ck->o.promela;
+	bool std = !strcmp(path, "-");
+	FILE *f = std ? stdout : fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return fail_err(errno, "%s", path);
+	ret = ncsync_check_promela(ck->parts, ck->nparts, &ck->copts, f);
+	if (!std && fclose(f) && !ret)
+		ret = -EIO;
+	if (ret == -EOPNOTSUPP) {
+		fail_msg("%s: a record the Promela model cannot express",
+			 ck->path);
+		return EXIT_USAGE;
+	}
+	if (ret == -E2BIG) {
+		fail_msg("%s: more than %u cores (with the peers its DMA records signal) or %u engines: more than the checker follows",
+			 ck->path, NCSYNC_CHECK_MAX_CORES,
+			 NCSYNC_CHECK_MAX_ENGINES);
+		return EXIT_USAGE;
+	}
+	return ret ? fail_err(-ret, "%s", std ? ck->path : path) : EXIT_OK;
+}
+
 static int check_execute(struct checking *ck)
 {
 	struct ncsync_check_result *res;
@@ -813,7 +852,7 @@ int cmd_check(int argc, char **argv)
 		ret = bad_input(checking_build(ck));
 	}
 	if (!ret)
-		ret = check_execute(ck);
+		ret = ck->o.promela ? write_promela(ck) : check_execute(ck);
 	checking_free(ck);
 	free(ck);
 	return OPTS_EXIT(ret);
