@@ -94,8 +94,9 @@ bench: deps all
 	$(TOP)/bench/plot.sh $(BUILD)/bench/results.json \
 		$(TOP)/Documentation/ncsync/images/bench.png
 
-# ncsync_check() in states per second on the examples, on the host
-# (Documentation/ncsync/check.rst).  A measurement, not part of `make check`.
+# ncsync_check() in states per second on the examples, on the host, and
+# SPIN on their Promela models (Documentation/ncsync/check.rst).  A
+# measurement, not part of `make check`.
 .PHONY: bench-check
 bench-check: all
 	$(MAKE) -C bench

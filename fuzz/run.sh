@@ -17,6 +17,9 @@
 #   4. check-diff in the VM: 3 x SECONDS random programs explored by
 #      ncsync_check() and run on the kernel, whose end must be one the
 #      checker found (Documentation/ncsync/check.rst).
+#   5. check_spin on the host for SECONDS: random programs checked by
+#      ncsync_check() and by SPIN on their Promela model, whose verdicts
+#      must agree ($BUILD/lib/test/check_spin, skipped without spin(1)).
 #
 # Usage: fuzz/run.sh [SECONDS]   (default 60; build with make -C fuzz first)
 # Environment: FUZZ_WORKERS (sysfuzz worker processes, each its own uid,
@@ -34,7 +37,7 @@ threads=${FUZZ_THREADS:-2}
 rc=0
 
 echo "TAP version 13"
-echo "1..4"
+echo "1..5"
 
 host_start() {
 	local name=$1
@@ -111,5 +114,20 @@ if [ $st -ne 0 ] || ! tr -d '\r' < "$diff_log" | grep -q '^ok 1 '; then
 	rc=1
 	tr -d '\r' < "$diff_log" | grep -q '^not ok 1 ' ||
 		echo "not ok 4 - check-diff: exited $st, no result (log: $diff_log)"
+fi
+
+# SPIN against the checker, on the host (lib/test/check_spin.c).
+spin_log=$out/check-spin.log
+"$build/lib/test/check_spin" --time "$secs" --seed "$seed" > "$spin_log" 2>&1
+st=$?
+grep -vE '^1\.\.[01]' "$spin_log" |
+	sed -e 's/^ok 1 - /ok 5 - check-spin: /' \
+	    -e 's/^not ok 1 - /not ok 5 - check-spin: /' \
+	    -e 's/^1\.\.0 # SKIP/ok 5 - check-spin # SKIP/' \
+	    -e '/^\(not \)\?ok 5 - /!{/^#/!s/^/# /}'
+if [ $st -ne 0 ]; then
+	rc=1
+	grep -q '^not ok 1 ' "$spin_log" ||
+		echo "not ok 5 - check-spin: exited $st, no result (log: $spin_log)"
 fi
 exit $rc

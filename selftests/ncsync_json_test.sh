@@ -56,6 +56,7 @@ j run-timeline run --timeline "$tmp/t.svg" "$ex/fence.s"
 j check-deadlock check "$ex/deadlock.s"
 j check-race check "$ex/publish-race.s"
 j check-safe check "$ex/token-ring.s"
+j check-fell-back check "$ex/abba.s"
 j dump-all dump --all
 j notify-on notify on
 j notify notify

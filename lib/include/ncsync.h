@@ -603,6 +603,7 @@ enum ncsync_check_limit {
 
 /* struct ncsync_check_opts.flags */
 #define NCSYNC_CHECK_F_DMA_FIFO		0x1U	/* copies land in issue order */
+#define NCSYNC_CHECK_F_NO_ACCEL		0x2U	/* no loop acceleration */
 
 /* The default of struct ncsync_check_opts.max_states. */
 #define NCSYNC_CHECK_MAX_STATES		10000000ULL
@@ -769,6 +770,34 @@ struct ncsync_check_defect {
 	const int32_t *values;
 };
 
+/* What the loop acceleration did (struct ncsync_check_accel.status). */
+enum ncsync_check_accel_status {
+	NCSYNC_ACCEL_NONE,	/* no loop repeats up to a shift; or off */
+	NCSYNC_ACCEL_APPLIED,	/* the verdict covers every pass */
+	NCSYNC_ACCEL_FELL_BACK,	/* the explicit search's verdict */
+};
+
+/**
+ * struct ncsync_check_accel - what the loop acceleration of ncsync_check()
+ *	did (Documentation/ncsync/check.rst, "Loops of any trip count").
+ * @status: enum ncsync_check_accel_status.
+ * @engine: unless NCSYNC_ACCEL_NONE, the engine whose branch back closed
+ *	the loop.
+ * @core: its core's position.
+ * @record: the branch.
+ * @line: its text line, 0 if unknown.
+ * @why: NCSYNC_ACCEL_FELL_BACK: why the induction did not apply (a static
+ *	string); NULL otherwise.
+ */
+struct ncsync_check_accel {
+	uint32_t status;
+	uint32_t engine;
+	uint32_t core;
+	uint32_t record;
+	uint32_t line;
+	const char *why;
+};
+
 struct ncsync_check_result;
 
 void ncsync_check_opts_init(struct ncsync_check_opts *opts);
@@ -786,6 +815,8 @@ unsigned int ncsync_check_ndefects(const struct ncsync_check_result *res);
 const struct ncsync_check_defect *
 ncsync_check_defect(const struct ncsync_check_result *res, unsigned int i);
 void ncsync_check_free(struct ncsync_check_result *res);
+int ncsync_check_accel(const struct ncsync_check_result *res,
+		       struct ncsync_check_accel *out);
 const char *ncsync_defect_name(unsigned int kind);
 int ncsync_check_replay(const struct ncsync_program *prog,
 			const struct ncsync_check_opts *opts,
@@ -806,6 +837,9 @@ int ncsync_check_replay_cores(const struct ncsync_asm_part *parts,
 					const struct ncsync_check_core *cores,
 					unsigned int ncores),
 			      void *arg, size_t *done);
+/* The program as a Promela model for SPIN (Documentation/ncsync/check.rst). */
+int ncsync_check_promela(const struct ncsync_asm_part *parts, unsigned int n,
+			 const struct ncsync_check_opts *opts, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -25,6 +25,7 @@ struct ncsync_check_result {
 	enum ncsync_check_limit limit;
 	uint64_t states;
 	struct ncsync_check_defect *defects[NCSYNC_DEFECT_KINDS];
+	struct ncsync_check_accel accel;
 };
 
 /*
@@ -37,6 +38,15 @@ struct ck_frame {
 	uint8_t nsteps;
 	uint8_t next;
 	struct ck_step steps[CK_MAX_SLOTS + CK_MAX_COPIES];
+	/*
+	 * Loop acceleration: the step to the frame (replayed to check a
+	 * defect), how far its class reaches, the next class the step at
+	 * @next leads to, and the classes it led to so far.
+	 */
+	struct ck_step in;
+	uint64_t hi;
+	uint64_t seg;
+	unsigned int nseg;
 	struct ck_state st;	/* last */
 };
 
@@ -68,6 +78,15 @@ struct ck_run {
 	uint32_t unposted_off[CK_MAX_SLOTS];
 	int64_t deadline_ns;
 	struct ncsync_check_result *res;
+	/*
+	 * Loop acceleration (check_accel.c): its state, whether the search
+	 * runs on its classes, whether it stopped to change mode, and the
+	 * state a replayed defect reaches.
+	 */
+	struct ck_accel *accel;
+	bool abstract;
+	bool stop;
+	struct ck_state *conc;
 };
 
 static const char *const ck_limit_names[NCSYNC_CHECK_LIMITS] = {
@@ -231,22 +250,45 @@ static struct ck_frame *ck_frame_new(struct ck_run *r)
 }
 
 /*
- * The steps to explore from frame @f: one private step whose successor is
- * new, or every enabled step.  Return how many.
+ * Whether every state step @s leads to from frame @f is new: one, or with
+ * loop acceleration one per class it meets.
+ */
+static bool ck_succ_new(struct ck_run *r, const struct ck_frame *f,
+			struct ck_step s)
+{
+	uint64_t seg = 0, next = 0, hi;
+	struct ck_effects fx;
+	unsigned int nseg = 0;
+	struct ck_state t;
+
+	do {
+		ck_state_copy(&r->cp, &t, &f->st);
+		ck_apply(&r->cp, &t, s, &fx);
+		if (r->abstract && ck_accel_segment(r->accel, &r->cp, &t, seg,
+						    f->hi, &next, &nseg, &hi)) {
+			r->stop = true;
+			return false;
+		}
+		if (ck_seen(r, &t, false))
+			return false;
+		seg = next;
+	} while (seg);
+	return true;
+}
+
+/*
+ * The steps to explore from frame @f: one private step whose successors
+ * are new, or every enabled step.  Return how many.
  */
 static unsigned int ck_frame_steps(struct ck_run *r, struct ck_frame *f)
 {
 	struct ck_step all[CK_MAX_SLOTS + CK_MAX_COPIES];
 	unsigned int n = ck_enabled(&r->cp, &f->st, all), i;
-	struct ck_effects fx;
-	struct ck_state t;
 
 	for (i = 0; !r->full && i < n; i++) {
 		if (!ck_step_private(&r->cp, &f->st, all[i]))
 			continue;
-		ck_state_copy(&r->cp, &t, &f->st);
-		ck_apply(&r->cp, &t, all[i], &fx);
-		if (ck_seen(r, &t, false) == 0) {
+		if (ck_succ_new(r, f, all[i])) {
 			f->steps[0] = all[i];
 			return f->nsteps = 1;
 		}
@@ -264,6 +306,16 @@ static void ck_free_defect(struct ncsync_check_defect *d)
 		free((void *)d->deadlock_cores);
 	}
 	free(d);
+}
+
+static bool ck_accel_real(struct ck_run *r, unsigned int kind,
+			  unsigned int e);
+
+/* The state a defect reports: with loop acceleration, the replayed one. */
+static const struct ck_state *ck_defect_state(const struct ck_run *r,
+					      const struct ck_state *st)
+{
+	return r->abstract ? r->conc : st;
 }
 
 /*
@@ -284,6 +336,8 @@ static struct ncsync_check_defect *ck_report(struct ck_run *r,
 
 	if (*slot && (*slot)->nsteps <= n)
 		return NULL;
+	if (r->abstract && !ck_accel_real(r, kind, e))
+		return NULL;
 	d = calloc(1, sizeof(*d));
 	steps = calloc(n ? n : 1, sizeof(*steps));
 	cores = calloc(r->cp.ncores, sizeof(*cores));
@@ -303,7 +357,7 @@ static struct ncsync_check_defect *ck_report(struct ck_run *r,
 	d->core = r->cp.pos[r->cp.core[e]];
 	d->ncores = r->cp.ncores;
 	d->cores = cores;
-	ck_snapshot_cores(&r->cp, &top->st, cores);
+	ck_snapshot_cores(&r->cp, ck_defect_state(r, &top->st), cores);
 	d->state = cores[r->cp.core[e]].state;
 	ck_free_defect(*slot);
 	*slot = d;
@@ -484,13 +538,72 @@ static void ck_terminal(struct ck_run *r)
 	if (first < 0)
 		return;
 	d = ck_report(r, NCSYNC_DEFECT_DEADLOCK, first);
-	if (d && ck_deadlock_of(&r->cp, st, first, d))
+	if (d && ck_deadlock_of(&r->cp, ck_defect_state(r, st), first, d))
 		r->err = -ENOMEM;
 	if (barrier >= 0 && !other) {
 		d = ck_report(r, NCSYNC_DEFECT_BARRIER_IMBALANCE, barrier);
-		if (d && ck_deadlock_of(&r->cp, st, barrier, d))
+		if (d && ck_deadlock_of(&r->cp, ck_defect_state(r, st),
+					barrier, d))
 			r->err = -ENOMEM;
 	}
+}
+
+/*
+ * Whether a defect of @kind of slot @e holds in state @st, reached by a
+ * step that did @fx.
+ */
+static bool ck_kind_holds(struct ck_run *r, unsigned int kind, unsigned int e,
+			  const struct ck_state *st,
+			  const struct ck_effects *fx)
+{
+	struct ck_step all[CK_MAX_SLOTS + CK_MAX_COPIES];
+	struct ck_step s = { .idx = e };
+
+	switch (kind) {
+	case NCSYNC_DEFECT_EVENT:
+		return fx->event;
+	case NCSYNC_DEFECT_OVERFLOW:
+		return fx->overflow;
+	case NCSYNC_DEFECT_DMA_RACE:
+		return fx->race;
+	case NCSYNC_DEFECT_UNPOSTED_WAIT:
+		return ck_wait_at(&r->cp, st, e) &&
+		       !ck_step_enabled(&r->cp, st, s) && ck_unposted(r, e, st);
+	default:	/* deadlock, barrier-imbalance: no step */
+		return !ck_enabled(&r->cp, st, all) && !ck_ended(st, e);
+	}
+}
+
+/*
+ * A defect the search on classes found (ck_report()): real when its
+ * schedule, replayed from the initial state, runs through the same
+ * positions (so that its words name the records run) and has the defect.
+ * Then r->conc is the state it reaches; otherwise the acceleration is
+ * given up.
+ */
+static bool ck_accel_real(struct ck_run *r, unsigned int kind,
+			  unsigned int e)
+{
+	const struct ck_state *top = &ck_frame_at(r, r->depth)->st;
+	struct ck_effects fx = { 0 };
+	size_t i;
+
+	ck_state_init(&r->cp, r->conc, r->opts->sems, r->opts->events);
+	for (i = 1; i <= r->depth; i++) {
+		struct ck_step s = ck_frame_at(r, i)->in;
+
+		if (!ck_accel_same_shape(&r->cp, r->conc,
+					 &ck_frame_at(r, i - 1)->st) ||
+		    !ck_step_enabled(&r->cp, r->conc, s))
+			break;
+		ck_apply(&r->cp, r->conc, s, &fx);
+	}
+	if (i > r->depth && ck_accel_same_shape(&r->cp, r->conc, top) &&
+	    ck_kind_holds(r, kind, e, r->conc, &fx))
+		return true;
+	ck_accel_fail(r->accel, "a defect found on the classes of its passes, whose schedule is searched pass by pass");
+	r->stop = true;
+	return false;
 }
 
 static bool ck_all_ended(const struct ck_run *r, const struct ck_state *st)
@@ -540,6 +653,8 @@ static void ck_enter(struct ck_run *r)
 	struct ck_frame *f = ck_frame_at(r, r->depth);
 
 	f->next = 0;
+	f->seg = 0;
+	f->nseg = 0;
 	ck_state_defects(r);
 	if (!ck_frame_steps(r, f)) {
 		ck_final(r, &f->st);
@@ -562,6 +677,47 @@ static void ck_bounds(struct ck_run *r)
 		ck_limit(r, NCSYNC_CHECK_LIMIT_TIME);
 }
 
+static const struct ck_state *ck_state_at(void *arg, size_t depth)
+{
+	return &ck_frame_at(arg, depth)->st;
+}
+
+/*
+ * The successor @t of frame @f by its step at f->next: with loop
+ * acceleration, the class of the next part of its line, and the step
+ * stays until the last; -E2BIG when the acceleration gave up.
+ */
+static int ck_next_class(struct ck_run *r, struct ck_frame *f,
+			 struct ck_frame *t)
+{
+	uint64_t next = 0;
+
+	t->hi = 0;
+	if (r->abstract && ck_accel_segment(r->accel, &r->cp, &t->st, f->seg,
+					    f->hi, &next, &f->nseg, &t->hi)) {
+		r->stop = true;
+		return -E2BIG;
+	}
+	f->seg = next;
+	if (!next)
+		f->next++;
+	return 0;
+}
+
+/* Look for a loop, in the explicit search, at the new top frame @t. */
+static int ck_find_loop(struct ck_run *r, const struct ck_frame *f,
+			const struct ck_frame *t)
+{
+	int ret;
+
+	if (!r->accel || r->abstract || ck_accel_on(r->accel))
+		return 0;
+	ret = ck_accel_note(r->accel, &r->cp, r->depth, &f->st, t->in, &t->st,
+			    ck_state_at, r);
+	r->stop = ck_accel_on(r->accel);
+	return ret;
+}
+
 /* Take the next step of the top frame; 0 or -ENOMEM. */
 static int ck_advance(struct ck_run *r)
 {
@@ -571,15 +727,18 @@ static int ck_advance(struct ck_run *r)
 	unsigned int e;
 	int seen;
 
-	s = f->steps[f->next++];
+	s = f->steps[f->next];
 	t = ck_frame_new(r);
 	if (!t)
 		return r->limited ? 0 : -ENOMEM;
 	f = ck_frame_at(r, r->depth - 1);
 	ck_state_copy(&r->cp, &t->st, &f->st);
 	ck_step_out(&r->cp, &f->st, s, &t->via);
+	t->in = s;
 	e = s.land ? f->st.copies[s.idx].eng : s.idx;
 	ck_apply(&r->cp, &t->st, s, &fx);
+	if (ck_next_class(r, f, t))
+		return 0;
 	ck_step_defects(r, &fx, e);
 	if (fx.full)	/* a copy the executor could not follow */
 		return 0;
@@ -591,6 +750,9 @@ static int ck_advance(struct ck_run *r)
 	r->res->states++;
 	ck_note_values(r, &t->st, &f->st);
 	ck_enter(r);
+	seen = ck_find_loop(r, f, t);
+	if (seen)
+		return seen;
 	r->depth++;
 	ck_bounds(r);
 	return 0;
@@ -604,6 +766,7 @@ static int ck_search(struct ck_run *r)
 	if (!f)
 		return r->limited ? 0 : -ENOMEM;
 	ck_state_init(&r->cp, &f->st, r->opts->sems, r->opts->events);
+	f->hi = r->abstract ? ck_accel_canon(r->accel, &r->cp, &f->st) : 0;
 	ret = ck_seen(r, &f->st, true);
 	if (ret == -ENOSPC) {
 		ck_limit(r, NCSYNC_CHECK_LIMIT_MEMORY);
@@ -617,7 +780,7 @@ static int ck_search(struct ck_run *r)
 	r->depth = 1;
 	if (r->err)
 		return r->err;
-	while (r->depth && !r->limited && !r->err) {
+	while (r->depth && !r->limited && !r->err && !r->stop) {
 		f = ck_frame_at(r, r->depth - 1);
 		if (f->next == f->nsteps) {
 			r->depth--;
@@ -659,6 +822,8 @@ static void ck_run_fini(struct ck_run *r)
 	free(r->frames);
 	free(r->unposted);
 	ck_values_fini(&r->vals);
+	free(r->conc);
+	ck_accel_free(r->accel);
 }
 
 /*
@@ -706,6 +871,93 @@ static enum ncsync_check_verdict ck_verdict(const struct ck_run *r)
 	return r->limited ? NCSYNC_CHECK_INCONCLUSIVE : NCSYNC_CHECK_SAFE;
 }
 
+/* A new search from the initial state: on classes when @abstract. */
+static int ck_restart(struct ck_run *r, bool abstract)
+{
+	free(r->seen.keys);
+	memset(&r->seen, 0, sizeof(r->seen));
+	ncsync_check_free(r->res);
+	r->res = calloc(1, sizeof(*r->res));
+	r->depth = 0;
+	r->limited = false;
+	r->limit = NCSYNC_CHECK_LIMIT_NONE;
+	r->stop = false;
+	r->abstract = abstract;
+	r->cp.static_fut = abstract;
+	/* The values of a search are its own (check_values.c). */
+	ck_values_fini(&r->vals);
+	memset(&r->vals, 0, sizeof(r->vals));
+	if (abstract && !r->conc)
+		r->conc = malloc(sizeof(*r->conc));
+	return r->res && (!abstract || r->conc) ? 0 : -ENOMEM;
+}
+
+/* What the acceleration did, with @status, for the result. */
+static void ck_accel_out(const struct ck_run *r, uint32_t status)
+{
+	struct ncsync_check_accel *o = &r->res->accel;
+	const struct ncsync_stream *ps;
+	unsigned int e;
+	uint32_t rec;
+
+	ck_accel_loop(r->accel, &e, &rec);
+	ps = r->cp.prog[r->cp.core[e]]->streams[r->cp.engine[e]];
+	o->status = status;
+	o->engine = r->cp.engine[e];
+	o->core = r->cp.pos[r->cp.core[e]];
+	o->record = rec;
+	o->line = rec < ps->count ? ps->lines[rec] : 0;
+	o->why = status == NCSYNC_ACCEL_FELL_BACK ? ck_accel_why(r->accel) :
+						    NULL;
+}
+
+/*
+ * The explicit search, watching for a loop; once one is found, the search
+ * on its classes; if that gives up or reaches a limit, the explicit search
+ * again, without.
+ */
+static int ck_phases(struct ck_run *r)
+{
+	int ret;
+
+	if (!r->full && !r->finals &&
+	    !(r->opts->flags & NCSYNC_CHECK_F_NO_ACCEL)) {
+		r->accel = ck_accel_new();
+		if (!r->accel)
+			return -ENOMEM;
+	}
+	ret = ck_search(r);
+	if (ret || !ck_accel_on(r->accel))
+		return ret;
+	ret = ck_restart(r, true);
+	if (!ret)
+		ret = ck_search(r);
+	if (!ret && r->limited)
+		ck_accel_fail(r->accel, "the search on the classes of its passes reached a limit");
+	/*
+	 * Waits no reached value passes are decided on concrete states only
+	 * (check_values.c): by induction, only in a program whose runs are
+	 * all finite, where such a wait ends in a deadlock.
+	 */
+	if (!ret && !r->limited && !ck_accel_finite(r->accel, &r->cp))
+		ck_accel_fail(r->accel, "an engine may run for ever: its waits are decided pass by pass");
+	/* Every kind of a defect, unposted waits too, pass by pass. */
+	if (!ret && !r->limited && !ck_accel_why(r->accel) &&
+	    ck_verdict(r) == NCSYNC_CHECK_DEFECT)
+		ck_accel_fail(r->accel, "a defect: its kinds are found pass by pass");
+	if (ret || !ck_accel_why(r->accel)) {
+		if (!ret)
+			ck_accel_out(r, NCSYNC_ACCEL_APPLIED);
+		return ret;
+	}
+	ret = ck_restart(r, false);
+	if (!ret)
+		ret = ck_search(r);
+	if (!ret)
+		ck_accel_out(r, NCSYNC_ACCEL_FELL_BACK);
+	return ret;
+}
+
 int ncsync_check_run(const struct ncsync_asm_part *parts, unsigned int n,
 		     const struct ncsync_check_opts *opts, bool full,
 		     struct ck_finals *finals,
@@ -715,7 +967,8 @@ int ncsync_check_run(const struct ncsync_asm_part *parts, unsigned int n,
 	int ret;
 
 	if (!parts || !opts || !resp ||
-	    (opts->flags & ~NCSYNC_CHECK_F_DMA_FIFO))
+	    (opts->flags &
+	     ~(NCSYNC_CHECK_F_DMA_FIFO | NCSYNC_CHECK_F_NO_ACCEL)))
 		return -EINVAL;
 	r = calloc(1, sizeof(*r));
 	if (!r)
@@ -727,8 +980,8 @@ int ncsync_check_run(const struct ncsync_asm_part *parts, unsigned int n,
 	if (!ret) {
 		ret = ck_run_init(r);
 		if (!ret)
-			ret = ck_search(r);
-		if (!ret && !r->limited)
+			ret = ck_phases(r);
+		if (!ret && !r->limited && !r->abstract)
 			ret = ck_search_values(r);
 		ck_run_fini(r);
 	}
@@ -761,6 +1014,15 @@ int ncsync_check(const struct ncsync_program *prog,
 
 	return prog ? ncsync_check_run(&part, 1, opts, false, NULL, resp) :
 		      -EINVAL;
+}
+
+int ncsync_check_accel(const struct ncsync_check_result *res,
+		       struct ncsync_check_accel *out)
+{
+	if (!res || !out)
+		return -EINVAL;
+	*out = res->accel;
+	return 0;
 }
 
 bool ncsync_check_complete(const struct ncsync_check_result *res)

@@ -150,6 +150,9 @@ struct ck_paths;
  * @paths: per slot, the rows of the same form along the paths its engine
  *	takes (check_path.c), cached by position and registers; filled by
  *	the reduction's queries, hence not const when @cp is.
+ * @static_fut: the reduction takes the futures of @fut only, not of
+ *	@paths: set while the search runs on the classes of a loop
+ *	(check_accel.c), whose states share positions but not registers.
  */
 struct ck_prog {
 	unsigned int ncores;
@@ -175,6 +178,7 @@ struct ck_prog {
 	uint32_t fut_rows[CK_MAX_SLOTS];
 	uint8_t *fut[CK_MAX_SLOTS];
 	struct ck_paths *paths[CK_MAX_SLOTS];
+	bool static_fut;
 };
 
 /* A step: engine slot @idx, or (@land) the landing of copy @idx. */
@@ -316,6 +320,38 @@ bool ck_values_unposted(const struct ck_values *v, const struct ck_prog *cp,
 int ck_values_of(const struct ck_values *v, const struct ck_prog *cp,
 		 const struct ck_state *st, unsigned int e, int32_t **out,
 		 uint32_t *n);
+
+/*
+ * check_accel.c: loop acceleration (Documentation/ncsync/check.rst, "Loops
+ * of any trip count").  ck_accel_note() watches the explicit search for a
+ * loop head that repeats an ancestor up to a shift; once it has, the
+ * search starts again on classes of states along the shift:
+ * ck_accel_canon() maps a state to its class's first state and gives how
+ * far the class reaches from there, ck_accel_segment() the successors of
+ * a step across the classes it meets.  ck_accel_why() says why the
+ * abstraction was given up (then the search falls back to the plain one).
+ */
+struct ck_accel;
+typedef const struct ck_state *ck_accel_at_fn(void *arg, size_t depth);
+struct ck_accel *ck_accel_new(void);
+void ck_accel_free(struct ck_accel *a);
+int ck_accel_note(struct ck_accel *a, const struct ck_prog *cp, size_t depth,
+		  const struct ck_state *from, struct ck_step s,
+		  const struct ck_state *to, ck_accel_at_fn *at, void *arg);
+bool ck_accel_finite(const struct ck_accel *a, const struct ck_prog *cp);
+bool ck_accel_on(const struct ck_accel *a);
+/* Whether two states differ only in values (registers, semaphores). */
+bool ck_accel_same_shape(const struct ck_prog *cp, const struct ck_state *a,
+			 const struct ck_state *b);
+void ck_accel_loop(const struct ck_accel *a, unsigned int *slot,
+		   uint32_t *rec);
+void ck_accel_fail(struct ck_accel *a, const char *why);
+const char *ck_accel_why(const struct ck_accel *a);
+uint64_t ck_accel_canon(struct ck_accel *a, const struct ck_prog *cp,
+			struct ck_state *st);
+int ck_accel_segment(struct ck_accel *a, const struct ck_prog *cp,
+		     struct ck_state *t, uint64_t seg, uint64_t hi,
+		     uint64_t *next, unsigned int *nseg, uint64_t *thi);
 
 /*
  * check.c: ncsync_check(); with @full, every enabled step of every state

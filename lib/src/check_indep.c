@@ -206,7 +206,8 @@ const uint8_t *ck_fut_static(const struct ck_prog *cp, unsigned int e,
 static uint8_t ck_fut_of(const struct ck_prog *cp, const struct ck_state *st,
 			 unsigned int j, unsigned int d)
 {
-	const uint8_t *row = ck_path_row(cp, st, j);
+	/* A path depends on registers, which a class of a loop shifts. */
+	const uint8_t *row = cp->static_fut ? NULL : ck_path_row(cp, st, j);
 
 	if (!row)
 		row = ck_fut_static(cp, j, st->eng[j].pc);

@@ -12,113 +12,8 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "check_random.h"
 #include "check_test.h"
-
-static uint64_t rng = 0x9E3779B97F4A7C15ULL;
-
-static unsigned int rnd(unsigned int n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (unsigned int)(rng >> 11) % n;
-}
-
-static const char *const menu[] = {
-	"nop then sem[%u]++", "nop then sem[%u]--",
-	"nop wait sem[%u] > 0 then sem[%u]--", "nop wait sem[%u] >= 1",
-	"nop wait sem[%u] == 0", "nop then ev[%u] set", "nop then ev[%u] clear",
-	"nop wait ev[%u] set_then_clear", "addi r1, r1, 1",
-	"br.lt.u32 r1, 2, top", "poll min r2, sem[%u]", "drain", "exit",
-	"dma 0x%x, 0x%x, 64, latency=1 on_land sem[%u]++",
-	"dma 0x%x, 0x%x, 64, latency=1",
-	"nop then sem[%u] += 3", "nop then sem[%u] -= 2",
-	"nop wait sem[%u] <= 1", "nop wait sem[%u] > 1", "sema_clear %u",
-	"nop then sem[%u] = 2", "nop then sem[%u] += r1",
-	"evsem wait sem[%u] >= 1 lane1 wait sem[%u] <= 2",
-};
-
-static void random_line(char *buf, size_t len)
-{
-	unsigned int m = rnd(sizeof(menu) / sizeof(menu[0]));
-	unsigned int a = 1 + rnd(3), s = 0x40 * rnd(3), d = 0x40 * rnd(3);
-
-	if (m == 13 || m == 14)
-		snprintf(buf, len, menu[m], s, d, a);
-	else if (m == 2 || m == 22)
-		snprintf(buf, len, menu[m], a, 1 + rnd(3));
-	else
-		snprintf(buf, len, menu[m], a);
-}
-
-static void random_program(char *text, size_t len)
-{
-	static const char *const engines[] = { "pool", "act", "pe" };
-	unsigned int n = 2 + rnd(2), e, i, k;
-	size_t off = 0;
-	char line[96];
-
-	for (e = 0; e < n; e++) {
-		off += snprintf(text + off, len - off, "engine %s\ntop:\n",
-				engines[e]);
-		k = 2 + rnd(4);
-		for (i = 0; i < k; i++) {
-			random_line(line, sizeof(line));
-			off += snprintf(text + off, len - off, "\t%s\n", line);
-		}
-	}
-}
-
-/* @n random lines for each of @ne engines, in sections of @label. */
-static size_t random_sections(char *text, size_t len, size_t off,
-			      unsigned int ne, const char *label,
-			      unsigned int n, const char *last)
-{
-	static const char *const engines[] = { "pool", "act", "pe" };
-	unsigned int e, i;
-	char line[96];
-
-	for (e = 0; e < ne; e++) {
-		off += snprintf(text + off, len - off, "engine %s\n%s",
-				engines[e], label);
-		for (i = 0; i < n; i++) {
-			do {	/* no branch, exit or r1 of the loop's own */
-				random_line(line, sizeof(line));
-			} while (strstr(line, "r1") || strstr(line, "exit") ||
-				 strstr(line, "ev["));
-			off += snprintf(text + off, len - off, "\t%s\n", line);
-		}
-		off += snprintf(text + off, len - off, "%s", last);
-	}
-	return off;
-}
-
-/*
- * Every engine counts passes in r1 around a barrier: random lines before
- * and after it, its own events left to the barriers of the events
- * lowering.
- */
-static void random_loop_program(char *text, size_t len)
-{
-	unsigned int ne = 2 + rnd(2);
-	size_t off;
-
-	off = random_sections(text, len, 0, ne, "", 0, "\tmovi r1, 0\n");
-	off = random_sections(text, len, off, ne, "top:\taddi r1, r1, 1\n",
-			      rnd(2), "");
-	off += snprintf(text + off, len - off, "barrier\n");
-	random_sections(text, len, off, ne, "", rnd(2),
-			"\tbr.lt.u32 r1, 2, top\n");
-}
-
-static int cmp_hash(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	if (x[0] != y[0])
-		return x[0] < y[0] ? -1 : 1;
-	return x[1] < y[1] ? -1 : x[1] > y[1];
-}
 
 /* Sort and drop repeats; the number left. */
 static size_t uniq(struct ck_finals *f)
@@ -127,9 +22,9 @@ static size_t uniq(struct ck_finals *f)
 
 	if (!f->n)
 		return 0;
-	qsort(f->h, f->n, 2 * sizeof(uint64_t), cmp_hash);
+	qsort(f->h, f->n, 2 * sizeof(uint64_t), ck_cmp_hash);
 	for (i = 0; i < f->n; i++)
-		if (!n || cmp_hash(f->h + 2 * i, f->h + 2 * (n - 1))) {
+		if (!n || ck_cmp_hash(f->h + 2 * i, f->h + 2 * (n - 1))) {
 			f->h[2 * n] = f->h[2 * i];
 			f->h[2 * n + 1] = f->h[2 * i + 1];
 			n++;
@@ -185,6 +80,48 @@ out:
 	return same;
 }
 
+/* @n random lines for each of @ne engines, in sections of @label. */
+static size_t random_sections(char *text, size_t len, size_t off,
+			      unsigned int ne, const char *label,
+			      unsigned int n, const char *last)
+{
+	static const char *const engines[] = { "pool", "act", "pe" };
+	unsigned int e, i;
+	char line[96];
+
+	for (e = 0; e < ne; e++) {
+		off += snprintf(text + off, len - off, "engine %s\n%s",
+				engines[e], label);
+		for (i = 0; i < n; i++) {
+			do {	/* no branch, exit or r1 of the loop's own */
+				ck_random_line(line, sizeof(line));
+			} while (strstr(line, "r1") || strstr(line, "exit") ||
+				 strstr(line, "ev["));
+			off += snprintf(text + off, len - off, "\t%s\n", line);
+		}
+		off += snprintf(text + off, len - off, "%s", last);
+	}
+	return off;
+}
+
+/*
+ * Every engine counts passes in r1 around a barrier: random lines before
+ * and after it, its own events left to the barriers of the events
+ * lowering.
+ */
+static void random_loop_program(char *text, size_t len)
+{
+	unsigned int ne = 2 + ck_rnd(2);
+	size_t off;
+
+	off = random_sections(text, len, 0, ne, "", 0, "\tmovi r1, 0\n");
+	off = random_sections(text, len, off, ne, "top:\taddi r1, r1, 1\n",
+			      ck_rnd(2), "");
+	off += snprintf(text + off, len - off, "barrier\n");
+	random_sections(text, len, off, ne, "", ck_rnd(2),
+			"\tbr.lt.u32 r1, 2, top\n");
+}
+
 /* @n programs of @gen, lowered @how, compared; the totals in @t. */
 static void run_set(unsigned int n, void (*gen)(char *, size_t),
 		    bool alternate, struct totals *t)
@@ -218,7 +155,7 @@ int main(int argc, char **argv)
 	unsigned int n = argc > 1 ? atoi(argv[1]) : 400;
 	struct totals t = { 0 }, l = { 0 };
 
-	run_set(n, random_program, false, &t);
+	run_set(n, ck_random_program, false, &t);
 	TAP_CHECK(t.programs == n && !t.bad && t.same >= n * 3 / 4,
 		  "%u random programs: the reduced search reaches the same final "
 		  "states, defects and verdict as the full one in all %u that "

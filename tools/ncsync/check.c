@@ -6,6 +6,7 @@
  *   ncsync check FILE [--lowering counter|events] [--sem N=V,...]
  *                     [--event N,...] [--max-states N] [--timeout MS]
  *                     [--dma-fifo] [--lnc N] [--max-memory MIB]
+ *                     [--no-accel] [--promela OUT.pml]
  *   ncsync replay FILE SCHEDULE... [the same options]
  *
  * A schedule is printed, and read back, as words separated by blanks:
@@ -47,9 +48,11 @@ struct check_opts {
 	uint32_t timeout;
 	uint32_t max_memory;	/* MiB */
 	bool dma_fifo;
+	bool no_accel;		/* no loop acceleration */
 	bool conformance;	/* refuse what the profile refuses first */
 	struct init_banks init;
 	uint32_t lnc;		/* 0: the text's */
+	const char *promela;	/* write the model there, "-": stdout */
 	/* Accepted for the "# options:" lines written for run; unused. */
 	uint32_t watchdog;
 	bool strict;
@@ -100,6 +103,8 @@ enum {
 	CO_LOWERING, CO_SEM, CO_EVENT, CO_MAX_STATES, CO_TIMEOUT,
 	CO_DMA_FIFO, CO_WATCHDOG, CO_STRICT, CO_CONFORMANCE, CO_LNC,
 	CO_MAX_MEMORY,
+	CO_NO_ACCEL,
+	CO_PROMELA,
 };
 
 static const struct opt check_opt_table[] = {
@@ -128,6 +133,10 @@ static const struct opt check_opt_table[] = {
 	[CO_MAX_MEMORY] = { "max-memory", 'M', OPT_U32, "1-1048576 MiB",
 			    OPT_FIELD(struct check_opts, max_memory),
 			    .min = 1, .max = 1U << 20 },
+	[CO_NO_ACCEL] = { "no-accel", 'A', OPT_FLAG,
+			  OPT_FIELD(struct check_opts, no_accel) },
+	[CO_PROMELA] = { "promela", 'P', OPT_PATH,
+			 OPT_FIELD(struct check_opts, promela) },
 	{ /* sentinel */ }
 };
 
@@ -207,6 +216,11 @@ static int checking_build(struct checking *ck)
 				&ck->file, &ck->o, &ck->given, &ck->opts_line);
 		if (ret)
 			return ret;
+		if (ck->file.promela) {
+			fail_msg("%s: --promela in its '# options:' line: a file names no output",
+				 ck->path);
+			return EXIT_USAGE;
+		}
 		bo.lowering = ck->o.lowering;
 	}
 	bo.lnc = ck->o.lnc;
@@ -224,7 +238,8 @@ static int checking_build(struct checking *ck)
 	ck->copts.max_states = ck->o.max_states;
 	ck->copts.timeout_ms = ck->o.timeout;
 	ck->copts.max_memory_mb = ck->o.max_memory;
-	ck->copts.flags = ck->o.dma_fifo ? NCSYNC_CHECK_F_DMA_FIFO : 0;
+	ck->copts.flags = (ck->o.dma_fifo ? NCSYNC_CHECK_F_DMA_FIFO : 0) |
+			  (ck->o.no_accel ? NCSYNC_CHECK_F_NO_ACCEL : 0);
 	memcpy(ck->copts.sems, ck->o.init.sems, sizeof(ck->copts.sems));
 	memcpy(ck->copts.events, ck->o.init.events,
 	       sizeof(ck->copts.events));
@@ -680,12 +695,48 @@ static void print_limit(const struct checking *ck,
 	       ": there may be more defects" : "");
 }
 
+static const char *const accel_names[] = {
+	[NCSYNC_ACCEL_NONE] = "none", [NCSYNC_ACCEL_APPLIED] = "applied",
+	[NCSYNC_ACCEL_FELL_BACK] = "fell-back",
+};
+
+/* What the loop acceleration did, after the verdict's line. */
+static void print_accel(const struct checking *ck,
+			const struct ncsync_check_accel *a)
+{
+	const char *who = eng_name(ck->multi, a->core, a->engine);
+
+	if (a->status == NCSYNC_ACCEL_APPLIED)
+		printf("loop at line %u (%s@%u) checked by induction over its passes\n",
+		       a->line, who, a->record);
+	else if (a->status == NCSYNC_ACCEL_FELL_BACK)
+		printf("loop at line %u (%s@%u) searched pass by pass: %s\n",
+		       a->line, who, a->record, a->why);
+}
+
+static void json_accel(const struct checking *ck,
+		       const struct ncsync_check_accel *a)
+{
+	j_obj("accel");
+	j_str("loop", accel_names[a->status]);
+	if (a->status != NCSYNC_ACCEL_NONE) {
+		j_str("engine", eng_name(ck->multi, a->core, a->engine));
+		j_uint("record", a->record);
+		j_uint("line", a->line);
+	}
+	if (a->why)
+		j_str("why", a->why);
+	j_end();
+}
+
 static void report(const struct checking *ck,
 		   const struct ncsync_check_result *res)
 {
 	enum ncsync_check_verdict v = ncsync_check_verdict(res);
 	unsigned int i, n = ncsync_check_ndefects(res);
+	struct ncsync_check_accel accel;
 
+	ncsync_check_accel(res, &accel);
 	if (opt_json) {
 		j_obj(NULL);
 		j_str("file", ck->path);
@@ -694,6 +745,7 @@ static void report(const struct checking *ck,
 		j_bool("complete", ncsync_check_complete(res));
 		j_str("limit",
 		      ncsync_check_limit_name(ncsync_check_limit(res)));
+		json_accel(ck, &accel);
 		j_arr("defects");
 		for (i = 0; i < n; i++)
 			json_defect(ncsync_check_defect(res, i), ck->multi);
@@ -707,6 +759,7 @@ static void report(const struct checking *ck,
 	       (unsigned long long)ncsync_check_states(res));
 	print_limit(ck, res);
 	printf("\n");
+	print_accel(ck, &accel);
 	for (i = 0; i < n; i++)
 		print_defect(ck, ncsync_check_defect(res, i));
 }
@@ -735,6 +788,36 @@ static int check_parts(const struct checking *ck,
 		return EXIT_USAGE;
 	}
 	return 0;
+}
+
+/*
+ * --promela OUT: the model of the lowered program for SPIN, instead of the
+ * check (ncsync_check_promela()).
+ */
+static int write_promela(const struct checking *ck)
+{
+	const char *path = ck->o.promela;
+	bool std = !strcmp(path, "-");
+	FILE *f = std ? stdout : fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return fail_err(errno, "%s", path);
+	ret = ncsync_check_promela(ck->parts, ck->nparts, &ck->copts, f);
+	if (!std && fclose(f) && !ret)
+		ret = -EIO;
+	if (ret == -EOPNOTSUPP) {
+		fail_msg("%s: a record the Promela model cannot express",
+			 ck->path);
+		return EXIT_USAGE;
+	}
+	if (ret == -E2BIG) {
+		fail_msg("%s: more than %u cores (with the peers its DMA records signal) or %u engines: more than the checker follows",
+			 ck->path, NCSYNC_CHECK_MAX_CORES,
+			 NCSYNC_CHECK_MAX_ENGINES);
+		return EXIT_USAGE;
+	}
+	return ret ? fail_err(-ret, "%s", std ? ck->path : path) : EXIT_OK;
 }
 
 static int check_execute(struct checking *ck)
@@ -771,7 +854,7 @@ int cmd_check(int argc, char **argv)
 		ret = bad_input(checking_build(ck));
 	}
 	if (!ret)
-		ret = check_execute(ck);
+		ret = ck->o.promela ? write_promela(ck) : check_execute(ck);
 	checking_free(ck);
 	free(ck);
 	return OPTS_EXIT(ret);

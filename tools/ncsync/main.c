@@ -71,13 +71,17 @@ static const struct cmd cmds[] = {
 	  cmd_run },
 	{ "check", "FILE [--lowering counter|events] [--sem N=V,...]\n"
 	  "\t    [--event N,...] [--max-states N] [--timeout MS] [--dma-fifo]\n"
-	  "\t    [--conformance] [--lnc N] [--max-memory MIB]",
+	  "\t    [--conformance] [--lnc N] [--max-memory MIB] [--no-accel]\n"
+	  "\t    [--promela OUT.pml]",
 	  "explore every schedule of FILE's lowered program on a host model\n"
 	  "\tof the engines; report each defect kind (deadlock, dma-race,\n"
 	  "\tevent, overflow, barrier-imbalance, unposted-wait) with a schedule\n"
 	  "\tthat reaches it.  Exits 0 safe, 1 defect, 2 bad input or an\n"
 	  "\terror, 3 inconclusive (a limit, which it names, was reached\n"
-	  "\tfirst)",
+	  "\tfirst).  A loop whose state repeats up to a shift of its counters\n"
+	  "\tis checked by induction over its passes; --no-accel: pass by pass.\n"
+	  "\t--promela writes the lowered program as a Promela model for SPIN\n"
+	  "\tinstead ('-': stdout)",
 	  cmd_check },
 	{ "replay", "FILE SCHEDULE... [--lowering counter|events] [--sem N=V,...]\n"
 	  "\t    [--event N,...] [--dma-fifo] [--lnc N]",

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
+/*
+ * ncsync_check_promela() and ncsync check --promela: the model of a
+ * program has its steps (a paired wait one d_step, an unpaired update its
+ * own statement, the initial values of the options, the landing order of
+ * NCSYNC_CHECK_F_DMA_FIFO); bad arguments are refused and change nothing;
+ * the tool writes the library's model, refuses --promela in a file's
+ * "# options:" line; and SPIN, on the models of examples of one core and
+ * across cores, reaches ncsync's verdict (skipped without spin(1)).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check_test.h"
+#include "spin_run.h"
+
+#ifndef NCSYNC_TEST_TOP
+#define NCSYNC_TEST_TOP "."
+#endif
+
+static char dir[] = "/tmp/ncsync-promela-XXXXXX";
+
+/* The model of @part with @o in a malloc'd string; NULL on an error. */
+static char *model_of(const struct ncsync_asm_part *part, unsigned int n,
+		      const struct ncsync_check_opts *o, int *ret)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	*ret = f ? ncsync_check_promela(part, n, o, f) : -ENOMEM;
+	if (f)
+		fclose(f);
+	if (*ret) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void steps(void)
+{
+	struct ncsync_program *p = ck_build(
+		"engine pool\n"
+		"\tnop wait sem[1] > 0 then sem[1]--\n"
+		"\tdma 0x0, 0x40, 64, latency=1 on_land sem[2]++\n"
+		"\tdrain then ev[3] set\n"
+		"engine act\n"
+		"\tnop wait ev[3] set_then_clear then sem[1] += 2\n",
+		NCSYNC_LOWER_COUNTER);
+	struct ncsync_asm_part part = { .prog = p };
+	struct ncsync_check_opts o;
+	char *m;
+	int ret;
+
+	ncsync_check_opts_init(&o);
+	o.sems[1] = -5;
+	o.events[3] = 1;
+	m = model_of(&part, 1, &o, &ret);
+	TAP_CHECK(m && strstr(m, "int s0_1 = -5;") && strstr(m, "bit e0_3 = 1;") &&
+		  strstr(m, "d_step { (s0_1 > 0) -> s0_1 = s0_1 - 1 }") &&
+		  strstr(m, "d_step { (e0_3 == 1) -> e0_3 = 0 }") &&
+		  strstr(m, "\ts0_1 = s0_1 + 2;\n") &&
+		  strstr(m, "(f0 == 0);\n\te0_3 = 1;") &&
+		  strstr(m, "d_step { d0_1 > 0 -> f0--; ncopies--; d0_1--;\n\t\ts0_2 = s0_2 + 1 }"),
+		  "the model has the checker's steps and the initial values: %d",
+		  ret);
+	free(m);
+	o.flags = NCSYNC_CHECK_F_DMA_FIFO;
+	m = model_of(&part, 1, &o, &ret);
+	TAP_CHECK(m && strstr(m, "chan q = [64] of { int };") &&
+		  strstr(m, "q!1") && strstr(m, "q?id") && !strstr(m, "d0_1"),
+		  "with NCSYNC_CHECK_F_DMA_FIFO the copies are a channel: %d",
+		  ret);
+	free(m);
+	ncsync_program_free(p);
+}
+
+static void bad_args(void)
+{
+	struct ncsync_program *p = ck_build("engine pool\n\tnop then sem[1]++\n",
+					    NCSYNC_LOWER_COUNTER);
+	struct ncsync_program *raw = NULL;
+	struct ncsync_asm_part part = { .prog = p }, unfin;
+	struct ncsync_check_opts o;
+	char buf[16] = "";
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	ncsync_program_new(&raw);
+	unfin = (struct ncsync_asm_part){ .prog = raw };
+	ncsync_check_opts_init(&o);
+	TAP_CHECK(ncsync_check_promela(&part, 1, &o, NULL) == -EINVAL &&
+		  ncsync_check_promela(NULL, 1, &o, f) == -EINVAL &&
+		  ncsync_check_promela(&part, 0, &o, f) == -EINVAL &&
+		  ncsync_check_promela(&unfin, 1, &o, f) == -EINVAL,
+		  "no stream, no part, no finalized program: EINVAL");
+	o.reserved = 1;
+	TAP_CHECK(ncsync_check_promela(&part, 1, &o, f) == -EINVAL,
+		  "non-zero reserved options: EINVAL");
+	o.reserved = 0;
+	o.flags = 0x80;
+	TAP_CHECK(ncsync_check_promela(&part, 1, &o, f) == -EINVAL,
+		  "an unknown flag: EINVAL");
+	fflush(f);
+	TAP_CHECK(!ftell(f) && !buf[0], "a refused call writes nothing");
+	fclose(f);
+	ncsync_program_free(raw);
+	ncsync_program_free(p);
+}
+
+/* ncsync @args, its output to DIR/out; its exit status. */
+static int tool(const char *args)
+{
+	char cmd[8192];
+	const char *env = getenv("NCSYNC_TOOL");
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "%s %s >%s/out 2>&1",
+		 env ? env : NCSYNC_TEST_TOP "/build/tools/ncsync", args, dir);
+	st = system(cmd);
+	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char *slurp(const char *name)
+{
+	char path[4096], *buf = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (f && getdelim(&buf, &cap, '\0', f) < 0) {
+		free(buf);
+		buf = NULL;
+	}
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+static void the_tool(void)
+{
+	const char *text = "engine pool\n\tnop then sem[1]++\nengine act\n"
+			   "\tnop wait sem[1] >= 1\n";
+	struct ncsync_program *p = ck_build(text, NCSYNC_LOWER_COUNTER);
+	struct ncsync_asm_part part = { .prog = p };
+	char path[4096], args[8192], *lib, *out;
+	int ret, st;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/t.s", dir);
+	f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+	snprintf(args, sizeof(args), "check %s --promela %s/model.pml", path,
+		 dir);
+	st = tool(args);
+	lib = model_of(&part, 1, NULL, &ret);
+	out = slurp("model.pml");
+	TAP_CHECK(st == 0 && lib && out && !strcmp(lib, out),
+		  "ncsync check --promela writes the library's model: %d", st);
+	free(out);
+	snprintf(args, sizeof(args), "check %s --promela -", path);
+	st = tool(args);
+	out = slurp("out");
+	TAP_CHECK(st == 0 && lib && out && !strcmp(lib, out),
+		  "--promela - writes it to standard output: %d", st);
+	free(out);
+	f = fopen(path, "w");
+	fprintf(f, "# options: --promela %s/x.pml\n%s", dir, text);
+	fclose(f);
+	snprintf(args, sizeof(args), "check %s", path);
+	st = tool(args);
+	out = slurp("out");
+	snprintf(path, sizeof(path), "%s/x.pml", dir);
+	TAP_CHECK(st == 2 && out && strstr(out, "--promela in its '# options:' line") &&
+		  access(path, F_OK),
+		  "--promela in a file's options line: exit 2, nothing written: %d",
+		  st);
+	free(out);
+	free(lib);
+	ncsync_program_free(p);
+}
+
+/* SPIN on the tool's model of @name (in examples/ or DIR): @verdict. */
+static void spin_example(const char *name, const char *opt,
+			 enum spin_verdict verdict)
+{
+	struct spin_run sr = { .cflags = "-O0", .timeout_s = 300,
+			       .panflags = "-m1000000 -w22" };
+	char args[8192];
+	int st;
+
+	snprintf(args, sizeof(args), "check %s/%s %s --promela %s/model.pml",
+		 name[0] == '/' ? "" : NCSYNC_TEST_TOP "/examples", name, opt,
+		 dir);
+	st = tool(args);
+	if (!st)
+		spin_check(dir, &sr);
+	TAP_CHECK(!st && sr.verdict == verdict,
+		  "SPIN on the model of %s %s: %s, as ncsync check (%llu states)",
+		  name, opt, spin_verdict_name(sr.verdict),
+		  (unsigned long long)sr.states);
+}
+
+/*
+ * Branches with a paired wait before them and an update after: the third
+ * pass waits for a third token that never comes; with three more tokens
+ * at the start all five passes run.
+ */
+static void spin_branches(void)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/br.s", dir);
+	f = fopen(path, "w");
+	fputs("engine pool\ntop:\n\taddi r1, r1, 1\n"
+	      "\tbr.lt.u32 r1, 3, top wait sem[1] > 0 then sem[1]--\n"
+	      "\tbr.lt.u32 r1, 5, top then sem[2]++\n"
+	      "engine act\n\tnop then sem[1] += 2\n", f);
+	fclose(f);
+	spin_example(path, "", SPIN_DEADLOCK);
+	spin_example(path, "--sem 1=3", SPIN_SAFE);
+}
+
+int main(void)
+{
+	char cmd[64];
+
+	if (!mkdtemp(dir)) {
+		printf("1..0 # SKIP no temporary directory\n");
+		return 0;
+	}
+	steps();
+	bad_args();
+	the_tool();
+	if (spin_available()) {
+		spin_example("abba.s", "", SPIN_DEADLOCK);
+		spin_example("producer-consumer.s", "", SPIN_SAFE);
+		spin_example("pingpong-cores.s", "--dma-fifo", SPIN_SAFE);
+		spin_branches();
+	} else {
+		printf("# no spin(1): the examples were not checked by SPIN\n");
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		printf("# could not remove %s\n", dir);
+	return tap_done();
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
+/*
+ * Random small programs for the differential tests of ncsync_check(): the
+ * reduced search against the full one (check_reduction.c), SPIN against
+ * ncsync (check_spin.c).  Two or three engines of two to five lines each:
+ * semaphore P and V, waits of every comparison, events, PollSem, counted
+ * and endless loops, DMA copies with and without a completion update,
+ * Drains, GroupResetSemaphores, register operands, a two-lane
+ * EventSemaphore.  And the order of the hashes of their final states.
+ */
+#ifndef NCSYNC_TEST_CHECK_RANDOM_H
+#define NCSYNC_TEST_CHECK_RANDOM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+static uint64_t ck_rng = 0x9E3779B97F4A7C15ULL;
+
+/* xorshift64: 0 .. @n - 1. */
+static inline unsigned int ck_rnd(unsigned int n)
+{
+	ck_rng ^= ck_rng << 13;
+	ck_rng ^= ck_rng >> 7;
+	ck_rng ^= ck_rng << 17;
+	return (unsigned int)(ck_rng >> 11) % n;
+}
+
+static const char *const ck_menu[] = {
+	"nop then sem[%u]++", "nop then sem[%u]--",
+	"nop wait sem[%u] > 0 then sem[%u]--", "nop wait sem[%u] >= 1",
+	"nop wait sem[%u] == 0", "nop then ev[%u] set", "nop then ev[%u] clear",
+	"nop wait ev[%u] set_then_clear", "addi r1, r1, 1",
+	"br.lt.u32 r1, 2, top", "poll min r2, sem[%u]", "drain", "exit",
+	"dma 0x%x, 0x%x, 64, latency=1 on_land sem[%u]++",
+	"dma 0x%x, 0x%x, 64, latency=1",
+	"nop then sem[%u] += 3", "nop then sem[%u] -= 2",
+	"nop wait sem[%u] <= 1", "nop wait sem[%u] > 1", "sema_clear %u",
+	"nop then sem[%u] = 2", "nop then sem[%u] += r1",
+	"evsem wait sem[%u] >= 1 lane1 wait sem[%u] <= 2",
+};
+
+static inline void ck_random_line(char *buf, size_t len)
+{
+	unsigned int m = ck_rnd(sizeof(ck_menu) / sizeof(ck_menu[0]));
+	unsigned int a = 1 + ck_rnd(3), s = 0x40 * ck_rnd(3);
+	unsigned int d = 0x40 * ck_rnd(3);
+
+	if (m == 13 || m == 14)
+		snprintf(buf, len, ck_menu[m], s, d, a);
+	else if (m == 2 || m == 22)
+		snprintf(buf, len, ck_menu[m], a, 1 + ck_rnd(3));
+	else
+		snprintf(buf, len, ck_menu[m], a);
+}
+
+/* A program of two or three engines, each a loop head and 2 to 5 lines. */
+static inline void ck_random_program(char *text, size_t len)
+{
+	static const char *const engines[] = { "pool", "act", "pe" };
+	unsigned int n = 2 + ck_rnd(2), e, i, k;
+	size_t off = 0;
+	char line[96];
+
+	for (e = 0; e < n; e++) {
+		off += snprintf(text + off, len - off, "engine %s\ntop:\n",
+				engines[e]);
+		k = 2 + ck_rnd(4);
+		for (i = 0; i < k; i++) {
+			ck_random_line(line, sizeof(line));
+			off += snprintf(text + off, len - off, "\t%s\n", line);
+		}
+	}
+}
+
+/* The order of two 128-bit state hashes (struct ck_finals.h), for qsort. */
+static inline int ck_cmp_hash(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+#endif /* NCSYNC_TEST_CHECK_RANDOM_H */
