@@ -914,14 +914,18 @@ struct ncsync_prog_cancel {
 #define NCSYNC_IOC_PROG_CANCEL	_IOW(NCSYNC_IOC_MAGIC, 0x13, struct ncsync_prog_cancel)
 
 /*
- * Generic netlink family "ncsync" (Documentation/ncsync/netlink.rst).
- * Generated from its YNL spec, Documentation/netlink/ncsync.yaml, by the
- * kernel's tools/net/ynl/ynl-gen-c.py --mode uapi: do not edit directly;
- * edit the spec and run tools/ynl-gen (make check fails while they
- * differ).  Attributes start at 1.  Notifications have command ids of
- * their own and go to the multicast group "notify".
+ * Generic netlink family "ncsync" (Documentation/ncsync/netlink.rst),
+ * generated from its YNL spec by the kernel's tools/net/ynl/ynl-gen-c.py
+ * --mode uapi: edit the spec and run tools/ynl-gen, which rewrites what
+ * lies between the YNL-GEN markers (make check fails while they differ).
+ * Attributes start at 1.  Notifications have command ids of their own and
+ * go to the multicast group "notify".
  */
 /* YNL-GEN uapi begin */
+/* Do not edit directly, auto-generated from: */
+/*	Documentation/netlink/ncsync.yaml */
+/* YNL-GEN uapi header */
+
 #define NCSYNC_GENL_NAME	"ncsync"
 #define NCSYNC_GENL_VERSION	1
 
