@@ -3,15 +3,13 @@
 #
 # ncsync selftest: the generic netlink family driven by the kernel's own
 # YNL client, tools/net/ynl/cli.py (Debian's linux-source-6.12, extracted
-# by tools/ynl-src), with the spec Documentation/netlink/ncsync.yaml
-# validated against the kernel's genetlink-c schema at every run:
-#
+# by tools/ynl-src), with the spec Documentation/netlink/ncsync.yaml.
 # Every run of cli.py runs its code in this interpreter (see Ynl), the
-# subscriber in a thread of its own.
+# subscriber in a thread of its own.  On core 1:
 #
 # - every do and dump operation of the spec: get-core (values written by
 #   the ncsync tool come back; the change sequence grows with a write),
-#   set-notify (get-core then reports the switch), get-programs (one
+#   set-notify 1 and 0 (get-core then reports the switch), get-programs (one
 #   message per program blocked on the core, each with its submitter's
 #   pid, its engines blocked on the semaphore they wait on);
 # - the multicast group "notify", subscribed while programs run: an event
@@ -19,7 +17,7 @@
 #   arrive as event-ntf, prog-ntf and fault-ntf with their values;
 # - the errors: notify above 1 (ERANGE, extack "integer out of range" on
 #   .notify), a core that does not exist (ENODEV, extack "no such core"),
-#   a missing core (EINVAL);
+#   a missing core (EINVAL, extack naming the missing attribute);
 # - every run uses --process-unknown: no reply or notification holds an
 #   attribute the spec does not declare.
 #
@@ -334,8 +332,9 @@ def check_errors(ynl):
             '%s %s core 999: ENODEV%s' %
             (op, kind, ', extack "no such core"' if extack else ''), text)
     rc, _, text = ynl.run('do', 'get-core', {})
-    tap(rc == 1 and 'Netlink error: Invalid argument' in text,
-        'get-core without core: EINVAL', text)
+    tap(rc == 1 and 'Netlink error: Invalid argument' in text and
+        "'miss-type': 'core'" in text,
+        'get-core without core: EINVAL, extack missing attribute core', text)
 
 
 def main():
