@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Sourced by the selftests that reload the module (ncsync_faults_test.sh,
-# ncsync_hostile_test.sh, ncsync_lnc_test.sh): the module file, its
+# ncsync_hostile_test.sh, ncsync_lnc_test.sh, ncsync_nldoc_test.sh): the module file, its
 # parameters, loading it with others (needs $tool, $ko, $sys, $saved),
 # and the TAP those tests print; not a test of its own.  Needs $build.
 

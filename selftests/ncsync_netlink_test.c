@@ -1068,10 +1068,13 @@ TEST_F(nl, get_core_wrong_width_einval)
 	reply_free(&r);
 }
 
-/* The notification commands and unknown ones are not requests. */
+/*
+ * The notification commands and unknown ones (0, which the generated
+ * enum ncsync_genl_cmd does not name, among them) are not requests.
+ */
 TEST_F(nl, notification_commands_not_requests_eopnotsupp)
 {
-	const __u8 cmds[] = { NCSYNC_CMD_UNSPEC, NCSYNC_CMD_EVENT_NTF,
+	const __u8 cmds[] = { 0, NCSYNC_CMD_EVENT_NTF,
 			      NCSYNC_CMD_PROG_NTF, NCSYNC_CMD_FAULT_NTF,
 			      NCSYNC_CMD_MAX + 1, 255 };
 	struct nl_msg *msg;

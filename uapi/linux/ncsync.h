@@ -916,75 +916,65 @@ struct ncsync_prog_cancel {
 #define NCSYNC_IOC_PROG_CANCEL	_IOW(NCSYNC_IOC_MAGIC, 0x13, struct ncsync_prog_cancel)
 
 /*
- * Generic netlink family "ncsync" (Documentation/netlink/ncsync.yaml).
+ * Generic netlink family "ncsync" (Documentation/ncsync/netlink.rst),
+ * generated from its YNL spec by the kernel's tools/net/ynl/ynl-gen-c.py
+ * --mode uapi: edit the spec and run tools/ynl-gen, which rewrites what
+ * lies between the YNL-GEN markers (make check fails while they differ).
  * Attributes start at 1.  Notifications have command ids of their own and
  * go to the multicast group "notify".
  */
-#define NCSYNC_GENL_NAME		"ncsync"
-#define NCSYNC_GENL_VERSION		1
-#define NCSYNC_GENL_MCGRP_NOTIFY	"notify"
+/* YNL-GEN uapi begin */
+/* Do not edit directly, auto-generated from: */
+/*	Documentation/netlink/ncsync.yaml */
+/* YNL-GEN uapi header */
 
-/**
- * enum ncsync_genl_cmd - commands of the family.
- * @NCSYNC_CMD_UNSPEC: not a command.
- * @NCSYNC_CMD_GET_CORE: do: a core's banks, sequence, drop count,
- *	notification switch and the programs that fit one message, oldest
- *	first; NCSYNC_A_TRUNCATED when some did not (NCSYNC_CMD_GET_PROGRAMS
- *	lists them all).  Needs CAP_NET_ADMIN.
- * @NCSYNC_CMD_SET_NOTIFY: do: event notifications of a core on or off.
- *	Needs CAP_NET_ADMIN.
- * @NCSYNC_CMD_EVENT_NTF: notification: an event was written.
- * @NCSYNC_CMD_PROG_NTF: notification: a program ended.
- * @NCSYNC_CMD_FAULT_NTF: notification: a program faulted or timed out.
- * @NCSYNC_CMD_GET_PROGRAMS: dump only: every program queued or running on
- *	the core of NCSYNC_A_CORE, oldest first, one message each
- *	(NCSYNC_A_CORE and one NCSYNC_A_PROG, the nest of
- *	NCSYNC_CMD_GET_CORE).  Needs CAP_NET_ADMIN.
- * @__NCSYNC_CMD_MAX: one past the last command.
- */
+#define NCSYNC_GENL_NAME	"ncsync"
+#define NCSYNC_GENL_VERSION	1
+
+enum ncsync_genl_attr {
+	NCSYNC_A_CORE = 1,
+	NCSYNC_A_NOTIFY,
+	NCSYNC_A_EVENT,
+	NCSYNC_A_EVENT_STATE,
+	NCSYNC_A_SEQ,
+	NCSYNC_A_SEMS,
+	NCSYNC_A_EVENTS,
+	NCSYNC_A_DROPS,
+	NCSYNC_A_PROG,
+	NCSYNC_A_PROG_ID,
+	NCSYNC_A_PROG_STATE,
+	NCSYNC_A_PROG_PID,
+	NCSYNC_A_ENGINE,
+	NCSYNC_A_ENG_ID,
+	NCSYNC_A_ENG_STATE,
+	NCSYNC_A_ENG_FAULT,
+	NCSYNC_A_ENG_PC,
+	NCSYNC_A_ENG_WAIT_KIND,
+	NCSYNC_A_ENG_WAIT_MODE,
+	NCSYNC_A_ENG_WAIT_INDEX,
+	NCSYNC_A_ENG_WAIT_THRESHOLD,
+	NCSYNC_A_ENG_WAIT_CURRENT,
+	NCSYNC_A_PAD,
+	NCSYNC_A_TRUNCATED,
+	NCSYNC_A_LNC,
+
+	__NCSYNC_A_MAX,
+	NCSYNC_A_MAX = (__NCSYNC_A_MAX - 1)
+};
+
 enum ncsync_genl_cmd {
-	NCSYNC_CMD_UNSPEC,
-	NCSYNC_CMD_GET_CORE,
+	NCSYNC_CMD_GET_CORE = 1,
 	NCSYNC_CMD_SET_NOTIFY,
 	NCSYNC_CMD_EVENT_NTF,
 	NCSYNC_CMD_PROG_NTF,
 	NCSYNC_CMD_FAULT_NTF,
 	NCSYNC_CMD_GET_PROGRAMS,
+
 	__NCSYNC_CMD_MAX,
+	NCSYNC_CMD_MAX = (__NCSYNC_CMD_MAX - 1)
 };
 
-#define NCSYNC_CMD_MAX			(__NCSYNC_CMD_MAX - 1)
-
-enum ncsync_genl_attr {
-	NCSYNC_A_UNSPEC,
-	NCSYNC_A_CORE,			/* u32 */
-	NCSYNC_A_NOTIFY,		/* u8: event notifications enabled */
-	NCSYNC_A_EVENT,			/* u32: event index */
-	NCSYNC_A_EVENT_STATE,		/* u8: 0 or 1 after the write */
-	NCSYNC_A_SEQ,			/* u64: the core's change sequence */
-	NCSYNC_A_SEMS,			/* binary: s32[256] values */
-	NCSYNC_A_EVENTS,		/* binary: u8[32] bitmap, bit i = event i */
-	NCSYNC_A_DROPS,			/* u64: dropped notifications */
-	NCSYNC_A_PROG,			/* nest: NCSYNC_A_PROG_* */
-	NCSYNC_A_PROG_ID,		/* u32: id within its descriptor */
-	NCSYNC_A_PROG_STATE,		/* u32: NCSYNC_PROG_* */
-	NCSYNC_A_PROG_PID,		/* u32: tgid of the submitter */
-	NCSYNC_A_ENGINE,		/* nest, repeated: NCSYNC_A_ENG_* */
-	NCSYNC_A_ENG_ID,		/* u8 */
-	NCSYNC_A_ENG_STATE,		/* u8: NCSYNC_ENG_* */
-	NCSYNC_A_ENG_FAULT,		/* u8: NCSYNC_FAULT_* */
-	NCSYNC_A_ENG_PC,		/* u32 */
-	NCSYNC_A_ENG_WAIT_KIND,		/* u8: NCSYNC_BLOCK_* */
-	NCSYNC_A_ENG_WAIT_MODE,		/* u8 */
-	NCSYNC_A_ENG_WAIT_INDEX,	/* u8 */
-	NCSYNC_A_ENG_WAIT_THRESHOLD,	/* s32 */
-	NCSYNC_A_ENG_WAIT_CURRENT,	/* s32 */
-	NCSYNC_A_PAD,
-	NCSYNC_A_TRUNCATED,		/* flag: GET_CORE left programs out */
-	NCSYNC_A_LNC,			/* u32: cores of its logical core */
-	__NCSYNC_A_MAX,
-};
-
-#define NCSYNC_A_MAX			(__NCSYNC_A_MAX - 1)
+#define NCSYNC_GENL_MCGRP_NOTIFY	"notify"
+/* YNL-GEN uapi end */
 
 #endif /* _UAPI_LINUX_NCSYNC_H */

@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# ncsync selftest: the sample sessions of Documentation/ncsync/netlink.rst
+# (genl-ctrl-list, genl, the kernel's YNL cli.py, ncsync) print what the
+# document shows (ncsync_nldoc.py, which says how they are compared).
+# They run as a new user's would, on a freshly loaded module: the module
+# is loaded again, from the file it came from, with the parameters it had
+# (ncsync_module.sh).  cli.py and the schemas come from
+# $BUILD/ynl-src (tools/ynl-src, run on the host by make check).
+# selftests/run.sh runs it in the test VM.  Prints TAP.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+# $build, $N, $py, $tmp; the TAP header, or a skip.
+# shellcheck source=selftests/ncsync_tool.sh
+. "$here/ncsync_tool.sh"
+tool=$N
+sys=/sys/module/ncsync
+# shellcheck source=selftests/ncsync_module.sh
+. "$here/ncsync_module.sh"
+
+skip() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+[ -f "$build/ynl-src/.extracted" ] ||
+	skip "no $build/ynl-src (run tools/ynl-src on the host)"
+[ -d $sys ] || skip "ncsync is not loaded"
+ko=$(ncsync_module_file) ||
+	skip "no module file for $(uname -r) like the loaded one (set NCSYNC_KO)"
+saved=$(ncsync_module_params)
+# shellcheck disable=SC2086 # one word per parameter
+if ! out=$(ncsync_load $saved); then
+	echo "not ok 1 nldoc: load the module again # $out"
+	echo "1..1"
+	exit 1
+fi
+$py "$here/ncsync_nldoc.py" "$top/Documentation/ncsync/netlink.rst"
