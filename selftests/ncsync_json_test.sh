@@ -56,6 +56,9 @@ j run-timeline run --timeline "$tmp/t.svg" "$ex/fence.s"
 j check-deadlock check "$ex/deadlock.s"
 j check-race check "$ex/publish-race.s"
 j check-safe check "$ex/token-ring.s"
+# A counter that takes only even values, waited on for 5: its values.
+printf 'engine pool\n\tnop then sem[2] += 2\n\tnop then sem[2] += 2\n\texit\nengine act\n\tnop wait sem[2] == 5\n\texit\n' > "$tmp/even.s"
+j check-unposted check "$tmp/even.s"
 j check-fell-back check "$ex/abba.s"
 j dump-all dump --all
 j notify-on notify on

@@ -17,7 +17,7 @@ import sys
 from ncsync_tap import Tap
 
 ROW = re.compile(r'^``([a-z_]+)``\s+(string|integer|boolean|object|'
-                 r'array of objects)\s')
+                 r'array of objects|array of integers)\s')
 
 tap = Tap()
 
@@ -57,6 +57,8 @@ def jtype(v):
     if isinstance(v, list):
         if all(isinstance(e, dict) for e in v):
             return 'array of objects'
+        if all(isinstance(e, int) and not isinstance(e, bool) for e in v):
+            return 'array of integers'
         return 'array of ' + '/'.join(sorted({jtype(e) for e in v}))
     return 'null'
 
