@@ -839,6 +839,22 @@ static int64_t ck_loop_step(const struct ck_prog *cp, unsigned int e,
 	return 0;
 }
 
+/* Whether a record of [@from, @i) of slot @e writes register @r. */
+static bool ck_writes_reg(const struct ck_prog *cp, unsigned int e,
+			  uint32_t from, uint32_t i, unsigned int r)
+{
+	uint32_t k;
+
+	for (k = from; k < i; k++) {
+		const struct ncsync_insn *in = &cp->insns[e][k];
+
+		if ((in->opcode == NCSYNC_OPC_MOV32 && in->mov.dst == r) ||
+		    (in->opcode == NCSYNC_OPC_POLL_SEM && in->poll.dst == r))
+			return true;
+	}
+	return false;
+}
+
 /* Whether a branch of slot @e other than record @i targets (@t, @w]. */
 static bool ck_enters(const struct ck_prog *cp, unsigned int e, uint32_t i,
 		      uint32_t t, uint32_t w)
@@ -887,6 +903,7 @@ static bool ck_loop_ends(const struct ck_prog *cp, unsigned int e,
 	c = ck_loop_step(cp, e, t, i, in->br.lhs, &w);
 	k = sgn ? (int64_t)(int32_t)in->br.imm : (int64_t)in->br.imm;
 	return c && ck_bound_reached(in->br.comp, c, k, sgn) &&
+	       !ck_writes_reg(cp, e, w + 1, i, in->br.lhs) &&
 	       !ck_enters(cp, e, i, t, w);
 }
 
@@ -897,8 +914,8 @@ static bool ck_loop_ends(const struct ck_prog *cp, unsigned int e,
  *
  * Every branch back of every engine must close a loop that ends: its body
  * starts, before any branch and with no branch from elsewhere into it
- * before that point, with the first write of the register the branch
- * compares with a constant, an addition or subtraction of at most
+ * before that point, with the one write in the body of the register the
+ * branch compares with a constant, an addition or subtraction of at most
  * CK_STEP_MAX, and the loop goes on while that register is below a bound
  * (when it goes up) or above one (when it goes down) at least twice that
  * far from the end of its range.  Each round then moves the register

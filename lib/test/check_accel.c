@@ -387,6 +387,42 @@ static void test_unread_counter(void)
 	ncsync_check_free(res);
 }
 
+/*
+ * A loop that may not end (br.ne on its counter, which wraps before it
+ * stops): no verdict by induction, whose waits that never pass need every
+ * run to be finite (check.rst, "Waits that never pass"); the same loop
+ * with br.lt is proved.
+ */
+static void test_endless_falls_back(void)
+{
+	static const char *const br[] = { "br.ne.u32", "br.lt.u32" };
+	struct ncsync_check_accel a = { 0 };
+	struct ncsync_check_result *res;
+	char text[512];
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(text, sizeof(text),
+			 "engine pool\n\tmovi r1, 0\ntop:\taddi r1, r1, 1\n"
+			 "\tnop then sem[1]++\n\t%s r1, 7, top\n"
+			 "engine act\ntop:\taddi r1, r1, 1\n"
+			 "\tnop wait sem[1] >= r1\n\tbr.lt.u32 r1, 7, top\n",
+			 br[i]);
+		res = check_text(text, true, 2000000, NULL);
+		memset(&a, 0, sizeof(a));
+		if (res)
+			ncsync_check_accel(res, &a);
+		TAP_CHECK(res && ncsync_check_verdict(res) == NCSYNC_CHECK_SAFE &&
+			  (i ? a.status == NCSYNC_ACCEL_APPLIED :
+			   a.status == NCSYNC_ACCEL_FELL_BACK && a.why &&
+			   strstr(a.why, "run for ever")),
+			  "%s: safe, %s (%s)", br[i],
+			  i ? "by induction" : "pass by pass, a loop may not end",
+			  a.why ? a.why : "-");
+		ncsync_check_free(res);
+	}
+}
+
 /* @text across 2 cores ("core N" statements), with or without. */
 static struct ncsync_check_result *check_cores_text(const char *text,
 						    bool accel)
@@ -526,6 +562,7 @@ int main(int argc, char **argv)
 	test_nonlinear();
 	test_overflow_mid_loop();
 	test_unread_counter();
+	test_endless_falls_back();
 	test_cores();
 	test_barrier_loop();
 	return tap_done();
