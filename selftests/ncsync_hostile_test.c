@@ -949,11 +949,15 @@ TEST_F_TIMEOUT(hostile, users_together_within_total, 600)
 			break;
 	drop = before - mem_free();
 	holders_stop(h, started);
-	/* The records of cancelled programs are freed by a work item. */
+	/*
+	 * The records of cancelled programs are freed by a work item: give
+	 * it up to 10 s.
+	 */
 	for (i = 0; i < 100; i++) {
 		after = mem_free();
 		if (after >= before - mem_slack(0))
 			break;
+		usleep(100 * 1000);
 	}
 	unlink(node);
 	rmdir(dir);
