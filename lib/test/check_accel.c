@@ -431,17 +431,12 @@ static struct ncsync_check_result *check_cores_text(const char *text,
 	struct ncsync_check_result *res = NULL;
 	struct ncsync_check_opts o;
 	struct ncsync_asm_error err;
-	int n, i, ret = 0;
+	int n, i;
 
-	n = ncsync_asm_cores(text, parts, NCSYNC_MAX_LNC, &err);
-	for (i = 0; i < n && !ret; i++)
-		ret = ncsync_program_set_lnc(parts[i].prog, 2) ?:
-		      ncsync_program_lower(parts[i].prog,
-					   NCSYNC_LOWER_COUNTER) ?:
-		      ncsync_program_finalize(parts[i].prog);
+	n = ck_build_cores(text, parts, &err);
 	ncsync_check_opts_init(&o);
 	o.flags = accel ? 0 : NCSYNC_CHECK_F_NO_ACCEL;
-	if (n > 0 && !ret && ncsync_check_cores(parts, n, &o, &res))
+	if (n > 0 && ncsync_check_cores(parts, n, &o, &res))
 		res = NULL;
 	for (i = 0; i < n; i++)
 		ncsync_program_free(parts[i].prog);

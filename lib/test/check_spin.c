@@ -63,7 +63,7 @@ static uint64_t deadlock_states(struct ck_finals *f)
 static unsigned int parts_of(const char *text, struct ncsync_asm_part *parts)
 {
 	struct ncsync_asm_error err;
-	int n, i, ret = 0;
+	int n;
 
 	if (!strstr(text, "core 0\n")) {
 		parts[0] = (struct ncsync_asm_part){
@@ -71,16 +71,11 @@ static unsigned int parts_of(const char *text, struct ncsync_asm_part *parts)
 		};
 		return parts[0].prog ? 1 : 0;
 	}
-	n = ncsync_asm_cores(text, parts, NCSYNC_MAX_LNC, &err);
-	for (i = 0; i < n && !ret; i++)
-		ret = ncsync_program_set_lnc(parts[i].prog, 2) ?:
-		      ncsync_program_lower(parts[i].prog,
-					   NCSYNC_LOWER_COUNTER) ?:
-		      ncsync_program_finalize(parts[i].prog);
-	if (n <= 0 || ret)
-		TAP_CHECK(0, "build across cores: %d/%d at %u:%u: %s", n, ret,
+	n = ck_build_cores(text, parts, &err);
+	if (n <= 0)
+		TAP_CHECK(0, "build across cores: %d at %u:%u: %s", n,
 			  err.line, err.col, err.msg);
-	return n > 0 && !ret ? n : 0;
+	return n > 0 ? n : 0;
 }
 
 /*

@@ -34,6 +34,30 @@ static inline struct ncsync_program *ck_build(const char *text,
 	return p;
 }
 
+/*
+ * The parts of @text's "core N" statements, each lowered for a logical
+ * core of two cores and finalized, into @parts: their number, or 0 or a
+ * negative errno (@err says where), the parts then freed.
+ */
+static inline int ck_build_cores(const char *text,
+				 struct ncsync_asm_part *parts,
+				 struct ncsync_asm_error *err)
+{
+	int n, i, ret = 0;
+
+	n = ncsync_asm_cores(text, parts, NCSYNC_MAX_LNC, err);
+	for (i = 0; i < n && !ret; i++)
+		ret = ncsync_program_set_lnc(parts[i].prog, 2) ?:
+		      ncsync_program_lower(parts[i].prog,
+					   NCSYNC_LOWER_COUNTER) ?:
+		      ncsync_program_finalize(parts[i].prog);
+	if (!ret)
+		return n;
+	for (i = 0; i < n; i++)
+		ncsync_program_free(parts[i].prog);
+	return ret;
+}
+
 /* The defect of @kind in @res, or NULL. */
 static inline const struct ncsync_check_defect *
 ck_find(const struct ncsync_check_result *res, unsigned int kind)
