@@ -24,7 +24,10 @@
 #     whose copies land on the peer core in flight (ncsync_teardown_test
 #     inflight_exit) and unload at once; each unload must succeed, and
 #     the kernel log must get no report (a completion update after its
-#     core's banks went, objects left in the module's caches);
+#     core's banks went, objects left in the module's caches); with
+#     NCSYNC_UNLOAD_ROUNDS=N it goes on until N rounds have run, however
+#     long they take (issue 25's reproducer: Documentation/ncsync/
+#     debug-tier.rst);
 #  6. load_again: the module loads again, with the parameters it had.
 #
 # selftests/run.sh runs this inside the test VM with the module loaded; it
@@ -48,6 +51,8 @@ oom_re='invoked oom-killer|Out of memory|oom-kill:|page allocation failure|vmall
 bad_re='BUG|Oops|WARNING|KASAN|Objects remaining|general protection|Call Trace'
 # How long each soak runs, in ms.
 soak_ms=${NCSYNC_SOAK_MS:-10000}
+# The least number of unload_soak rounds, whatever the time.
+min_rounds=${NCSYNC_UNLOAD_ROUNDS:-1}
 . "$here/ncsync_module.sh"
 tap_plan 6 hostile
 
@@ -157,7 +162,8 @@ before=$(bad_reports)
 end=$(($(date +%s) + (soak_ms + 999) / 1000))
 rounds=0
 why=
-while [ -z "$why" ] && { [ $rounds = 0 ] || [ "$(date +%s)" -lt $end ]; }; do
+while [ -z "$why" ] &&
+      { [ $rounds -lt "$min_rounds" ] || [ "$(date +%s)" -lt $end ]; }; do
 	why=$(unload_round) || why=${why:-failed}
 	rounds=$((rounds + 1))
 done
