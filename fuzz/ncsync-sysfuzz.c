@@ -251,6 +251,9 @@ struct wstats {
 	const char *cur[MAX_THREADS];	/* the operation each thread is in */
 	uint32_t uid;
 	bool ro;
+	int fault_sig;			/* SIGSEGV or SIGBUS that killed it */
+	int fault_thread;		/* ... in this thread (-1: none of them) */
+	uintptr_t fault_addr;		/* ... at this address */
 };
 
 /* Phases: 0 calm, 1 hostile, 2 a long hostile session. */
@@ -268,6 +271,7 @@ static uint32_t first_uid = 60001;
 static uint64_t seed;
 static struct shared *shm;
 static struct wstats *ws;		/* this worker's part of @shm */
+static __thread int thread_idx = -1;	/* this thread's, in @threads */
 static int me = -1;			/* this worker's index; -1: the parent */
 static bool ro;				/* this worker opens read-only */
 static char devdir[64] = "/dev";	/* where the workers open the cores */
@@ -2675,6 +2679,7 @@ static void *thread_fn(void *arg)
 	struct thread *w = arg;
 	const char **cur = &ws->cur[w->idx];
 
+	thread_idx = (int)w->idx;
 	while (!__atomic_load_n(&shm->stop, __ATOMIC_RELAXED)) {
 		uint32_t x = below(&w->r, total_weight);
 		enum op_kind k;
@@ -2889,6 +2894,30 @@ static void worker_finish(void)
 			munmap(maps[i].addr, maps[i].len);
 }
 
+/*
+ * A fault of the fuzzer itself: note where for the parent's report, then
+ * let the fault happen again with the default action (SA_RESETHAND), so
+ * the worker still dies of it.  Async-signal-safe: stores only.
+ */
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	ws->fault_sig = sig;
+	ws->fault_thread = thread_idx;
+	ws->fault_addr = (uintptr_t)si->si_addr;
+}
+
+static void catch_faults(void)
+{
+	struct sigaction sa = {
+		.sa_sigaction = on_fault,
+		.sa_flags = SA_SIGINFO | SA_RESETHAND,
+	};
+
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
 /* A worker: 0 when it ran and stopped, 1 with threads stuck, 2 if not. */
 static int worker_main(unsigned int idx, pid_t parent)
 {
@@ -2899,6 +2928,8 @@ static int worker_main(unsigned int idx, pid_t parent)
 	ro = idx >= nworkers - nro;
 	ws->ro = ro;
 	ws->uid = private_nodes ? first_uid + idx : getuid();
+	ws->fault_thread = -1;
+	catch_faults();
 	/* The death signal goes with the credentials: set it after. */
 	if (!drop_privileges() || prctl(PR_SET_PDEATHSIG, SIGKILL) ||
 	    getppid() != parent || !setup_buffers() || !start_threads(&sx))
@@ -3262,6 +3293,25 @@ static unsigned int stop_workers(struct watch *wt, const int *ctl)
 	return 0;
 }
 
+/* A worker killed by @sig: where its own fault was, what each thread did. */
+static void signal_report(unsigned int i, int sig)
+{
+	const struct wstats *w = &shm->w[i];
+	unsigned int t;
+	const char *cur;
+
+	diag("worker %u (uid %u, %s) killed by signal %d (%s)", i, w->uid,
+	     w->ro ? "read-only" : "read-write", sig, strsignal(sig));
+	if (w->fault_sig)
+		diag("  its fault: signal %d at address %#lx in thread %d",
+		     w->fault_sig, (unsigned long)w->fault_addr,
+		     w->fault_thread);
+	for (t = 0; t < nthreads; t++) {
+		cur = __atomic_load_n(&w->cur[t], __ATOMIC_RELAXED);
+		diag("  thread %u was in %s", t, cur ? cur : "(not started)");
+	}
+}
+
 /* Workers that did not exit 0: killed (by the OOM killer?), stuck, failed. */
 static unsigned int workers_failed(void)
 {
@@ -3274,9 +3324,7 @@ static unsigned int workers_failed(void)
 			continue;
 		n++;
 		if (WIFSIGNALED(st))
-			diag("worker %u (uid %u) killed by signal %d (%s)", i,
-			     shm->w[i].uid, WTERMSIG(st),
-			     strsignal(WTERMSIG(st)));
+			signal_report(i, WTERMSIG(st));
 		else
 			diag("worker %u (uid %u) exited %d%s", i,
 			     shm->w[i].uid, WEXITSTATUS(st),
