@@ -2590,6 +2590,45 @@ static int peer_fd_core(struct rng *r, enum peer_kind kind, unsigned int first,
 	}
 }
 
+/* do_peer()'s two descriptors, at numbers no other thread uses. */
+#define PFD_BASE	800
+
+/*
+ * Open @core for do_peer() at this thread's own number @i: the verdict
+ * reads the descriptors' modes after the submission, and another thread's
+ * close or dup2 of a stale number of the table must not swap the file
+ * under it.  -1 when the open fails, or when the file was swapped in the
+ * moment before it got its own number (not the core's node, or not the
+ * mode asked for).
+ */
+static int peer_open(struct thread *w, unsigned int core, int flags,
+		     unsigned int i)
+{
+	int fd = open_path(core, flags), num, err;
+	char path[96];
+	struct stat node, st;
+
+	if (fd < 0)
+		return -1;
+	num = dup3(fd, PFD_BASE + w->idx * 2 + i, O_CLOEXEC);
+	err = errno;
+	close(fd);
+	if (num < 0) {
+		errno = err;
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/ncsync%u", devdir, core);
+	if (ro)
+		flags = (flags & ~O_ACCMODE) | O_RDONLY;
+	if (stat(path, &node) || fstat(num, &st) ||
+	    st.st_rdev != node.st_rdev ||
+	    (fcntl(num, F_GETFL) & O_ACCMODE) != (flags & O_ACCMODE)) {
+		close(num);
+		return -1;
+	}
+	return num;
+}
+
 static bool do_peer(struct thread *w)
 {
 	struct rng *r = &w->r;
@@ -2607,15 +2646,15 @@ static bool do_peer(struct thread *w)
 		peer = (peer + 1) % lnc;
 	if (kind == PK_OUTSIDE)
 		peer = lnc + below(r, NCSYNC_MAX_LNC - lnc + 1);
-	fd = open_path(core, O_RDWR | O_CLOEXEC);
+	fd = peer_open(w, core, O_RDWR | O_CLOEXEC, 0);
 	if (fd < 0)
 		return false;
 	gen_peer_prog(r, w->recs, peer, info[core].devmem_size);
 	q.records = (uintptr_t)w->recs;
 	pcore = peer_fd_core(r, kind, first, lnc, peer);
 	if (pcore >= 0)
-		pfd = open_path(pcore, (kind == PK_RO ? O_RDONLY : O_RDWR) |
-				O_CLOEXEC);
+		pfd = peer_open(w, pcore, (kind == PK_RO ? O_RDONLY : O_RDWR) |
+				O_CLOEXEC, 1);
 	if (pfd >= 0) {
 		sub.fds = (uintptr_t)&pfd;
 		sub.nfds = 1;
