@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ncsync: a core's construction, teardown and reset, above the files that
- * own its parts: the banks (ncsync_bank.c), the programs (ncsync_prog.c)
- * and the notifications (ncsync_netlink.c).
+ * own its parts: the banks (ncsync_bank.c), the programs (ncsync_prog.c,
+ * ncsync_stop.c) and the notifications (ncsync_netlink.c).
  */
 #include "ncsync_drv.h"
 

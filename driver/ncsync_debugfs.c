@@ -46,9 +46,9 @@ static int ncsync_debugfs_show(struct seq_file *m, void *unused)
 	ncsync_debugfs_banks(m, core);
 
 	spin_lock(&core->prog_lock);
-	list_for_each_entry(prog, &core->progs, core_node) {
+	list_for_each_entry(prog, &core->progs, lists.core_node) {
 		seq_printf(m, "program %u pid %u state %u stop %d\n", prog->id,
-			   prog->pid, prog->state, prog->stop);
+			   prog->pid, prog->run.state, prog->stop);
 		for (i = 0; i < prog->nq; i++) {
 			ncsync_status_read_locked(&prog->q[i], &st);
 			seq_printf(m, "  engine %u %s: state %u pc %u/%u executed %llu fault %u",

@@ -67,9 +67,9 @@ void ncsync_dma_issue(struct ncsync_equeue *q, const struct ncsync_insn *insn)
 	kref_get(&prog->ref);
 	atomic_inc(&q->dma_outstanding);
 	spin_lock(&core->dma_lock);
-	if (list_empty(&prog->dma_copies))
-		list_add_tail(&prog->dma_node, &core->dma_progs);
-	list_add_tail(&c->node, &prog->dma_copies);
+	if (list_empty(&prog->dma.copies))
+		list_add_tail(&prog->dma.node, &core->dma_progs);
+	list_add_tail(&c->node, &prog->dma.copies);
 	spin_unlock(&core->dma_lock);
 	wake_up(&core->dma_wq);
 }
@@ -97,8 +97,8 @@ static struct ncsync_dma_copy *ncsync_dma_next(struct ncsync_core *core,
 
 	*next = KTIME_MAX;
 	spin_lock(&core->dma_lock);
-	list_for_each_entry(prog, &core->dma_progs, dma_node) {
-		c = list_first_entry(&prog->dma_copies, struct ncsync_dma_copy,
+	list_for_each_entry(prog, &core->dma_progs, dma.node) {
+		c = list_first_entry(&prog->dma.copies, struct ncsync_dma_copy,
 				     node);
 		if (stopping || !ktime_after(c->land, now) ||
 		    ncsync_dma_void(core, c)) {
@@ -111,9 +111,9 @@ static struct ncsync_dma_copy *ncsync_dma_next(struct ncsync_core *core,
 		prog = found->q->prog;
 		list_del(&found->node);
 		/* This program goes to the back of the round. */
-		list_del_init(&prog->dma_node);
-		if (!list_empty(&prog->dma_copies))
-			list_add_tail(&prog->dma_node, &core->dma_progs);
+		list_del_init(&prog->dma.node);
+		if (!list_empty(&prog->dma.copies))
+			list_add_tail(&prog->dma.node, &core->dma_progs);
 	}
 	spin_unlock(&core->dma_lock);
 	return found;

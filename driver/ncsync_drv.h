@@ -89,7 +89,7 @@ struct ncsync_group {
 
 /**
  * struct ncsync_dma_copy - a copy issued on the core's DMA engine.
- * @node: entry in ncsync_prog.dma_copies while it waits to land.
+ * @node: entry in ncsync_prog.dma.copies while it waits to land.
  * @q: the queue that issued it; holds a reference on its program.
  * @src: source offset in device memory.
  * @dst: destination offset.
@@ -163,82 +163,145 @@ struct ncsync_snapshot {
 };
 
 /**
- * struct ncsync_prog - a submitted program.
- * @ref: references: the owner's list, each running engine, each queued DMA.
- * @core: the core it runs on.
- * @nfile: the descriptor that submitted it; valid while on its list.
+ * struct ncsync_prog_run - how a program runs and ends.
+ * @state: NCSYNC_PROG_*; under prog_lock.
+ * @seen: its end was reported to userspace; under prog_lock.
+ * @snapped: ncsync_prog.snap holds the watchdog's snapshot; under
+ *	prog_lock.
+ * @nrunning: queues not finished; under prog_lock.
+ * @last_progress: jiffies of the last wait passed, change made, copy
+ *	landed or queue finished; WRITE_ONCE()/READ_ONCE(), no lock.  A
+ *	member of a program across cores keeps its group's instead
+ *	(ncsync_prog_progress()).
+ *
+ * The stop reason, which belongs here too, is ncsync_prog.stop: the
+ * engines read it there.
+ */
+struct ncsync_prog_run {
+	u32 state;
+	bool seen;
+	bool snapped;
+	unsigned int nrunning;
+	unsigned long last_progress;
+};
+
+/**
+ * struct ncsync_prog_lists - where a program is listed, each entry with
+ *	the lock that protects it.
  * @seq: its number in the core's submission order (ncsync_core.prog_seq),
  *	set under prog_lock; where NCSYNC_CMD_GET_PROGRAMS resumes.
- * @id: its id within @nfile.
+ * @core_node: entry in ncsync_core.progs until it ends; under prog_lock.
+ * @file_node: entry in ncsync_file.progs while its descriptor holds it
+ *	(the descriptor's reference); under prog_lock.
+ * @ntf_node: entry in ncsync_core.ntf_progs; under ntf_lock.
+ * @reap_node: entry in ncsync_core.reap (a lockless list), with a
+ *	reference, while its decoded records wait to be freed.
+ */
+struct ncsync_prog_lists {
+	u64 seq;
+	struct list_head core_node;
+	struct list_head file_node;
+	struct list_head ntf_node;
+	struct llist_node reap_node;
+};
+
+/**
+ * struct ncsync_charge - the memory a program is charged
+ *	(ncsync_charge.c, the only file that changes it).
+ * @mem: bytes charged to its descriptor (ncsync_file.mem) from its
+ *	queueing until the descriptor forgets it.
+ * @insn_mem: the part of @mem the decoded records take, given back to the
+ *	descriptor and the user when the program ends.
+ * @user: the user charged for it (the opener of its descriptor); a
+ *	reference, NULL before anything is charged.
+ * @user_mem: the bytes still charged to @user; the rest is given back
+ *	when the program is freed.
+ *
+ * @mem and @insn_mem grow only before the program is queued; @user_mem
+ * shrinks under prog_lock when the program ends.
+ */
+struct ncsync_charge {
+	size_t mem;
+	size_t insn_mem;
+	struct ncsync_user *user;
+	size_t user_mem;
+};
+
+/**
+ * struct ncsync_prog_lnc - a program's part in its logical core: the
+ *	program across cores it is a member of, and the other cores its DMA
+ *	completions land on.
+ * @group: the program across cores it is a member of, or NULL; a
+ *	reference.
+ * @idx: its index in @group->members.
+ * @ready: it counts in @group->nready; under prog_lock.
+ * @node: entry in ncsync_core.gmembers from its queueing until it is
+ *	freed; under prog_lock.
+ * @lands: bit p set when a completion of one of its DMA records lands on
+ *	the core at position p of its logical core (NCSYNC_DMA_F_PEER); set
+ *	by decoding, read only after.
+ */
+struct ncsync_prog_lnc {
+	struct ncsync_group *group;
+	u8 idx;
+	bool ready;
+	struct list_head node;
+	u64 lands;
+};
+
+/**
+ * struct ncsync_prog_dma - a program's DMA copies in flight.
+ * @copies: its copies waiting to land, in issue order; under dma_lock.
+ * @node: entry in ncsync_core.dma_progs while @copies is not empty; under
+ *	dma_lock.
+ */
+struct ncsync_prog_dma {
+	struct list_head copies;
+	struct list_head node;
+};
+
+/**
+ * struct ncsync_prog - a submitted program.
+ * @ref: references: the owner's list, each running engine, each queued DMA,
+ *	the reaper, the group of a program across cores.
+ * @core: the core it runs on.
+ * @nfile: the descriptor that submitted it; valid while on its list.
+ * @id: its id within @nfile, given as it is queued, under prog_lock.
  * @flags: NCSYNC_SUBMIT_F_*.
  * @watchdog_ms: time without progress before it times out.
  * @engine_mask: bit i set when engine i has a queue.
- * @state: NCSYNC_PROG_*; under prog_lock.
+ * @pid: the thread group of the process that submitted it.
  * @stop: a NCSYNC_FAULT_* reason once the program must stop, 0 before;
  *	set under prog_lock, read with READ_ONCE() by engines.
- * @seen: its end was reported to userspace; under prog_lock.
- * @snapped: @snap holds the watchdog's snapshot; under prog_lock.
- * @nrunning: queues not finished; under prog_lock.
- * @last_progress: jiffies of the last wait passed, change made, copy
- *	landed or queue finished.
- * @mem: bytes charged to @nfile.
- * @insn_mem: the part of @mem the decoded records take.
- * @user: the user charged for it (the opener of @nfile); a reference.
- * @user_mem: the bytes still charged to @user; the decoded records' part
- *	is given back when they are freed, the rest when the program is.
- * @lands: bit p set when a completion of one of its DMA records lands on
- *	the core at position p of its logical core (NCSYNC_DMA_F_PEER); set
- *	by decoding.
- * @dma_copies: its copies waiting to land, in issue order; under dma_lock.
- * @dma_node: entry in ncsync_core.dma_progs while @dma_copies is not
- *	empty; under dma_lock.
- * @core_node: entry in ncsync_core.progs until it ends; under prog_lock.
- * @file_node: entry in ncsync_file.progs; under prog_lock.
+ * @run: how it runs and ends.
+ * @lists: where it is listed.
+ * @charge: the memory it is charged.
+ * @lnc: its part in its logical core.
+ * @dma: its DMA copies in flight.
  * @snap: the snapshot, allocated at submission.
- * @pid: the thread group of the process that submitted it.
- * @ntf_node: entry in ncsync_core.ntf_progs; under ntf_lock.
- * @reap_node: entry in ncsync_core.reap.
- * @group: the program across cores it is a member of, or NULL; a
- *	reference.
- * @gidx: its index in @group->members.
- * @gready: it counts in @group->nready; under prog_lock.
- * @gnode: entry in ncsync_core.gmembers from its queueing until it is
- *	freed; under prog_lock.
  * @nq: entries of @q.
  * @q: the engines' queues, in submission order.
+ *
+ * Everything but @ref, @id, @stop, @run, @lists, @lnc.ready, @lnc.node,
+ * @dma and @charge.user_mem is set before the program is queued and only
+ * read afterwards; the queues' fields say which lock protects each.
  */
 struct ncsync_prog {
 	struct kref ref;
 	struct ncsync_core *core;
 	struct ncsync_file *nfile;
-	u64 seq;
 	u32 id;
 	u32 flags;
 	u32 watchdog_ms;
 	u32 engine_mask;
-	u32 state;
-	int stop;
-	bool seen;
-	bool snapped;
-	unsigned int nrunning;
-	unsigned long last_progress;
-	size_t mem;
-	size_t insn_mem;
-	struct ncsync_user *user;
-	size_t user_mem;
-	u64 lands;
-	struct list_head dma_copies;
-	struct list_head dma_node;
-	struct list_head core_node;
-	struct list_head file_node;
-	struct ncsync_snapshot *snap;
 	u32 pid;
-	struct list_head ntf_node;
-	struct llist_node reap_node;
-	struct ncsync_group *group;
-	u8 gidx;
-	bool gready;
-	struct list_head gnode;
+	int stop;
+	struct ncsync_prog_run run;
+	struct ncsync_prog_lists lists;
+	struct ncsync_charge charge;
+	struct ncsync_prog_lnc lnc;
+	struct ncsync_prog_dma dma;
+	struct ncsync_snapshot *snap;
 	unsigned int nq;
 	struct ncsync_equeue q[];
 };
@@ -356,17 +419,17 @@ struct ncsync_engine {
  * @prog_lock: protects @progs, @prog_seq, the programs' states and
  *	lists, the descriptors' program lists and accounting.
  * @progs: programs not yet ended, in submission order: by increasing
- *	ncsync_prog.seq.
+ *	ncsync_prog.lists.seq.
  * @prog_seq: the seq of the last program submitted; never goes back, not
  *	even across a reset.
  * @gmembers: the members of programs across cores queued on this core and
- *	not freed (ncsync_prog.gnode), ended or not: a reset or a close
+ *	not freed (ncsync_prog.lnc.node), ended or not: a reset or a close
  *	stops the programs they belong to.
  * @done_wq: where userspace and resets wait for programs to end.
  * @engines: the datapath engines, in ncsync_engine_ids order.
  * @dma_lock: protects @dma_progs and the programs' copy lists.
  * @dma_progs: the programs with copies waiting to land
- *	(ncsync_prog.dma_node), in the round-robin order of the DMA engine.
+ *	(ncsync_prog.dma.node), in the round-robin order of the DMA engine.
  * @dma_wq: where the DMA thread waits for copies.
  * @dma_thread: the DMA engine (engine 4).
  * @devmem: the device memory, @devmem_size bytes, mappable at
@@ -377,14 +440,14 @@ struct ncsync_engine {
  * @ntf_fifo: event writes to notify; filled under @lock, emptied by
  *	@ntf_work alone.
  * @ntf_lock: protects @ntf_progs.
- * @ntf_progs: ended programs to notify (ncsync_prog.ntf_node).
+ * @ntf_progs: ended programs to notify (ncsync_prog.lists.ntf_node).
  * @ntf_work: sends the notifications.
  * @ntf_event: queues the notification of an event write, called under
  *	@lock while @notify is set; set by ncsync_nl_core_init(), so that
  *	the banks never call up into netlink.
  * @ntf_prog_ended: queues the notification of a program's end; likewise.
  * @reap: programs whose decoded records are to be freed
- *	(ncsync_prog.reap_node); each holds a reference.
+ *	(ncsync_prog.lists.reap_node); each holds a reference.
  * @reap_work: frees them.
  */
 struct ncsync_core {
@@ -534,47 +597,38 @@ int ncsync_wait(struct ncsync_file *nfile, struct ncsync_wait *w,
 		const ktime_t *deadline);
 void ncsync_flush_waiters(struct ncsync_file *nfile, fl_owner_t owner);
 
-/* ncsync_prog.c */
-int ncsync_submit_check(struct ncsync_submit *sub);
-int ncsync_prog_charge(struct ncsync_prog *prog, size_t mem);
-int ncsync_submit(struct ncsync_file *nfile, struct ncsync_submit *sub);
-int ncsync_prog_status(struct ncsync_file *nfile,
-		       struct ncsync_prog_status *ps);
-int ncsync_prog_wait(struct ncsync_file *nfile, struct ncsync_prog_wait *pw);
-int ncsync_prog_cancel(struct ncsync_file *nfile, u32 id);
-void ncsync_prog_put(struct ncsync_prog *prog);
-void ncsync_prog_progress(struct ncsync_prog *prog);
-bool ncsync_prog_stop_locked(struct ncsync_prog *prog, int reason);
-void ncsync_prog_queue_done(struct ncsync_equeue *q);
-void ncsync_progs_stop_core(struct ncsync_core *core, int reason);
-void ncsync_progs_release_file(struct ncsync_file *nfile);
-bool ncsync_file_progs_unseen(struct ncsync_file *nfile);
-void ncsync_snapshot_locked(struct ncsync_prog *prog);
-void ncsync_status_read_locked(struct ncsync_equeue *q,
-			       struct ncsync_engine_status *st);
-void ncsync_watchdog_fn(struct work_struct *work);
-struct ncsync_equeue *ncsync_prog_next_queue(struct ncsync_core *core,
-					     u8 engine);
-bool ncsync_prog_work_ready(struct ncsync_core *core, u8 engine);
-void ncsync_reap_fn(struct work_struct *work);
+/*
+ * The programs, from the bottom up (Documentation/ncsync/building.rst,
+ * "The driver's layers").
+ */
 
-void ncsync_prog_put_forgotten(struct ncsync_prog *prog);
-void ncsync_prog_end_locked(struct ncsync_prog *prog);
-void ncsync_progs_wake(struct ncsync_core *core, u32 engine_mask);
-void ncsync_snapshot_log(struct ncsync_prog *prog);
-void ncsync_prog_unqueue(struct ncsync_prog *prog);
-struct ncsync_prog *ncsync_prog_make(struct ncsync_file *nfile,
-				     const struct ncsync_queue *uqs, u32 nq,
-				     struct ncsync_submit *sub,
-				     u32 engine_mask, u64 records);
-struct ncsync_prog *ncsync_prog_queue(struct ncsync_prog *prog);
-int ncsync_queues_check(const struct ncsync_queue *uqs, u32 nq,
-			u32 *engine_mask, u64 *records);
-bool ncsync_prog_over(struct ncsync_prog *prog);
+/* ncsync_snapshot.c: snapshots, an engine's status, the timeout report */
 int ncsync_snapshots_init(void);
 void ncsync_snapshots_fini(void);
+size_t ncsync_snapshot_held(void);
+struct ncsync_snapshot *ncsync_snapshot_alloc(void);
+void ncsync_snapshot_free(struct ncsync_snapshot *snap);
+void ncsync_status_read_locked(struct ncsync_equeue *q,
+			       struct ncsync_engine_status *st);
+void ncsync_snapshot_fill_locked(struct ncsync_prog *prog,
+				 struct ncsync_snapshot *snap);
+void ncsync_snapshot_locked(struct ncsync_prog *prog);
+void ncsync_snapshot_log(struct ncsync_prog *prog);
 
-/* ncsync_prog.c: the state of programs across cores */
+/* ncsync_charge.c: every memory charge of a program and its return */
+size_t ncsync_insns_size(u32 count);
+size_t ncsync_charge_prog_size(const struct ncsync_queue *uqs, u32 nq,
+			       size_t *insn_mem);
+int ncsync_charge_begin(struct ncsync_charge *c, struct ncsync_file *nfile,
+			size_t mem, size_t insn_mem);
+int ncsync_charge_more(struct ncsync_prog *prog, size_t mem);
+int ncsync_charge_file_check_locked(struct ncsync_prog *prog);
+void ncsync_charge_file_add_locked(struct ncsync_prog *prog);
+void ncsync_charge_insns_end_locked(struct ncsync_prog *prog);
+void ncsync_charge_file_forget_locked(struct ncsync_prog *prog);
+void ncsync_charge_end(struct ncsync_charge *c);
+
+/* ncsync_group_state.c: the state of programs across cores */
 int ncsync_groups_init(void);
 void ncsync_groups_drain(void);
 void ncsync_groups_fini(void);
@@ -584,12 +638,70 @@ bool ncsync_group_may_start_locked(struct ncsync_prog *prog);
 void ncsync_group_stop(struct ncsync_group *g, unsigned int origin,
 		       int reason);
 void ncsync_group_member_end_locked(struct ncsync_prog *prog);
-void ncsync_group_forget(struct ncsync_group *g);
-void ncsync_group_stop_member(struct ncsync_prog *m, int reason);
 struct ncsync_prog *ncsync_group_member_get(struct ncsync_group *g,
 					    u32 pos);
 u32 ncsync_group_state(struct ncsync_group *g);
 bool ncsync_group_ended(struct ncsync_group *g);
+
+/* ncsync_prog.c: a program's lifetime, a descriptor's list of programs */
+struct ncsync_prog *ncsync_prog_alloc(u32 nq, const u32 *counts);
+void ncsync_prog_put(struct ncsync_prog *prog);
+void ncsync_prog_put_forgotten(struct ncsync_prog *prog);
+void ncsync_group_forget(struct ncsync_group *g);
+void ncsync_prog_progress(struct ncsync_prog *prog);
+unsigned long ncsync_prog_last_progress(struct ncsync_prog *prog);
+void ncsync_insns_reap_locked(struct ncsync_prog *prog);
+void ncsync_reap_fn(struct work_struct *work);
+bool ncsync_prog_over(struct ncsync_prog *prog);
+void ncsync_prog_end_locked(struct ncsync_prog *prog);
+void ncsync_file_forget_locked(struct ncsync_file *nfile,
+			       struct ncsync_prog *prog);
+struct ncsync_prog *ncsync_file_evict_locked(struct ncsync_file *nfile);
+struct ncsync_prog *ncsync_prog_get(struct ncsync_file *nfile, u32 id);
+
+/**
+ * ncsync_prog_ended() - whether a program ended.
+ * @prog: the program; prog_lock held, or a state read once.
+ *
+ * Return: true once its state is final.
+ */
+static inline bool ncsync_prog_ended(const struct ncsync_prog *prog)
+{
+	return prog->run.state >= NCSYNC_PROG_DONE;
+}
+
+/* ncsync_submit.c: checking, decoding and queueing a program on a core */
+int ncsync_submit_check(struct ncsync_submit *sub);
+int ncsync_queues_check(const struct ncsync_queue *uqs, u32 nq,
+			u32 *engine_mask, u64 *records);
+struct ncsync_prog *ncsync_prog_make(struct ncsync_file *nfile,
+				     const struct ncsync_queue *uqs, u32 nq,
+				     struct ncsync_submit *sub,
+				     u32 engine_mask, u64 records);
+struct ncsync_prog *ncsync_prog_queue(struct ncsync_prog *prog);
+void ncsync_prog_unqueue(struct ncsync_prog *prog);
+int ncsync_submit(struct ncsync_file *nfile, struct ncsync_submit *sub);
+
+/* ncsync_sched.c: the order programs run in, their queues' ends, stops */
+struct ncsync_equeue *ncsync_prog_next_queue(struct ncsync_core *core,
+					     u8 engine);
+bool ncsync_prog_work_ready(struct ncsync_core *core, u8 engine);
+void ncsync_progs_wake(struct ncsync_core *core, u32 engine_mask);
+bool ncsync_prog_stop_locked(struct ncsync_prog *prog, int reason);
+void ncsync_prog_queue_done(struct ncsync_equeue *q);
+
+/* ncsync_status.c: a program's status, waiting for it, cancelling it */
+int ncsync_prog_status(struct ncsync_file *nfile,
+		       struct ncsync_prog_status *ps);
+int ncsync_prog_wait(struct ncsync_file *nfile, struct ncsync_prog_wait *pw);
+int ncsync_prog_cancel(struct ncsync_file *nfile, u32 id);
+bool ncsync_file_progs_unseen(struct ncsync_file *nfile);
+
+/* ncsync_stop.c: resets, closes and the watchdog stop programs */
+void ncsync_group_stop_member(struct ncsync_prog *m, int reason);
+void ncsync_progs_stop_core(struct ncsync_core *core, int reason);
+void ncsync_progs_release_file(struct ncsync_file *nfile);
+void ncsync_watchdog_fn(struct work_struct *work);
 
 /**
  * struct ncsync_fds - the descriptors a submission names: the submitter's
@@ -617,7 +729,7 @@ int ncsync_fds_lands_check(const struct ncsync_fds *fds,
 			   const struct ncsync_prog *prog);
 int ncsync_fds_used_check(const struct ncsync_fds *fds, u64 used);
 
-/* ncsync_group.c: submitting programs across cores, above ncsync_prog.c */
+/* ncsync_group.c: submitting programs across cores, above the others */
 int ncsync_submit_cores(struct ncsync_file *nfile, struct ncsync_submit *sub);
 
 /* ncsync_engine.c */

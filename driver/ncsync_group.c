@@ -11,8 +11,9 @@
  * first member to stop stops the others with the same reason, through the
  * group's work, so that no two cores' prog_locks are ever held together.
  *
- * This file submits such programs and runs the group's work, above
- * ncsync_prog.c, which keeps the group's state as its programs run.
+ * This file submits such programs and runs the group's work, above the
+ * other program files; ncsync_group_state.c keeps the group's state as its
+ * members run.
  */
 #include <linux/file.h>
 #include <linux/slab.h>
@@ -42,7 +43,8 @@ static void ncsync_group_poll_primary(struct ncsync_group *g)
 	if (!m)
 		return;
 	spin_lock(&m->core->prog_lock);
-	if (!list_empty(&m->file_node))	/* its descriptor is still open */
+	/* Its descriptor is still open. */
+	if (!list_empty(&m->lists.file_node))
 		wake_up_all(&m->nfile->poll_wq);
 	spin_unlock(&m->core->prog_lock);
 	ncsync_prog_put(m);
@@ -143,7 +145,7 @@ static int ncsync_cores_lands_check(const struct ncsync_cores_req *req,
 		ret = ncsync_fds_lands_check(&req->fds, members[i]);
 		if (ret)
 			return ret;
-		used |= members[i]->lands;
+		used |= members[i]->lnc.lands;
 	}
 	return ncsync_fds_used_check(&req->fds, used);
 }
@@ -198,16 +200,16 @@ static struct ncsync_prog *ncsync_cores_member(struct ncsync_cores_req *req,
 		return m;
 	}
 	/* The group is charged with the submitter's member. */
-	ret = gidx ? 0 : ncsync_prog_charge(m, ncsync_kmalloc_held(sizeof(*g)));
+	ret = gidx ? 0 : ncsync_charge_more(m, ncsync_kmalloc_held(sizeof(*g)));
 	if (ret) {
 		ncsync_prog_put(m);
 		return ERR_PTR(ret);
 	}
 	kref_get(&g->ref);
-	m->group = g;
-	m->gidx = gidx;
+	m->lnc.group = g;
+	m->lnc.idx = gidx;
 	/* Reported through the primary: never unseen on its own descriptor. */
-	m->seen = gidx != 0;
+	m->run.seen = gidx != 0;
 	return m;
 }
 
@@ -240,9 +242,9 @@ static void ncsync_group_publish(struct ncsync_group *g,
 {
 	kref_get(&m->ref);
 	spin_lock(&m->core->prog_lock);
-	list_add_tail(&m->gnode, &m->core->gmembers);
+	list_add_tail(&m->lnc.node, &m->core->gmembers);
 	spin_lock(&g->lock);
-	g->members[m->gidx] = m;
+	g->members[m->lnc.idx] = m;
 	spin_unlock(&g->lock);
 	spin_unlock(&m->core->prog_lock);
 }

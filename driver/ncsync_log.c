@@ -3,7 +3,7 @@
  * ncsync: the rate limit of the kernel log messages userspace can cause.
  *
  * A program that times out writes a report of several lines to the kernel
- * log (ncsync_prog.c).  Reports are limited module-wide to a burst of
+ * log (ncsync_snapshot.c).  Reports are limited module-wide to a burst of
  * NCSYNC_LOG_BURST every NCSYNC_LOG_INTERVAL; each report left out is
  * counted in its core's stats.log_suppressed (NCSYNC_IOC_STATS, debugfs).
  */

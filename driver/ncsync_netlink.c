@@ -89,7 +89,7 @@ static void ncsync_nl_prog_ended(struct ncsync_prog *prog)
 		return;
 	kref_get(&prog->ref);
 	spin_lock(&core->ntf_lock);
-	list_add_tail(&prog->ntf_node, &core->ntf_progs);
+	list_add_tail(&prog->lists.ntf_node, &core->ntf_progs);
 	spin_unlock(&core->ntf_lock);
 	queue_work(system_wq, &core->ntf_work);
 }
@@ -154,7 +154,7 @@ static int ncsync_nl_put_live_prog_locked(struct sk_buff *skb,
 	lockdep_assert_held(&prog->core->prog_lock);
 	for (i = 0; i < prog->nq; i++)
 		ncsync_status_read_locked(&prog->q[i], &st[i]);
-	return ncsync_nl_put_prog(skb, prog->id, prog->state, prog->pid, st,
+	return ncsync_nl_put_prog(skb, prog->id, prog->run.state, prog->pid, st,
 				  prog->nq);
 }
 
@@ -203,8 +203,8 @@ static void ncsync_nl_send_prog(struct ncsync_core *core,
 				struct ncsync_prog *prog)
 {
 	const struct ncsync_snapshot *snap = prog->snap;
-	bool fault = prog->state == NCSYNC_PROG_FAULTED ||
-		     prog->state == NCSYNC_PROG_TIMED_OUT;
+	bool fault = prog->run.state == NCSYNC_PROG_FAULTED ||
+		     prog->run.state == NCSYNC_PROG_TIMED_OUT;
 	struct nlattr *sems;
 	struct sk_buff *skb;
 	unsigned int i;
@@ -216,7 +216,7 @@ static void ncsync_nl_send_prog(struct ncsync_core *core,
 	hdr = genlmsg_put(skb, 0, 0, &ncsync_genl_family, 0,
 			  fault ? NCSYNC_CMD_FAULT_NTF : NCSYNC_CMD_PROG_NTF);
 	if (!hdr || nla_put_u32(skb, NCSYNC_A_CORE, core->index) ||
-	    ncsync_nl_put_prog(skb, prog->id, prog->state, prog->pid,
+	    ncsync_nl_put_prog(skb, prog->id, prog->run.state, prog->pid,
 			       snap->engines, prog->nq))
 		goto free;
 	if (fault) {
@@ -252,9 +252,10 @@ static void ncsync_nl_work(struct work_struct *work)
 	for (;;) {
 		spin_lock(&core->ntf_lock);
 		prog = list_first_entry_or_null(&core->ntf_progs,
-						struct ncsync_prog, ntf_node);
+						struct ncsync_prog,
+						lists.ntf_node);
 		if (prog)
-			list_del(&prog->ntf_node);
+			list_del(&prog->lists.ntf_node);
 		spin_unlock(&core->ntf_lock);
 		if (!prog)
 			break;
@@ -287,8 +288,8 @@ void ncsync_nl_core_fini(struct ncsync_core *core)
 
 	cancel_work_sync(&core->ntf_work);
 	kfifo_reset(&core->ntf_fifo);
-	list_for_each_entry_safe(prog, tmp, &core->ntf_progs, ntf_node) {
-		list_del(&prog->ntf_node);
+	list_for_each_entry_safe(prog, tmp, &core->ntf_progs, lists.ntf_node) {
+		list_del(&prog->lists.ntf_node);
 		ncsync_prog_put(prog);
 	}
 }
@@ -329,7 +330,7 @@ static int ncsync_nl_fill_core(struct sk_buff *skb, struct ncsync_core *core)
 		return -EMSGSIZE;
 
 	spin_lock(&core->prog_lock);
-	list_for_each_entry(prog, &core->progs, core_node) {
+	list_for_each_entry(prog, &core->progs, lists.core_node) {
 		void *mark = nlmsg_get_pos(skb);
 
 		/* Keep room for NCSYNC_A_TRUNCATED. */
@@ -401,7 +402,8 @@ err:
 /**
  * struct ncsync_nl_dump_ctx - where a NCSYNC_CMD_GET_PROGRAMS dump stands,
  *	kept in netlink_callback.ctx from one call of the dump to the next.
- * @seq: the ncsync_prog.seq of the last program sent; 0 before the first.
+ * @seq: the ncsync_prog.lists.seq of the last program sent; 0 before the
+ *	first.
  * @core: the index of the core, checked when the dump started.
  *
  * The dump resumes at the first program of the core with a larger seq.
@@ -513,13 +515,13 @@ static int ncsync_nl_get_progs_dumpit(struct sk_buff *skb,
 	if (!core)
 		return -ENODEV;
 	spin_lock(&core->prog_lock);
-	list_for_each_entry(prog, &core->progs, core_node) {
-		if (prog->seq <= ctx->seq)
+	list_for_each_entry(prog, &core->progs, lists.core_node) {
+		if (prog->lists.seq <= ctx->seq)
 			continue;
 		ret = ncsync_nl_put_prog_msg_locked(skb, cb, prog);
 		if (ret)
 			break;
-		ctx->seq = prog->seq;
+		ctx->seq = prog->lists.seq;
 	}
 	spin_unlock(&core->prog_lock);
 	/* A full buffer ends this call; an empty one would end the dump. */

@@ -124,7 +124,7 @@ void ncsync_fds_put(struct ncsync_fds *fds)
 int ncsync_fds_lands_check(const struct ncsync_fds *fds,
 			   const struct ncsync_prog *prog)
 {
-	return prog->lands & ~fds->named ? -EACCES : 0;
+	return prog->lnc.lands & ~fds->named ? -EACCES : 0;
 }
 
 /**
