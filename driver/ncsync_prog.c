@@ -268,8 +268,30 @@ struct ncsync_prog *ncsync_prog_get(struct ncsync_file *nfile, u32 id)
 	return NULL;
 }
 
+/*
+ * The descriptor of a member's core forgets it with the program, once it
+ * ended (Documentation/ncsync/engines.rst, "Programs across cores"): its
+ * charge and its place among the descriptor's programs go back.  Its
+ * descriptor is alive while the member is on its list, which a close
+ * empties under the same lock.
+ */
+static void ncsync_member_forget(struct ncsync_prog *m)
+{
+	struct ncsync_core *core = m->core;
+	bool listed;
+
+	spin_lock(&core->prog_lock);
+	listed = !list_empty(&m->lists.file_node) && ncsync_prog_over(m);
+	if (listed)
+		ncsync_file_forget_locked(m->nfile, m);
+	spin_unlock(&core->prog_lock);
+	if (listed)
+		ncsync_prog_put(m);	/* the descriptor's reference */
+}
+
 /**
- * ncsync_group_forget() - drop the group's references to its members.
+ * ncsync_group_forget() - drop the group's references to its members, and
+ *	the other cores' descriptors' references to those that ended.
  * @g: the group; its primary was forgotten by its descriptor (the caller
  *	holds the primary's reference); no spinlock held.
  */
@@ -283,8 +305,11 @@ void ncsync_group_forget(struct ncsync_group *g)
 		m = g->members[i];
 		g->members[i] = NULL;
 		spin_unlock(&g->lock);
-		if (m)
-			ncsync_prog_put(m);
+		if (!m)
+			continue;
+		if (i)
+			ncsync_member_forget(m);
+		ncsync_prog_put(m);
 	}
 }
 

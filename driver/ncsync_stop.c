@@ -203,16 +203,27 @@ void ncsync_progs_stop_core(struct ncsync_core *core, int reason)
 void ncsync_progs_release_file(struct ncsync_file *nfile)
 {
 	struct ncsync_core *core = nfile->core;
-	struct ncsync_prog *prog, *tmp;
-	LIST_HEAD(gone);
+	struct ncsync_prog *prog;
 
 	ncsync_progs_stop(core, NCSYNC_FAULT_CLOSED, nfile);
-	spin_lock(&core->prog_lock);
-	list_splice_init(&nfile->progs, &gone);
-	nfile->nprogs = 0;
-	spin_unlock(&core->prog_lock);
-	list_for_each_entry_safe(prog, tmp, &gone, lists.file_node) {
-		list_del_init(&prog->lists.file_node);
+	/*
+	 * One at a time, each off the list under the lock: a program is on
+	 * its descriptor's list exactly while its file_node is not empty,
+	 * which the forgetting of a group's members reads under that lock
+	 * (ncsync_group_forget()).
+	 */
+	for (;;) {
+		spin_lock(&core->prog_lock);
+		prog = list_first_entry_or_null(&nfile->progs,
+						struct ncsync_prog,
+						lists.file_node);
+		if (prog) {
+			list_del_init(&prog->lists.file_node);
+			nfile->nprogs--;
+		}
+		spin_unlock(&core->prog_lock);
+		if (!prog)
+			break;
 		ncsync_prog_put_forgotten(prog);
 	}
 }

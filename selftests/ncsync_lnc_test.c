@@ -445,6 +445,65 @@ TEST_F(lnc, cores_producer_consumer)
 	rec_prog_free(&b);
 }
 
+/*
+ * The other core's descriptor forgets the member with the program
+ * (engines.rst, "Programs across cores", Accounting): its id there names
+ * nothing once the submitter released the program.  fd[1] is fresh: the
+ * member is its first program, id 1.
+ */
+TEST_F(lnc, cores_member_forgotten_with_program)
+{
+	struct rec_prog a = { 0 }, b = { 0 };
+	struct ncsync_prog_status ps;
+	__u32 id;
+
+	NEED_LNC();
+	rec_exit(rec_prog_queue(&a, NCSYNC_ENGINE_PE));
+	rec_exit(rec_prog_queue(&b, NCSYNC_ENGINE_POOL));
+	id = submit2(_metadata, self->fd, &a, &b, 0, LONG_MS);
+	expect_done(_metadata, self->fd[0], id);
+	ASSERT_EQ(0, status_of(self->fd[1], 1, -1, &ps, NULL));
+	EXPECT_EQ((__u32)NCSYNC_PROG_DONE, ps.state);
+	memset(&ps, 0, sizeof(ps));
+	ps.id = id;
+	ps.flags = NCSYNC_STATUS_F_RELEASE;
+	ASSERT_EQ(0, ioctl(self->fd[0], NCSYNC_IOC_PROG_STATUS, &ps));
+	EXPECT_EQ(-ENOENT, status_of(self->fd[1], 1, -1, &ps, NULL));
+	EXPECT_EQ(-ENOENT, status_of(self->fd[0], id, -1, &ps, NULL));
+	rec_prog_free(&a);
+	rec_prog_free(&b);
+}
+
+/* The member of a program that still runs stays until it is released. */
+TEST_F(lnc, cores_member_listed_until_release)
+{
+	struct ncsync_op op = { .bank = NCSYNC_BANK_SEM, .op = NCSYNC_OP_SET,
+				.index = 9, .value = 1 };
+	struct rec_prog a = { 0 }, b = { 0 };
+	struct ncsync_prog_status ps;
+	struct rec_queue *q;
+	__u32 id;
+
+	NEED_LNC();
+	q = rec_prog_queue(&a, NCSYNC_ENGINE_PE);
+	rec_noop(q, NCSYNC_WAIT_SEM_GE, 9, 0, 0, 1);
+	rec_exit(q);
+	rec_exit(rec_prog_queue(&b, NCSYNC_ENGINE_POOL));
+	id = submit2(_metadata, self->fd, &a, &b, 0, LONG_MS);
+	ASSERT_TRUE(wait_blocked(self->fd[0], id, 0));
+	memset(&ps, 0, sizeof(ps));
+	ps.id = id;
+	ps.flags = NCSYNC_STATUS_F_RELEASE;
+	EXPECT_EQ(-1, ioctl(self->fd[0], NCSYNC_IOC_PROG_STATUS, &ps));
+	EXPECT_EQ(EBUSY, errno);
+	EXPECT_EQ(0, status_of(self->fd[1], 1, -1, &ps, NULL));
+	ASSERT_EQ(0, ioctl(self->fd[0], NCSYNC_IOC_OP, &op));
+	expect_done(_metadata, self->fd[0], id);
+	EXPECT_EQ(0, status_of(self->fd[1], 1, -1, &ps, NULL));
+	rec_prog_free(&a);
+	rec_prog_free(&b);
+}
+
 /* The ping-pong of ping_pong_between_cores, as one program. */
 TEST_F(lnc, cores_ping_pong)
 {
