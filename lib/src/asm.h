@@ -16,6 +16,7 @@
 #ifndef NCSYNC_ASM_H
 #define NCSYNC_ASM_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
