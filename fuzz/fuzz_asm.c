@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * libFuzzer target: the assembler and the disassembler of libncsync
- * (lib/src/asm.c, lib/src/disasm.c, with the program builders, the lowering
+ * (lib/src/asm*.c, lib/src/disasm.c, with the program builders, the lowering
  * and common/ncsync_record.c, compiled from their own paths by
  * fuzz/Makefile).
  *

@@ -168,3 +168,9 @@ void ncsync_alloc_sem_mask(const struct ncsync_program *prog,
 		if (prog->sems.used[i])
 			mask[i / 32] |= 1U << (i % 32);
 }
+
+bool ncsync_res_sem_in(const struct ncsync_program *prog, uint8_t sem)
+{
+	return sem >= prog->res_sem_first &&
+	       sem < prog->res_sem_first + prog->res_sem_count;
+}

@@ -9,7 +9,9 @@
  * with the shared validator (common/ncsync_record.c) before it is appended,
  * as far as it can be checked on its own: branch targets are resolved by
  * ncsync_program_finalize() and DMA ranges are checked by the kernel
- * against the device memory.
+ * against the device memory.  The events-block helpers at the end are
+ * the lowering passes' too: they sit above the program representation
+ * (program.c) and below everything else.
  */
 #include <errno.h>
 #include <string.h>
@@ -524,4 +526,46 @@ int ncsync_insert_events(struct ncsync_stream *s, uint32_t index,
 		return -EINVAL;
 	memcpy(rec, tmp, NCSYNC_RECORD_SIZE);
 	return (int)index;
+}
+
+/* Whether @ev (NULL or an events block) is empty. */
+bool ncsync_events_zero(const struct ncsync_events *ev)
+{
+	return !ev || (!ev->wait_mode && !ev->wait_idx && !ev->upd_mode &&
+		       !ev->upd_idx && !ev->value);
+}
+
+/* The events block of the record @rec into @ev. */
+void ncsync_events_get(const uint8_t *rec, struct ncsync_events *ev)
+{
+	ev->wait_mode = rec[NCSYNC_REC_EV_WAIT_MODE];
+	ev->wait_idx = rec[NCSYNC_REC_EV_WAIT_IDX];
+	ev->upd_mode = rec[NCSYNC_REC_EV_UPD_MODE];
+	ev->upd_idx = rec[NCSYNC_REC_EV_UPD_IDX];
+	ev->value = ncsync_get_u32(rec + NCSYNC_REC_EV_VALUE);
+}
+
+/*
+ * The two halves of a pseudo-op's events block: its wait (with the
+ * threshold when the wait has one) and its update (with the operand when
+ * the update has one).
+ */
+void ncsync_events_split(const struct ncsync_events *ev,
+			 struct ncsync_events *wait,
+			 struct ncsync_events *upd)
+{
+	uint8_t base = ev->upd_mode & 0x0F;
+
+	memset(wait, 0, sizeof(*wait));
+	memset(upd, 0, sizeof(*upd));
+	wait->wait_mode = ev->wait_mode;
+	wait->wait_idx = ev->wait_idx;
+	if (ncsync_wait_mode_is_sem(ev->wait_mode))
+		wait->value = ev->value;
+	upd->upd_mode = ev->upd_mode;
+	upd->upd_idx = ev->upd_idx;
+	if (ev->upd_mode && (base == NCSYNC_UPD_SEM_ADD ||
+			     base == NCSYNC_UPD_SEM_SUB ||
+			     base == NCSYNC_UPD_SEM_WRITE))
+		upd->value = ev->value;
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * libncsync: the core barrier, CoreBarrier (0xD8): emitted at once by
- * ncsync_add_core_barrier(), or a 0xD8 record on every stream lowered by
- * ncsync_program_lower() into the same records, for the program's logical
+ * ncsync_add_core_barrier() (pseudo.c), or a 0xD8 record on every stream
+ * lowered by this pass of ncsync_program_lower() (lower.c) into the same
+ * records, for the program's logical
  * core size (ncsync_program_set_lnc()) (Documentation/ncsync/barriers.rst,
  * "The core barrier"; SYNC "Drain & anti-race ordering", ENC 6d).
  *
@@ -36,8 +37,8 @@
 #include "internal.h"
 
 /* The lowest engine's part of a pass: the arrivals, the wait, the take. */
-static int ncsync_core_arrive(struct ncsync_stream *s, uint8_t sem,
-			      unsigned int lnc)
+int ncsync_core_arrive(struct ncsync_stream *s, uint8_t sem,
+		       unsigned int lnc)
 {
 	unsigned int p;
 	int ret;
@@ -55,108 +56,12 @@ static int ncsync_core_arrive(struct ncsync_stream *s, uint8_t sem,
 	return ret < 0 ? ret : 0;
 }
 
-static bool ncsync_in_reserved(const struct ncsync_program *prog, uint8_t sem)
-{
-	return sem >= prog->res_sem_first &&
-	       sem < prog->res_sem_first + prog->res_sem_count;
-}
-
-/* The checks before anything is added: 0 or -errno. */
-static int ncsync_core_barrier_check(const struct ncsync_program *prog,
-				     uint8_t sem, unsigned int lnc)
-{
-	if (!prog || !lnc || lnc > NCSYNC_MAX_LNC)
-		return -EINVAL;
-	if (prog->frozen)
-		return -EBUSY;
-	if (!ncsync_program_engines(prog))
-		return -EINVAL;
-	/* The lowerings own the reserved slice. */
-	if (ncsync_in_reserved(prog, sem))
-		return -EINVAL;
-	return 0;
-}
-
-/**
- * ncsync_add_core_barrier() - a core barrier over a logical core.
- * @prog: the program one core of the logical core runs; every stream
- *	exists already.
- * @sem: the barrier semaphore (CoreBarrier's index at +0x10), the same on
- *	every core, outside the reserved slice, 0 on every core when the
- *	programs start, and written by nothing else.
- * @lnc: the cores of the logical core (NCSYNC_IOC_INFO lnc), 1 to
- *	NCSYNC_MAX_LNC: each runs a program with the same core barriers.
- *
- * Return: 0; -EINVAL for a NULL @prog, a program without streams, @lnc out
- * of range or @sem in the reserved slice; -EBUSY once lowered or
- * finalized; -ENOMEM.  On an error no stream has a record more.
- */
-int ncsync_add_core_barrier(struct ncsync_program *prog, uint8_t sem,
-			    unsigned int lnc)
-{
-	struct ncsync_mark mark;
-	unsigned int mask;
-	int ret;
-
-	ret = ncsync_core_barrier_check(prog, sem, lnc);
-	if (ret < 0)
-		return ret;
-	mask = ncsync_program_engines(prog);
-	ncsync_program_mark(prog, &mark);
-	ret = ncsync_add_sync_barrier(prog);
-	if (!ret)
-		ret = ncsync_core_arrive(prog->streams[__builtin_ctz(mask)],
-					 sem, lnc);
-	if (!ret)
-		ret = ncsync_add_sync_barrier(prog);
-	if (ret < 0)
-		ncsync_program_rewind(prog, &mark);
-	return ret;
-}
-
-/**
- * ncsync_program_set_lnc() - the logical core size the program's core
- *	barriers are lowered for.
- * @prog: the program, not yet lowered.
- * @lnc: the cores of the logical core its parts run on (NCSYNC_IOC_INFO
- *	lnc), 1 to NCSYNC_MAX_LNC.
- *
- * Without it a program's 0xD8 records are lowered for the device's lnc
- * when ncsync_program_submit() or ncsync_program_submit_cores() lowers
- * them, and for 1 by ncsync_program_lower() and ncsync_program_finalize().
- * ncsync_add_lower_control_fence() adds its core barrier leg when @lnc is
- * above 1 at the time of the call.
- *
- * Return: 0; -EINVAL for a NULL @prog or @lnc out of range; -EBUSY once
- * lowered or finalized.
- */
-int ncsync_program_set_lnc(struct ncsync_program *prog, unsigned int lnc)
-{
-	if (!prog || !lnc || lnc > NCSYNC_MAX_LNC)
-		return -EINVAL;
-	if (prog->frozen)
-		return -EBUSY;
-	prog->lnc = lnc;
-	return 0;
-}
-
 /* The lnc the lowering uses: set, else the submission's device's, else 1. */
 unsigned int ncsync_lower_lnc(const struct ncsync_program *prog)
 {
 	if (prog->lnc)
 		return prog->lnc;
 	return prog->dev_lnc ? prog->dev_lnc : 1;
-}
-
-/* Append a 0xD8 record of semaphore @sem and id @id to @s. */
-int ncsync_put_core_barrier(struct ncsync_stream *s, uint8_t sem, uint32_t id,
-			    const struct ncsync_events *ev)
-{
-	struct ncsync_pseudo p = {
-		.opcode = NCSYNC_OPC_CORE_BARRIER, .id = id, .sem = sem,
-	};
-
-	return ncsync_add_pseudo(s, &p, ev);
 }
 
 /* Record @i of @s, a 0xD8: decoded into @p, or a lowering failure. */
@@ -172,7 +77,7 @@ static int ncsync_cb_decode(struct ncsync_program *prog,
 					 "engine %s record %u: malformed core_barrier (0xd8): %s",
 					 ncsync_engine_name(s->engine), i,
 					 ncsync_pseudo_reason_name(r));
-	if (ncsync_in_reserved(prog, p->sem))
+	if (ncsync_res_sem_in(prog, p->sem))
 		return ncsync_lower_fail(prog, -EINVAL,
 					 "engine %s record %u: core_barrier sem[%u] is in the reserved slice (%u-%u)",
 					 ncsync_engine_name(s->engine), i,

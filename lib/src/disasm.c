@@ -453,29 +453,6 @@ int ncsync_disasm_program(const struct ncsync_program *prog, FILE *out)
 }
 
 /**
- * ncsync_reason_name() - a short description of a record refusal reason.
- * @reason: an enum ncsync_rec_reason, as struct ncsync_submit_error holds.
- *
- * Return: a constant string; "unknown reason" for values out of range.
- */
-const char *ncsync_reason_name(unsigned int reason)
-{
-	return ncsync_rec_reason_name(reason);
-}
-
-/**
- * ncsync_engine_name() - the text form's name of an engine.
- * @engine: NCSYNC_ENGINE_*.
- *
- * Return: "pool", "act", "pe", "dma", "dve" or "sp", or NULL when @engine
- * is not an engine id.
- */
-const char *ncsync_engine_name(uint8_t engine)
-{
-	return ncsync_text_name(ncsync_text_engines, engine);
-}
-
-/**
  * ncsync_disasm_cores() - print a program across cores in the text form.
  * @parts: its parts, as ncsync_asm_cores() stores them; finalize each.
  * @n: the number of parts, at least 1.

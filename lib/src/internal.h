@@ -1,8 +1,22 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * libncsync: private structures of programs, streams, labels and the
- * allocators, shared by program.c, builders.c, asm.c, lower.c, alloc.c and
- * submit.c.  Not installed.
+ * allocators, and the functions the library's files share.  Not
+ * installed.
+ *
+ * The files form layers, each calling only those below it
+ * (tools/check-layers checks it; Documentation/ncsync/architecture.rst):
+ *
+ *   alloc.c, program.c     the program representation
+ *   builders.c             hardware records appended to a stream
+ *   barrier.c              the all-engine barrier's records, both forms
+ *   lower_call.c,          lowering passes: Calls inlined; core
+ *   core_barrier.c         barriers checked and rewritten
+ *   lower.c                the lowering pipeline (ncsync_program_lower())
+ *   finalize.c             lowering, branch targets, validation
+ *   pseudo.c               builders of pseudo-ops and barriers
+ *   asm*.c, disasm.c,      the text form, submission and the rest
+ *   submit.c, ...
  */
 #ifndef NCSYNC_INTERNAL_H
 #define NCSYNC_INTERNAL_H
@@ -202,6 +216,11 @@ int ncsync_ioctl(const struct ncsync_dev *dev, unsigned long cmd, void *arg);
 
 /* program.c */
 bool ncsync_engine_valid(unsigned int engine);
+struct ncsync_func *ncsync_func_find(const struct ncsync_program *prog,
+				     uint8_t engine, const char *name);
+void ncsync_funcs_free(struct ncsync_program *prog);
+int __attribute__((format(printf, 3, 4)))
+ncsync_lower_fail(struct ncsync_program *prog, int ret, const char *fmt, ...);
 unsigned int ncsync_engine_slot(uint8_t engine);
 unsigned int ncsync_program_nstreams(const struct ncsync_program *prog);
 
@@ -239,6 +258,11 @@ int ncsync_check_isolated(const uint8_t *rec);
 int ncsync_add_insn(struct ncsync_stream *s, const struct ncsync_insn *insn);
 int ncsync_add_branch_insn(struct ncsync_stream *s,
 			   const struct ncsync_insn *insn, int label);
+bool ncsync_events_zero(const struct ncsync_events *ev);
+void ncsync_events_get(const uint8_t *rec, struct ncsync_events *ev);
+void ncsync_events_split(const struct ncsync_events *ev,
+			 struct ncsync_events *wait,
+			 struct ncsync_events *upd);
 
 /* alloc.c */
 void ncsync_alloc_init(struct ncsync_program *prog);
@@ -246,33 +270,40 @@ int ncsync_res_sem_take(struct ncsync_program *prog, unsigned int idx);
 int ncsync_res_event_take(struct ncsync_program *prog, unsigned int idx);
 void ncsync_alloc_sem_mask(const struct ncsync_program *prog,
 			   uint32_t mask[8]);
+bool ncsync_res_sem_in(const struct ncsync_program *prog, uint8_t sem);
 
 /* analysis.c */
 bool ncsync_dl_insn_can_post(const struct ncsync_insn *in,
 			     const struct ncsync_wait_op *w, bool local,
 			     bool land);
 
-/* lower.c */
-int ncsync_lower_pending(const struct ncsync_program *prog);
-bool ncsync_events_zero(const struct ncsync_events *ev);
-void ncsync_events_get(const uint8_t *rec, struct ncsync_events *ev);
-int ncsync_barrier_block_emit(struct ncsync_stream *t, const uint8_t *rec,
-			      bool before);
-void ncsync_events_split(const struct ncsync_events *ev,
-			 struct ncsync_events *wait,
-			 struct ncsync_events *upd);
-int __attribute__((format(printf, 3, 4)))
-ncsync_lower_fail(struct ncsync_program *prog, int ret, const char *fmt, ...);
+/* barrier.c */
+int ncsync_ctr_take(struct ncsync_program *prog, unsigned int mask);
 int ncsync_emit_ctr_pass(struct ncsync_stream *s,
 			 const struct ncsync_program *prog);
+int ncsync_emit_ctr_prologue(struct ncsync_stream *s,
+			     const struct ncsync_program *prog);
+int ncsync_ev_take(struct ncsync_program *prog, unsigned int mask);
+int ncsync_emit_ev_pass(struct ncsync_stream *s, unsigned int mask);
+int ncsync_emit_ev_prologue(struct ncsync_stream *s);
+int ncsync_emit_ev_epilogue(struct ncsync_stream *s, unsigned int mask);
+int ncsync_barrier_block_emit(struct ncsync_stream *t, const uint8_t *rec,
+			      bool before);
+
+/* lower.c */
+int ncsync_lower_pending(const struct ncsync_program *prog);
 
 /* core_barrier.c */
 unsigned int ncsync_lower_lnc(const struct ncsync_program *prog);
-int ncsync_put_core_barrier(struct ncsync_stream *s, uint8_t sem, uint32_t id,
-			    const struct ncsync_events *ev);
+int ncsync_core_arrive(struct ncsync_stream *s, uint8_t sem,
+		       unsigned int lnc);
 int ncsync_core_barriers_plan(struct ncsync_program *prog);
 int ncsync_core_barrier_lower(struct ncsync_stream *t, const uint8_t *rec,
 			      unsigned int lnc, unsigned int mask);
+
+/* pseudo.c */
+int ncsync_put_core_barrier(struct ncsync_stream *s, uint8_t sem, uint32_t id,
+			    const struct ncsync_events *ev);
 
 /**
  * struct ncsync_call_undo - the program as it was before the lowering of
@@ -301,12 +332,9 @@ struct ncsync_call_undo {
 };
 
 /* lower_call.c */
-int ncsync_add_pseudo(struct ncsync_stream *s, struct ncsync_pseudo *p,
-		      const struct ncsync_events *ev);
 int ncsync_lower_calls(struct ncsync_program *prog,
 		       struct ncsync_call_undo *undo);
 void ncsync_lower_calls_end(struct ncsync_program *prog,
 			    struct ncsync_call_undo *undo, int ret);
-void ncsync_funcs_free(struct ncsync_program *prog);
 
 #endif /* NCSYNC_INTERNAL_H */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
- * libncsync: functions, Call (0xD3), Return (0xD2) and the DMA barrier
- * (0xC3), and their lowering (Documentation/ncsync/barriers.rst, "Call,
- * Return and the DMA barrier"; ENC 7; BARRIER 6.2).
+ * libncsync: the first lowering pass (lower.c): functions, Call (0xD3),
+ * Return (0xD2) and the DMA barrier (0xC3) (Documentation/ncsync/
+ * barriers.rst, "Call, Return and the DMA barrier"; ENC 7; BARRIER 6.2).
+ * Their builders are in pseudo.c.
  *
  * A function is a named block of records of one engine, built like a
  * stream (ncsync_program_add_function()).  The lowering inlines the body
@@ -74,140 +75,6 @@ static const char *ncsync_eng(uint8_t engine)
 	const char *name = ncsync_engine_name(engine);
 
 	return name ? name : "?";
-}
-
-static struct ncsync_func *ncsync_func_find(const struct ncsync_program *prog,
-					    uint8_t engine, const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < prog->nfuncs; i++)
-		if (prog->funcs[i]->body.engine == engine &&
-		    !strcmp(prog->funcs[i]->name, name))
-			return prog->funcs[i];
-	return NULL;
-}
-
-void ncsync_funcs_free(struct ncsync_program *prog)
-{
-	unsigned int i;
-
-	for (i = 0; i < prog->nfuncs; i++) {
-		free(prog->funcs[i]->body.recs);
-		free(prog->funcs[i]->body.lines);
-		free(prog->funcs[i]);
-	}
-	free(prog->funcs);
-	prog->funcs = NULL;
-	prog->nfuncs = 0;
-}
-
-/* A function name: 0 and its length, -EINVAL or -ENAMETOOLONG. */
-static int ncsync_name_check(const char *name, size_t *len)
-{
-	if (!name)
-		return -EINVAL;
-	*len = strlen(name);
-	if (*len > NCSYNC_CALL_NAME_LEN)
-		return -ENAMETOOLONG;
-	return ncsync_call_name_valid(name, *len) ? 0 : -EINVAL;
-}
-
-/**
- * ncsync_program_add_function() - define a function of one engine.
- * @prog: the program.
- * @engine: the engine whose Calls may name it.
- * @name: its name, 1 to 35 characters of a text-form word.
- * @bodyp: out: its body, a stream to build with the builders.
- *
- * Return: 0, -EINVAL (a NULL argument, an engine that is not a datapath
- * one, a name that is not a word), -ENAMETOOLONG, -EEXIST (the engine has
- * a function of that name), -EBUSY (the program is lowered) or -ENOMEM.
- */
-int ncsync_program_add_function(struct ncsync_program *prog, uint8_t engine,
-				const char *name, struct ncsync_stream **bodyp)
-{
-	struct ncsync_func *f, **funcs;
-	size_t len;
-
-	int ret;
-
-	if (!prog || !bodyp || !ncsync_engine_valid(engine))
-		return -EINVAL;
-	ret = ncsync_name_check(name, &len);
-	if (ret)
-		return ret;
-	if (prog->frozen)
-		return -EBUSY;
-	if (ncsync_func_find(prog, engine, name))
-		return -EEXIST;
-	funcs = realloc(prog->funcs, (prog->nfuncs + 1) * sizeof(*funcs));
-	if (!funcs)
-		return -ENOMEM;
-	prog->funcs = funcs;
-	f = calloc(1, sizeof(*f));
-	if (!f)
-		return -ENOMEM;
-	memcpy(f->name, name, len + 1);
-	f->body.prog = prog;
-	f->body.engine = engine;
-	f->body.fn = prog->nfuncs + 1;
-	prog->funcs[prog->nfuncs++] = f;
-	*bodyp = &f->body;
-	return 0;
-}
-
-/* Append the pseudo-op @p with the events block @ev. */
-int ncsync_add_pseudo(struct ncsync_stream *s, struct ncsync_pseudo *p,
-		      const struct ncsync_events *ev)
-{
-	uint8_t rec[NCSYNC_RECORD_SIZE], nop[NCSYNC_RECORD_SIZE];
-
-	if (!s)
-		return -EINVAL;
-	ncsync_rec_init(nop, NCSYNC_OPC_NOOP, ev);
-	memcpy(p->events, nop + NCSYNC_REC_EV_WAIT_MODE, sizeof(p->events));
-	ncsync_pseudo_encode(p, rec);
-	if (ncsync_pseudo_decode(rec, p))
-		return -EINVAL;
-	return ncsync_stream_put(s, rec);
-}
-
-/*
- * BARRIER 6.2: the DMA barrier, a header and an events block; lowered to
- * a NoOp that carries the block.
- */
-int ncsync_add_dma_barrier(struct ncsync_stream *s,
-			   const struct ncsync_events *ev)
-{
-	struct ncsync_pseudo p = { .opcode = NCSYNC_OPC_DMA_BARRIER };
-
-	return ncsync_add_pseudo(s, &p, ev);
-}
-
-/* ENC 7a: a Call of the function @name of this engine. */
-int ncsync_add_call(struct ncsync_stream *s, const char *name,
-		    uint32_t args_id, const struct ncsync_events *ev)
-{
-	struct ncsync_pseudo p = {
-		.opcode = NCSYNC_OPC_CALL, .args = args_id,
-	};
-	size_t len;
-	int ret;
-
-	ret = ncsync_name_check(name, &len);
-	if (ret)
-		return ret;
-	memcpy(p.name, name, len + 1);
-	return ncsync_add_pseudo(s, &p, ev);
-}
-
-/* ENC 7b: a Return, a header and an events block. */
-int ncsync_add_return(struct ncsync_stream *s, const struct ncsync_events *ev)
-{
-	struct ncsync_pseudo p = { .opcode = NCSYNC_OPC_RETURN };
-
-	return ncsync_add_pseudo(s, &p, ev);
 }
 
 /* Checking */

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
- * libncsync: programs, streams and labels.
+ * libncsync: the program representation, the bottom of the library's
+ * layers (Documentation/ncsync/architecture.rst): programs, streams,
+ * labels, branch fixups, functions, the lowering's message, and the
+ * names of engines and refusal reasons.  The builders, the lowering
+ * passes, the finalization, the assembler and the disassembler all work
+ * on it; it calls none of them.
  *
  * A program holds one growable stream of 64-byte records per datapath
  * engine.  Branch builders name their target by a label; the label is bound
@@ -8,10 +13,13 @@
  * index into every branch (after the lowering, which moves records).
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+#include "ncsync_names.h"
 
 bool ncsync_engine_valid(unsigned int engine)
 {
@@ -298,155 +306,93 @@ int ncsync_fixup_add(struct ncsync_program *prog, uint8_t engine,
 	return 0;
 }
 
-/* Refuse a branch to a label that is never bound, with the message. */
-static int ncsync_fixup_unbound(struct ncsync_program *prog,
-				const struct ncsync_fixup *f)
+/**
+ * ncsync_lower_fail() - record why the lowering fails.
+ * @prog: the program.
+ * @ret: the negative errno returned.
+ * @fmt: the message (ncsync_program_lower_error()), printf-style.
+ *
+ * Return: @ret.
+ */
+int ncsync_lower_fail(struct ncsync_program *prog, int ret, const char *fmt,
+		      ...)
 {
-	return ncsync_lower_fail(prog, -ENOENT,
-				 "engine %s record %u: branch to label %u, which is never bound",
-				 ncsync_engine_name(f->engine), f->index,
-				 f->label);
-}
+	va_list ap;
 
-/* Write the target of every branch; the first failure is returned. */
-static int ncsync_fixups_resolve(struct ncsync_program *prog)
-{
-	unsigned int i;
-
-	for (i = 0; i < prog->nfixups; i++) {
-		const struct ncsync_fixup *f = &prog->fixups[i];
-		const struct ncsync_label *l = &prog->labels[f->label];
-		uint8_t *rec;
-
-		if (!l->bound)
-			return ncsync_fixup_unbound(prog, f);
-		/* Function bodies are inlined by the lowering: none is left. */
-		if (l->engine != f->engine || l->fn || f->fn)
-			return ncsync_lower_fail(prog, -EXDEV,
-						 "engine %s record %u: branch to label %u of another stream",
-						 ncsync_engine_name(f->engine),
-						 f->index, f->label);
-		rec = ncsync_stream_at(prog->streams[f->engine], f->index);
-		if (!rec)
-			return ncsync_lower_fail(prog, -EINVAL,
-						 "engine %s: branch record %u is gone",
-						 ncsync_engine_name(f->engine),
-						 f->index);
-		ncsync_put_u64(rec + NCSYNC_REC_BR_TARGET, l->index);
-	}
-	return 0;
-}
-
-/* Check every record with the shared validator, as the kernel will. */
-static int ncsync_program_validate(struct ncsync_program *prog)
-{
-	struct ncsync_insn insn;
-	unsigned int e;
-	uint32_t i;
-
-	prog->bad_reason = NCSYNC_REC_OK;
-	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++) {
-		struct ncsync_stream *s = prog->streams[e];
-
-		if (!s)
-			continue;
-		for (i = 0; i < s->count; i++) {
-			enum ncsync_rec_reason r;
-
-			/*
-			 * The program does not know the device: DMA ranges
-			 * are checked against the largest bound here and
-			 * against the device memory by the kernel.
-			 */
-			r = ncsync_record_decode(ncsync_stream_at(s, i),
-						 s->count, UINT64_MAX, &insn);
-			if (r) {
-				prog->bad_engine = s->engine;
-				prog->bad_index = i;
-				prog->bad_reason = r;
-				return ncsync_lower_fail(prog, -EINVAL,
-							 "engine %s record %u: %s",
-							 ncsync_engine_name(s->engine),
-							 i, ncsync_reason_name(r));
-			}
-		}
-	}
-	return 0;
-}
-
-static int ncsync_finalize(struct ncsync_program *prog)
-{
-	unsigned int i;
-	int ret;
-
-	/* Validated once: until a record is handed out writable again. */
-	if (prog->finalized)
-		return 0;
-	/* Only this finalization's refusal and message are reported. */
-	prog->bad_reason = NCSYNC_REC_OK;
-	prog->lower_msg[0] = '\0';
-	/* An unbound label is reported before anything is rewritten. */
-	for (i = 0; i < prog->nfixups; i++) {
-		const struct ncsync_fixup *f = &prog->fixups[i];
-
-		if (!prog->labels[f->label].bound)
-			return ncsync_fixup_unbound(prog, f);
-	}
-	if (ncsync_lower_pending(prog)) {
-		ret = ncsync_program_lower(prog, NCSYNC_LOWER_COUNTER);
-		if (ret)
-			return ret;
-	}
-	prog->frozen = true;
-	ret = ncsync_fixups_resolve(prog);
-	if (ret)
-		return ret;
-	ret = ncsync_program_validate(prog);
-	if (ret)
-		return ret;
-	prog->finalized = true;
-	return 0;
-}
-
-int ncsync_program_finalize(struct ncsync_program *prog)
-{
-	int ret;
-
-	if (!prog)
-		return -EINVAL;
-	ret = ncsync_finalize(prog);
-	/* Every failure leaves a message (ncsync_program_lower_error()). */
-	if (ret < 0 && !prog->lower_msg[0])
-		ncsync_lower_fail(prog, ret, "finalization failed: %s",
-				  strerror(-ret));
+	va_start(ap, fmt);
+	vsnprintf(prog->lower_msg, sizeof(prog->lower_msg), fmt, ap);
+	va_end(ap);
 	return ret;
 }
 
 /**
- * ncsync_program_error() - the record the last finalization refused.
+ * ncsync_program_lower_error() - why the last lowering failed.
  * @prog: the program.
- * @err: out: the record's engine, its index in that engine's stream (as
- *	finalized: after the lowering) and the validator's reason; cleared
- *	(reason NCSYNC_REC_OK) when there is none.
  *
- * The last ncsync_program_finalize(), or the one ncsync_program_submit()
- * does, is the one reported.  A failure that is not a record's (a label,
- * the lowering, memory) and a refusal by the kernel are not.
+ * The last ncsync_program_lower(), or the one ncsync_program_finalize()
+ * or ncsync_program_submit() runs, is the one reported: an unknown
+ * pseudo-op (naming its opcode), a Call to an unknown function or a
+ * recursive one (naming the functions), a Return outside a function.
+ * Every failure of ncsync_program_finalize() leaves one: a label, the
+ * validator's refusal, or the error's name.
  *
- * Return: 0 when that finalization refused a record, -ENOENT when it
- * refused none, failed otherwise or never ran, -EINVAL when @prog or
- * @err is NULL.
+ * Return: a message, valid until the program changes or is freed; NULL
+ * when the last lowering or finalization did not fail, or @prog is NULL.
  */
-int ncsync_program_error(const struct ncsync_program *prog,
-			 struct ncsync_submit_error *err)
+const char *ncsync_program_lower_error(const struct ncsync_program *prog)
 {
-	if (!prog || !err)
-		return -EINVAL;
-	memset(err, 0, sizeof(*err));
-	if (prog->bad_reason == NCSYNC_REC_OK)
-		return -ENOENT;
-	err->engine = prog->bad_engine;
-	err->index = prog->bad_index;
-	err->reason = prog->bad_reason;
-	return 0;
+	if (!prog || !prog->lower_msg[0])
+		return NULL;
+	return prog->lower_msg;
+}
+
+/* The function @name of @engine, or NULL. */
+struct ncsync_func *ncsync_func_find(const struct ncsync_program *prog,
+				     uint8_t engine, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < prog->nfuncs; i++)
+		if (prog->funcs[i]->body.engine == engine &&
+		    !strcmp(prog->funcs[i]->name, name))
+			return prog->funcs[i];
+	return NULL;
+}
+
+/* Free every function of @prog: at its end, or once they are inlined. */
+void ncsync_funcs_free(struct ncsync_program *prog)
+{
+	unsigned int i;
+
+	for (i = 0; i < prog->nfuncs; i++) {
+		free(prog->funcs[i]->body.recs);
+		free(prog->funcs[i]->body.lines);
+		free(prog->funcs[i]);
+	}
+	free(prog->funcs);
+	prog->funcs = NULL;
+	prog->nfuncs = 0;
+}
+
+/**
+ * ncsync_reason_name() - a short description of a record refusal reason.
+ * @reason: an enum ncsync_rec_reason, as struct ncsync_submit_error holds.
+ *
+ * Return: a constant string; "unknown reason" for values out of range.
+ */
+const char *ncsync_reason_name(unsigned int reason)
+{
+	return ncsync_rec_reason_name(reason);
+}
+
+/**
+ * ncsync_engine_name() - the text form's name of an engine.
+ * @engine: NCSYNC_ENGINE_*.
+ *
+ * Return: "pool", "act", "pe", "dma", "dve" or "sp", or NULL when @engine
+ * is not an engine id.
+ */
+const char *ncsync_engine_name(uint8_t engine)
+{
+	return ncsync_text_name(ncsync_text_engines, engine);
 }
