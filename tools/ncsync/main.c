@@ -3,28 +3,20 @@
  * ncsync - command-line tool for the ncsync sync fabric, in the style of
  * ip(8) and devlink(8): ncsync [OPTIONS] COMMAND [ARGS...].
  *
- * Commands live in the cmds[] table; each gets argc/argv starting at its
- * own name and returns the exit status: 0 success, 1 the operation failed,
- * 2 usage error.  Errors go to stderr as "ncsync: WHAT: REASON".
+ * The commands are the cmds[] table: per command its name, usage, help
+ * and the function that runs it (each in a file of its own, cmds.h),
+ * which gets its entry and argc/argv starting at its name and returns the
+ * exit status: 0 success, 1 the operation failed, 2 usage error.  Errors
+ * go to stderr as "ncsync: WHAT: REASON".
  * Documentation: tools/ncsync.1, Documentation/ncsync/tool.rst.
  */
 #include <errno.h>
-#include <grp.h>
-#include <sys/stat.h>
-#include <limits.h>
-#include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "tool.h"
+#include "cmds.h"
+#include "opts.h"
 
-unsigned int opt_core;
-bool opt_core_given;
-bool opt_json;
-
-static int cmd_help(int argc, char **argv);
+static int cmd_help(const struct cmd *c, int argc, char **argv);
 
 static const struct cmd cmds[] = {
 	{ "load", "[--path FILE.ko] [PARAM=VALUE ...]",
@@ -110,13 +102,6 @@ static const struct cmd cmds[] = {
 
 #define NCMDS	ARRAY_SIZE(cmds)
 
-static void print_usage(FILE *f)
-{
-	fprintf(f, "usage: ncsync [-c N] [-j] COMMAND [ARGS...]\n"
-		   "       ncsync COMMAND --help\n"
-		   "       ncsync --version\n");
-}
-
 static void print_help(FILE *f)
 {
 	size_t i;
@@ -134,13 +119,7 @@ static void print_help(FILE *f)
 		   "see ncsync(1)\n");
 }
 
-void print_cmd_help(FILE *f, const struct cmd *c)
-{
-	fprintf(f, "usage: ncsync %s%s%s\n\t%s\n", c->name,
-		*c->args ? " " : "", c->args, c->help);
-}
-
-const struct cmd *find_cmd(const char *name)
+static const struct cmd *find_cmd(const char *name)
 {
 	size_t i;
 
@@ -151,9 +130,9 @@ const struct cmd *find_cmd(const char *name)
 }
 
 /* help [COMMAND]: its options are the global ones (help --help). */
-static int cmd_help(int argc, char **argv)
+static int cmd_help(const struct cmd *c, int argc, char **argv)
 {
-	const struct cmd *c = find_cmd("help"), *of;
+	const struct cmd *of;
 	struct args a;
 	int ret;
 
@@ -174,486 +153,14 @@ static int cmd_help(int argc, char **argv)
 	return EXIT_OK;
 }
 
-int fail_err(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("ncsync: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, ": %s\n", strerror(err < 0 ? -err : err));
-	return EXIT_FAIL;
-}
-
-int fail_msg(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("ncsync: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_FAIL;
-}
-
-int usage_err(const struct cmd *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "ncsync: %s: ", c ? c->name : "usage");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	if (c)
-		print_cmd_help(stderr, c);
-	else
-		print_usage(stderr);
-	return EXIT_USAGE;
-}
-
-bool parse_u32(const char *s, uint32_t max, uint32_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!*s || *s == '-' || *s == '+' || *s == ' ')
-		return false;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
-/* A signed 32-bit value, or an unsigned one up to 2^32 - 1 (wrapped). */
-bool parse_s32(const char *s, int32_t *out)
-{
-	long long v;
-	char *end;
-
-	if (!*s || *s == ' ')
-		return false;
-	errno = 0;
-	v = strtoll(s, &end, 0);
-	if (errno || *end || v < INT32_MIN || v > (long long)UINT32_MAX)
-		return false;
-	*out = (int32_t)(uint32_t)v;
-	return true;
-}
-
-static bool is_option(const char *a)
-{
-	if (a[0] != '-')
-		return false;
-	if (a[1] == '-')
-		return true;
-	return (a[1] >= 'a' && a[1] <= 'z') || (a[1] >= 'A' && a[1] <= 'Z');
-}
-
-enum { GOPT_CORE, GOPT_JSON, GOPT_HELP, GOPT_VERSION };
-
-static const struct opt global_opts[] = {
-	[GOPT_CORE] = { .lng = "core", .shrt = 'c', .kind = OPT_U32,
-			.max = 63 },
-	[GOPT_JSON] = { .lng = "json", .shrt = 'j', .kind = OPT_FLAG },
-	[GOPT_HELP] = { .lng = "help", .shrt = 'h', .kind = OPT_FLAG },
-	[GOPT_VERSION] = { .lng = "version", .shrt = 'V', .kind = OPT_FLAG },
-	{ /* sentinel */ }
-};
-
-static int global_opt(const struct cmd *c, const struct opt *o,
-		      const char *arg)
-{
-	uint32_t v;
-
-	switch (o - global_opts) {
-	case GOPT_CORE:
-		if (!parse_u32(arg, o->max, &v))
-			return usage_err(c, "invalid core '%s'", arg);
-		opt_core = v;
-		opt_core_given = true;
-		return 0;
-	case GOPT_JSON:
-		opt_json = true;
-		return 0;
-	case GOPT_VERSION:
-		/* NCSYNC_VERSION: dkms.conf's PACKAGE_VERSION (tools/Makefile). */
-		printf("ncsync %s\n", NCSYNC_VERSION);
-		return OPTS_HELP;
-	default:
-		if (c)
-			print_cmd_help(stdout, c);
-		else
-			print_help(stdout);
-		return OPTS_HELP;
-	}
-}
-
-/* @a ("--name[=value]" or "-xVALUE") names @o; *@inl: an inline value. */
-static bool opt_matches(const struct opt *o, const char *a, const char **inl)
-{
-	bool has_arg = o->kind != OPT_FLAG;
-
-	if (a[1] == '-') {
-		size_t l = strlen(o->lng);
-
-		if (strncmp(a + 2, o->lng, l))
-			return false;
-		if (a[2 + l] == '=' && has_arg) {
-			*inl = a + 3 + l;
-			return true;
-		}
-		return !a[2 + l];
-	}
-	if (!o->shrt || a[1] != o->shrt)
-		return false;
-	if (a[2] && has_arg) {
-		*inl = a + 2;
-		return true;
-	}
-	return !a[2];
-}
-
-/*
- * The global option (*@global) or the option of @opts (NULL: none) that @a
- * names, or NULL.
- */
-static const struct opt *match_opt(const struct opt *opts, const char *a,
-				   const char **inl, bool *global)
-{
-	const struct opt *tabs[2] = { global_opts, opts }, *o;
-	size_t t;
-
-	*inl = NULL;
-	for (t = 0; t < ARRAY_SIZE(tabs); t++) {
-		*global = !t;
-		for (o = tabs[t]; o && o->lng; o++)
-			if (opt_matches(o, a, inl))
-				return o;
-	}
-	return NULL;
-}
-
-/* Store the value @arg of option @o of command @c into @dst. */
-static int store_opt(const struct cmd *c, const struct opt *o,
-		     const char *arg, void *dst)
-{
-	void *field = (char *)dst + o->off;
-	uint32_t v;
-
-	switch (o->kind) {
-	case OPT_FLAG:
-		*(bool *)field = true;
-		return 0;
-	case OPT_PATH:
-		if (!*arg)
-			return usage_err(c, "empty --%s", o->lng);
-		/* fall through */
-	case OPT_STR:
-		*(const char **)field = arg;
-		return 0;
-	case OPT_U32:
-		if (!parse_u32(arg, o->max, &v) || v < o->min)
-			break;
-		*(uint32_t *)field = v;
-		return 0;
-	case OPT_PARSE:
-		if (o->parse(arg, field))
-			return 0;
-		break;
-	}
-	if (o->help)
-		return usage_err(c, "invalid --%s '%s' (%s)", o->lng, arg,
-				 o->help);
-	return usage_err(c, "invalid --%s '%s'", o->lng, arg);
-}
-
-/*
- * The option at argv[*i], with its value (inline or the next argument),
- * into @dst or the globals.  0, an exit status or OPTS_HELP.
- */
-static int take_opt(const struct cmd *c, int argc, char **argv, int *i,
-		    const struct opt *opts, void *dst, unsigned int *given)
-{
-	const char *a = argv[*i], *arg;
-	const struct opt *o;
-	bool global;
-
-	o = match_opt(opts, a, &arg, &global);
-	if (!o)
-		return usage_err(c, "unknown option '%s'", a);
-	if (o->kind != OPT_FLAG && !arg) {
-		if (*i + 1 >= argc)
-			return usage_err(c, "option '%s' needs a value", a);
-		arg = argv[++*i];
-	}
-	if (global)
-		return global_opt(c, o, arg);
-	*given |= 1U << (o - opts);
-	return store_opt(c, o, arg, dst);
-}
-
-int parse_opts(const struct cmd *c, int argc, char **argv,
-	       const struct opt *opts, void *dst, struct args *a)
-{
-	/* As many as the arguments: a schedule of replay has thousands. */
-	static char **operands;
-	bool dashdash = false;
-	int i, n = 0, ret;
-
-	memset(a, 0, sizeof(*a));
-	free(operands);
-	operands = calloc((size_t)argc + 1, sizeof(*operands));
-	if (!operands)
-		return fail_err(ENOMEM, "%s", c ? c->name : "arguments");
-	for (i = 1; i < argc; i++) {
-		if (dashdash || !is_option(argv[i])) {
-			operands[n++] = argv[i];
-		} else if (!strcmp(argv[i], "--")) {
-			dashdash = true;
-		} else {
-			ret = take_opt(c, argc, argv, &i, opts, dst, &a->given);
-			if (ret)
-				return ret;
-		}
-	}
-	operands[n] = NULL;
-	a->pos = operands;
-	a->npos = n;
-	return 0;
-}
-
-void merge_opts(const struct opt *opts, void *dst, unsigned int *given,
-		const void *src, unsigned int src_given)
-{
-	unsigned int i;
-
-	for (i = 0; opts[i].lng; i++) {
-		if (!(src_given & (1U << i)) || (*given & (1U << i)))
-			continue;
-		memcpy((char *)dst + opts[i].off,
-		       (const char *)src + opts[i].off, opts[i].size);
-		*given |= 1U << i;
-	}
-}
-
-int parse_none(const struct cmd *c, int argc, char **argv,
-	       const struct opt *opts, void *dst)
-{
-	struct args a;
-	int ret = parse_opts(c, argc, argv, opts, dst, &a);
-
-	if (!ret && a.npos)
-		ret = usage_err(c, "unexpected argument '%s'", a.pos[0]);
-	return ret;
-}
-
-int parse_one(const struct cmd *c, int argc, char **argv,
-	      const struct opt *opts, void *dst, struct args *a)
-{
-	int ret = parse_opts(c, argc, argv, opts, dst, a);
-
-	if (!ret && a->npos > 1)
-		ret = usage_err(c, "unexpected argument '%s'", a->pos[1]);
-	return ret;
-}
-
-int parse_file(const struct cmd *c, int argc, char **argv,
-	       const struct opt *opts, void *dst, struct args *a,
-	       char **text, size_t *len)
-{
-	int ret = parse_opts(c, argc, argv, opts, dst, a);
-
-	if (ret)
-		return ret;
-	if (a->npos != 1)
-		return usage_err(c, a->npos ? "unexpected argument '%s'" :
-				 "missing FILE%s", a->npos ? a->pos[1] : "");
-	ret = read_file(a->pos[0], text, len);
-	return ret ? fail_err(ret, "%s", a->pos[0]) : 0;
-}
-
-/*
- * A refused open: say what the node allows and which group to join, as
- * packaging/60-ncsync.rules makes the nodes (group "ncsync", mode 0660).
- */
-static int open_denied(unsigned int core, bool writable, int ret)
-{
-	char path[32];
-	struct group *gr;
-	struct stat st;
-
-	snprintf(path, sizeof(path), "/dev/ncsync%u", core);
-	if (stat(path, &st))
-		return fail_err(ret, "open %s", path);
-	gr = getgrgid(st.st_gid);
-	if (writable && !(st.st_mode & 0222))
-		return fail_msg("open %s: %s (mode %04o: writable by nobody; this command changes the core)",
-				path, strerror(-ret), st.st_mode & 07777);
-	return fail_msg("open %s: %s (mode %04o, group '%s': join the group, e.g. 'usermod -aG %s $USER', and log in again%s)",
-			path, strerror(-ret), st.st_mode & 07777,
-			gr ? gr->gr_name : "?", gr ? gr->gr_name : "GROUP",
-			writable ? "; this command needs write access" : "");
-}
-
-int open_core_at(unsigned int core, bool writable, struct ncsync_dev **devp)
-{
-	int ret = ncsync_open(core, writable, devp);
-
-	if (ret == -ENOENT)
-		return fail_msg("open /dev/ncsync%u: %s%s", core,
-				strerror(ENOENT),
-				access("/sys/module/ncsync", F_OK) ?
-				" (module not loaded: ncsync load)" :
-				" (no such core)");
-	if (ret == -EACCES || ret == -EPERM)
-		return open_denied(core, writable, ret);
-	if (ret)
-		return fail_err(ret, "open /dev/ncsync%u", core);
-	return 0;
-}
-
-int open_core(bool writable, struct ncsync_dev **devp)
-{
-	return open_core_at(opt_core, writable, devp);
-}
-
-int logical_core_of(unsigned int core, struct lcore *lc)
-{
-	const struct ncsync_info *in;
-	struct ncsync_dev *dev;
-	int ret;
-
-	ret = open_core_at(core, false, &dev);
-	if (ret)
-		return ret;
-	in = ncsync_get_info(dev);
-	lc->lnc = in->lnc ? in->lnc : 1;
-	lc->index = core / lc->lnc;
-	lc->first = core - core % lc->lnc;
-	ncsync_close(dev);
-	return 0;
-}
-
-/* "sem" or "event": a bank as the JSON vocabulary names it. */
-const char *bank_label(uint8_t bank)
-{
-	return bank == NCSYNC_BANK_EVENT ? "event" : "sem";
-}
-
-const char *engine_label(uint8_t engine)
-{
-	const char *n = ncsync_engine_name(engine);
-
-	return n ? n : "?";
-}
-
-/* "sem[3] >= 5", "ev[2] set", "drain" */
-void describe_wait(char *buf, size_t len, uint8_t kind, uint8_t mode,
-		   uint8_t index, int32_t threshold)
-{
-	switch (kind) {
-	case NCSYNC_BLOCK_SEM:
-		snprintf(buf, len, "sem[%u] %s %d", index,
-			 ncsync_wait_mode_name(mode), threshold);
-		break;
-	case NCSYNC_BLOCK_EVENT:
-		snprintf(buf, len, "ev[%u] %s", index,
-			 ncsync_wait_mode_name(mode));
-		break;
-	case NCSYNC_BLOCK_DRAIN:
-		snprintf(buf, len, "drain");
-		break;
-	case NCSYNC_BLOCK_DMA_FULL:
-		snprintf(buf, len, "a DMA slot");
-		break;
-	default:
-		snprintf(buf, len, "nothing");
-		break;
-	}
-}
-
-int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-int read_file(const char *path, char **bufp, size_t *lenp)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	size_t len = 0, cap = 4096, n;
-	char *buf, *nb;
-	int err;
-
-	if (!f)
-		return -errno;
-	buf = malloc(cap);
-	if (!buf) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (;;) {
-		if (cap - len < 2) {
-			nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				err = -ENOMEM;
-				goto out;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		err = -EIO;
-		free(buf);
-		goto out;
-	}
-	buf[len] = '\0';
-	*bufp = buf;
-	*lenp = len;
-	err = 0;
-out:
-	if (f != stdin)
-		fclose(f);
-	return err;
-}
-
-/* The global options before the command; *@i: the command's index. */
-static int main_opts(int argc, char **argv, int *i)
-{
-	unsigned int given = 0;
-	int ret;
-
-	for (*i = 1; *i < argc && is_option(argv[*i]); ++*i) {
-		if (!strcmp(argv[*i], "--")) {
-			++*i;
-			break;
-		}
-		ret = take_opt(NULL, argc, argv, i, NULL, NULL, &given);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	const struct cmd *c;
 	int ret, i;
 
-	ret = main_opts(argc, argv, &i);
+	ret = parse_main_opts(argc, argv, &i);
+	if (ret == OPTS_HELP_ALL)
+		print_help(stdout);
 	if (ret)
 		return OPTS_EXIT(ret);
 	if (i >= argc) {
@@ -667,7 +174,7 @@ int main(int argc, char **argv)
 			argv[i]);
 		return EXIT_USAGE;
 	}
-	ret = c->fn(argc - i, argv + i);
+	ret = c->fn(c, argc - i, argv + i);
 	if (fflush(stdout) && !ret)
 		return fail_err(errno, "write");
 	return ret;

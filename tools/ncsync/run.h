@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ncsync(1): ncsync run, shared by prog.c (one core) and cores.c (a
- * program across the cores of a logical core).
+ * ncsync(1): ncsync run, shared by cmd_run.c, cores.c (a program across
+ * the cores of a logical core) and run_report.c (the report).
  */
 #ifndef NCSYNC_RUN_H
 #define NCSYNC_RUN_H
 
-#include "tool.h"
+#include "device.h"
+#include "timeline.h"
 
 struct run_opts {
 	uint32_t timeout;	/* UINT32_MAX: none */
@@ -43,6 +44,7 @@ struct run_part {
 
 /* One run: its options, its program and what came of it. */
 struct run {
+	const struct cmd *cmd;
 	struct run_opts o;
 	unsigned int given;	/* bit per RO_*: the option was given */
 	char *opts_line;	/* the file's "# options:" words point here */
@@ -72,41 +74,16 @@ struct run {
 	unsigned int sub;	/* the part submitted on; its @dev */
 };
 
-/* prog.c: the report of one core's engines. */
-void print_engine(struct ncsync_program *prog,
-		  const struct ncsync_engine_status *e, const char *indent);
-void json_engine(const struct ncsync_engine_status *e);
-/* What a blocked engine waits for, "sem[2] > 0"; its JSON "wait". */
-void wait_text(const struct ncsync_engine_status *e, char *buf, size_t len);
-void json_engine_wait(const struct ncsync_engine_status *e);
-/* "file", "core", "id", "state", "elapsed_us", "watchdog_ms", "cancelled" */
-void json_run_head(const struct run *run, unsigned int core, uint32_t state);
-/* "engines" and "sems" of a status */
-void json_engines_sems(const struct ncsync_prog_status *st,
-		       const struct ncsync_sem_value *sems);
-
-/**
- * struct run_dl - the deadlock analysis of a run that did not end, of one
- * core or across cores (ncsync_program_deadlock_cores()).
- * @multi: name each engine with its core's position ("1:pe").
- * @dl: the analysis.
- * @st: the status of engine i of @dl, in the caller's reports.
+/*
+ * run_report.c: the report of a program of one core, @st and @sems the
+ * status to show of it; of a program across cores.
  */
-struct run_dl {
-	bool multi;
-	struct ncsync_deadlock_cores dl;
-	const struct ncsync_engine_status *st[NCSYNC_DEADLOCK_MAX_ENGINES];
-};
+void run_core_report(const struct run *run,
+		     const struct ncsync_prog_status *st,
+		     const struct ncsync_sem_value *sems);
+void cores_report(const struct run *run);
 
 /* cores.c */
-/* Analyse the @n parts' reports @st; false when no engine is stuck. */
-bool run_dl_analyse(struct run_dl *c, const struct ncsync_asm_part *parts,
-		    const struct ncsync_prog_status *const *st, unsigned int n,
-		    bool multi);
-/* "  deadlock: pool -> pe -> pool", then each stuck engine and posters. */
-void run_dl_print(const struct run_dl *c);
-/* "deadlock": each stuck engine, its wait and its posters. */
-void run_dl_json(const struct run_dl *c);
 /* Take the @n parts @parts built, check and open their cores. */
 int cores_open(struct run *run, const struct ncsync_asm_part *parts,
 	       unsigned int n);
@@ -114,7 +91,6 @@ void cores_close(struct run *run);
 int cores_submit(struct run *run, uint32_t flags);
 /* Every part's status: as the cancel finds it (@live), or the final. */
 int cores_status(struct run *run, bool live);
-void cores_report(const struct run *run);
 int cores_timeline(struct run *run, const char *title);
 
 #endif /* NCSYNC_RUN_H */

@@ -17,7 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tool.h"
+#include "print.h"
+#include "timeline.h"
 
 enum tev_type { TEV_EXEC, TEV_WAIT_BEGIN, TEV_WAIT_END };
 

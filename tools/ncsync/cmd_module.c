@@ -11,7 +11,8 @@
 
 #include <libkmod.h>
 
-#include "tool.h"
+#include "cmds.h"
+#include "opts.h"
 
 #define MODNAME		"ncsync"
 
@@ -193,9 +194,8 @@ static int load_by_name(struct kmod_ctx *ctx, const char *params,
 	return err < 0 ? load_failed(MODNAME, params, err) : 0;
 }
 
-int cmd_load(int argc, char **argv)
+int cmd_load(const struct cmd *c, int argc, char **argv)
 {
-	const struct cmd *c = find_cmd("load");
 	struct load_opts o = { NULL };
 	struct kmod_module *mod = NULL;
 	struct kmod_ctx *ctx;
@@ -225,9 +225,8 @@ int cmd_load(int argc, char **argv)
 	return ret;
 }
 
-int cmd_unload(int argc, char **argv)
+int cmd_unload(const struct cmd *c, int argc, char **argv)
 {
-	const struct cmd *c = find_cmd("unload");
 	struct kmod_module *mod = NULL;
 	struct kmod_ctx *ctx;
 	int state, err;

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* ncsync(1): run --timeline (timeline.c). */
+#ifndef NCSYNC_TIMELINE_H
+#define NCSYNC_TIMELINE_H
+
+#include "tool.h"
+
+struct timeline;
+
+int timeline_probe(const char *path, bool *created);
+/**
+ * struct tl_prog - a program's lanes in a timeline.
+ * @core: its core.
+ * @id: its id on that core (a member's, for a program across cores).
+ * @engine_mask: its engines, a lane each.
+ */
+struct tl_prog {
+	unsigned int core;
+	uint32_t id;
+	unsigned int engine_mask;
+};
+
+/* Trace the events of the @n @cores. */
+int timeline_start(const unsigned int *cores, unsigned int n,
+		   struct timeline **tlp);
+int timeline_stop(struct timeline *tl);
+/* The lanes of @progs, named by core when @by_core. */
+int timeline_write_svg(struct timeline *tl, const struct tl_prog *progs,
+		       unsigned int np, bool by_core, const char *title,
+		       const char *path);
+void timeline_free(struct timeline *tl);
+
+#endif /* NCSYNC_TIMELINE_H */
