@@ -503,7 +503,7 @@ TEST_F_TIMEOUT(teardown, other_uid, 300)
  * Leave programs whose copies land on the peer core in flight, and exit:
  * ncsync_hostile_test.sh unloads the module at once.
  */
-TEST_F(teardown, inflight_exit)
+TEST_F_TIMEOUT(teardown, inflight_exit, 300)
 {
 	struct rec_prog a = { 0 }, b = { 0 };
 	unsigned int i;

@@ -19,8 +19,9 @@ tests=$(cd "$dir" 2>/dev/null && ls ncsync*_test 2>/dev/null)
 scripts=$(cd "$here" && ls ncsync*_test.sh 2>/dev/null)
 rc=0
 if [ -n "${NCSYNC_SELFTESTS:-}" ]; then
+	all=" $(echo $tests $scripts) "
 	for t in $NCSYNC_SELFTESTS; do
-		case " $tests $scripts " in
+		case $all in
 		*" $t "*) ;;
 		*) echo "not ok 1 selftests: $t # no such selftest"; rc=1 ;;
 		esac
