@@ -925,7 +925,8 @@ TEST_F_TIMEOUT(hostile, held_memory_within_user_cap, 300)
  * NUSERS users, each allowed user_mem_mb, together more than the module's
  * total_mem_mb (by default a quarter of the RAM): each fills until
  * ENOMEM, together they hold no more than the total, MemFree drops by no
- * more than it, the OOM killer never runs, and all of it comes back.
+ * more than it, the OOM killer never runs, and it comes back (but for what the slab
+ * caches keep).
  */
 TEST_F_TIMEOUT(hostile, users_together_within_total, 600)
 {
@@ -933,7 +934,7 @@ TEST_F_TIMEOUT(hostile, users_together_within_total, 600)
 	long oom0 = proc_field("/proc/vmstat", "oom_kill %ld");
 	struct holder h[NUSERS];
 	char dir[64], node[96];
-	long before, drop, after, held = 0;
+	long before, drop, after, back, held = 0;
 	int i, started = 0;
 	long total;
 
@@ -951,11 +952,16 @@ TEST_F_TIMEOUT(hostile, users_together_within_total, 600)
 	holders_stop(h, started);
 	/*
 	 * The records of cancelled programs are freed by a work item: give
-	 * it up to 10 s.
+	 * it up to 100 rounds of mem_free().  What must come back is the
+	 * total less a sixteenth and 8 MiB: the slab caches keep some of
+	 * the freed records' pages, which drop_caches does not shrink (seen:
+	 * 12 and 15 MiB of the quarter of the guest's 1 GiB, on a loaded
+	 * host); a leak of what the users held would be most of the total.
 	 */
+	back = total / 16 + 8 * MIB;
 	for (i = 0; i < 100; i++) {
 		after = mem_free();
-		if (after >= before - mem_slack(0))
+		if (after >= before - back)
 			break;
 		usleep(100 * 1000);
 	}
@@ -978,7 +984,7 @@ TEST_F_TIMEOUT(hostile, users_together_within_total, 600)
 		TH_LOG("%ld MiB of MemFree taken, total_mem_mb %ld MiB",
 		       drop / MIB, total / MIB);
 	EXPECT_EQ(oom0, proc_field("/proc/vmstat", "oom_kill %ld"));
-	EXPECT_LE(before - mem_slack(0), after)
+	EXPECT_LE(before - back, after)
 		TH_LOG("%ld MiB not back once the users left",
 		       (before - after) / MIB);
 }
