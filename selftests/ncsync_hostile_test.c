@@ -925,8 +925,8 @@ TEST_F_TIMEOUT(hostile, held_memory_within_user_cap, 300)
  * NUSERS users, each allowed user_mem_mb, together more than the module's
  * total_mem_mb (by default a quarter of the RAM): each fills until
  * ENOMEM, together they hold no more than the total, MemFree drops by no
- * more than it, the OOM killer never runs, and it comes back (but for what the slab
- * caches keep).
+ * more than it, the OOM killer never runs, and it comes back (but for
+ * what the slab caches keep).
  */
 TEST_F_TIMEOUT(hostile, users_together_within_total, 600)
 {
