@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Sourced by the selftests that reload the module (ncsync_faults_test.sh,
-# ncsync_hostile_test.sh, ncsync_lnc_test.sh, ncsync_nldoc_test.sh): the module file, its
-# parameters, loading it with others (needs $tool, $ko, $sys, $saved),
-# and the TAP those tests print; not a test of its own.  Needs $build.
+# ncsync_hostile_test.sh, ncsync_lnc_test.sh, ncsync_nldoc_test.sh,
+# ncsync_samples_test.sh): the module file, its parameters, loading it
+# with others (needs $tool, $ko, $sys, $saved), and the TAP those tests
+# print; not a test of its own.  Needs $build.
 
 # The module file the loaded module came from, built for this kernel (its
 # vermagic) and, when the kernel shows the loaded module's srcversion,
@@ -56,6 +57,30 @@ ncsync_unload() {
 ncsync_load() {
 	ncsync_unload || { echo "cannot unload (refcnt $(cat $sys/refcnt))"; return 1; }
 	"$tool" load --path "$ko" "$@" 2>&1 && [ -c /dev/ncsync0 ]
+}
+
+# ncsync_load_fresh NAME: for a test that prints its own results after
+# it, load the module again, from the file it came from, with the
+# parameters it had ($ko, $saved), so that the test starts on a freshly
+# loaded module.  Skips the test when the module is not loaded or its file
+# is not found; one failed result "NAME: load the module again" when the
+# load fails.
+ncsync_load_fresh() {
+	if [ ! -d "$sys" ]; then
+		echo "1..0 # SKIP ncsync is not loaded"
+		exit 0
+	fi
+	if ! ko=$(ncsync_module_file); then
+		echo "1..0 # SKIP no module file for $(uname -r) like the loaded one (set NCSYNC_KO)"
+		exit 0
+	fi
+	saved=$(ncsync_module_params)
+	# shellcheck disable=SC2086 # one word per parameter
+	if ! out=$(ncsync_load $saved); then
+		echo "not ok 1 $1: load the module again # $out"
+		echo "1..1"
+		exit 1
+	fi
 }
 
 # The checks before a reload test touches the module: in the test VM, as

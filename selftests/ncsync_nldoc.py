@@ -91,11 +91,16 @@ def commands(block):
     return [tuple(c) for c in cmds]
 
 
-def normal(lines):
+def normal(lines, rules=NORMALISE):
+    """
+    @lines as compared: tabs expanded, trailing white space and blank
+    lines at both ends dropped, each (pattern, replacement) of @rules
+    applied.
+    """
     out = []
     for line in lines:
         line = line.expandtabs().rstrip()
-        for pat, rep in NORMALISE:
+        for pat, rep in rules:
             line = pat.sub(rep, line)
         out.append(line)
     while out and not out[-1]:
@@ -129,14 +134,18 @@ def script(cmds):
     return text + "printf '\\n%s end %%s\\n' $EPOCHREALTIME\n" % MARK
 
 
+def session_env(top):
+    """The environment of the samples' commands (also ncsync_samples.py)."""
+    return {'PATH': '%s:/usr/sbin:/usr/bin:/sbin:/bin' %
+            os.path.join(os.environ.get('BUILD', os.path.join(top, 'build')),
+                         'tools'),
+            'HOME': os.environ.get('HOME', '/root'), 'LANG': 'C.UTF-8'}
+
+
 def run(cmds, top):
-    env = {'PATH': '%s:/usr/sbin:/usr/bin:/sbin:/bin' %
-           os.path.join(os.environ.get('BUILD', os.path.join(top, 'build')),
-                        'tools'),
-           'HOME': os.environ.get('HOME', '/root'), 'LANG': 'C.UTF-8'}
     try:
         stdout = subprocess.run(['bash', '-c', script(cmds)], cwd=top,
-                                env=env, stdout=subprocess.PIPE,
+                                env=session_env(top), stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, text=True,
                                 timeout=SESSION_TIMEOUT).stdout

@@ -34,14 +34,5 @@ if [ -n "${NCSYNC_DEBUG_TIER:-}" ]; then
 fi
 [ -f "$build/ynl-src/.extracted" ] ||
 	skip "no $build/ynl-src (run tools/ynl-src on the host)"
-[ -d $sys ] || skip "ncsync is not loaded"
-ko=$(ncsync_module_file) ||
-	skip "no module file for $(uname -r) like the loaded one (set NCSYNC_KO)"
-saved=$(ncsync_module_params)
-# shellcheck disable=SC2086 # one word per parameter
-if ! out=$(ncsync_load $saved); then
-	echo "not ok 1 nldoc: load the module again # $out"
-	echo "1..1"
-	exit 1
-fi
+ncsync_load_fresh nldoc
 $py "$here/ncsync_nldoc.py" "$top/Documentation/ncsync/netlink.rst"

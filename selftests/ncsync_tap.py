@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # TAP results of the Python selftests (ncsync_nlspec.py,
-# ncsync_json_vocab.py, ncsync_ynl.py, ncsync_nldoc.py) and of
-# tools/ynl-gen --check; not a test of its own.
+# ncsync_json_vocab.py, ncsync_ynl.py, ncsync_nldoc.py,
+# ncsync_samples.py) and of tools/ynl-gen --check; not a test of its own.
 
 
 class Tap:

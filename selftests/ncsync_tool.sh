@@ -3,7 +3,7 @@
 #
 # Sourced by the selftests that run ncsync(1) (ncsync_tool_test.sh,
 # ncsync_json_test.sh, ncsync_nlspec_test.sh, ncsync_ynl_test.sh,
-# ncsync_nldoc_test.sh); not a test of its own.  Needs $top.  Prints the
+# ncsync_nldoc_test.sh, ncsync_samples_test.sh); not a test of its own.  Needs $top.  Prints the
 # TAP header, and exits with a skip outside the test VM or without the
 # tool; sets $build, $N (the tool), $ex (the examples), $py (python3) and
 # $tmp, a directory removed on exit; defines monitor_bg and

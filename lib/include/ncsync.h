@@ -135,7 +135,12 @@ struct ncsync_stream;
 
 /* How ncsync_program_lower() rewrites AllEngineBarrier (0xD5). */
 enum ncsync_barrier_lowering {
-	/* One shared counter, +8 a pass, wait >= base + 8 * pass (default). */
+	/*
+	 * Counters (default): each engine adds 1 a pass and waits until the
+	 * counter reaches r31, which grows by the number of engines a pass;
+	 * two counters serve alternate epochs (Documentation/ncsync/
+	 * barriers.rst).
+	 */
 	NCSYNC_LOWER_COUNTER,
 	/* One event bit per engine per pass phase, mod 3 (BARRIER 4-5). */
 	NCSYNC_LOWER_EVENTS,
