@@ -87,7 +87,8 @@ static bool ncsync_params_ok(void)
 	return ncsync_num_cores >= 1 && ncsync_num_cores <= NCSYNC_MAX_CORES &&
 	       ncsync_rt_reserved_sems <= NCSYNC_NUM_SEMS &&
 	       ncsync_rt_reserved_events <= NCSYNC_NUM_EVENTS &&
-	       ncsync_devmem_kb >= 4 && ncsync_devmem_kb <= 65536 &&
+	       ncsync_devmem_kb >= 4 &&
+	       ncsync_devmem_kb <= NCSYNC_DEVMEM_MAX_KB &&
 	       !(ncsync_devmem_kb % 4) &&
 	       ncsync_watchdog_ms && ncsync_watchdog_ms <= NCSYNC_MAX_WATCHDOG_MS &&
 	       ncsync_fd_mem_mb && ncsync_user_mem_mb &&

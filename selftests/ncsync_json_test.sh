@@ -5,8 +5,9 @@
 #
 # Runs every command that prints with -j, in every form that adds names
 # (a blocked program for dump and top, a deadlock and a cancelled run for
-# run, every kind of notification for monitor, dump and top of a logical
-# core of two, the module reloaded for them), keeps each output, and
+# run, replay of check -j's schedules, every kind of notification for
+# monitor, dump and top of a logical core of two, the module reloaded for
+# them), keeps each output, and
 # has ncsync_json_vocab.py check them against the table of
 # Documentation/ncsync/tool.rst, "JSON vocabulary": each output parses,
 # every name is in the table with the table's type, every name of the
@@ -60,6 +61,10 @@ j check-safe check "$ex/token-ring.s"
 printf 'engine pool\n\tnop then sem[2] += 2\n\tnop then sem[2] += 2\n\texit\nengine act\n\tnop wait sem[2] == 5\n\texit\n' > "$tmp/even.s"
 j check-unposted check "$tmp/even.s"
 j check-fell-back check "$ex/abba.s"
+# replay of the schedules check -j printed: the defect each ends at.
+j replay-deadlock replay "$ex/deadlock.s" "@$tmp/check-deadlock.json"
+j replay-race replay "$ex/publish-race.s" "@$tmp/check-race.json"
+j replay-cores replay "$ex/pingpong-cores.s" 0:pool@0.fx
 j dump-all dump --all
 j notify-on notify on
 j notify notify

@@ -168,6 +168,8 @@ uint8_t *ncsync_stream_record(struct ncsync_stream *s, uint32_t index);
 /* Read-only: the program stays finalized. */
 const uint8_t *ncsync_stream_peek(const struct ncsync_stream *s,
 				  uint32_t index);
+/* The text line record @index was assembled from; 0 for none. */
+uint32_t ncsync_stream_line(const struct ncsync_stream *s, uint32_t index);
 
 /* Labels: branch targets, resolved by ncsync_program_finalize(). */
 int ncsync_label_new(struct ncsync_program *prog);

@@ -136,6 +136,8 @@ static int asm_stmt(struct asm_ctx *c)
 	    asm_tok_is(&mn, "core"))
 		return asm_section(c, &mn);
 
+	if (asm_tok_is(&mn, "devmem"))
+		return asm_devmem(c, &mn);
 	ret = asm_need_stream(c, mn.s);
 	if (ret)
 		return ret;

@@ -62,6 +62,7 @@ struct asm_ctx {
 	unsigned int func_line;		/* ... and where it is opened */
 	unsigned int func_col;
 	struct asm_cores *cores;	/* ncsync_asm_cores(); else NULL */
+	uint64_t devmem;		/* "devmem": DMA ranges' bound; 0 none */
 };
 
 /* A core statement and the program of its part. */
@@ -153,6 +154,7 @@ bool asm_accept_word(struct asm_ctx *c, const char *w);
 bool asm_accept(struct asm_ctx *c, const char *s);
 int asm_expect(struct asm_ctx *c, const char *s);
 int asm_expect_eol(struct asm_ctx *c);
+int asm_devmem(struct asm_ctx *c, const struct asm_tok *mn);
 int asm_parse_num(struct asm_ctx *c, struct asm_num *n);
 int asm_num_u8(struct asm_ctx *c, const struct asm_num *n, uint8_t *v,
 	       const char *what);

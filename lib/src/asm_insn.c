@@ -476,6 +476,42 @@ static int parse_dma_opts(struct asm_ctx *c, struct ncsync_insn *in)
 }
 
 /*
+ * devmem SIZE: the device memory the DMA records that follow are checked
+ * against, in bytes; at most NCSYNC_DEVMEM_MAX_KB KiB, the largest the
+ * module takes (module parameter devmem_kb).
+ */
+int asm_devmem(struct asm_ctx *c, const struct asm_tok *mn)
+{
+	const uint64_t max = (uint64_t)NCSYNC_DEVMEM_MAX_KB << 10;
+	struct asm_num n;
+	int ret;
+
+	ret = asm_parse_num(c, &n);
+	if (ret)
+		return ret;
+	if (n.neg || !n.mag || n.mag > max)
+		return asm_err(c, n.at, "devmem out of range (1-%llu bytes)",
+			       (unsigned long long)max);
+	c->devmem = n.mag;
+	return asm_expect_eol(c);
+}
+
+/*
+ * Refuse the range of @len bytes at @off (the operand at @at) past the
+ * device memory a "devmem" statement gave; without one, the driver checks
+ * it against the core's at submit.
+ */
+static int dma_range(struct asm_ctx *c, const char *at, const char *what,
+		     uint64_t off, uint32_t len)
+{
+	if (!c->devmem || (off <= c->devmem && len <= c->devmem - off))
+		return 0;
+	return asm_err(c, at, "dma %s 0x%llx + %u bytes is past the device memory (devmem %llu)",
+		       what, (unsigned long long)off, len,
+		       (unsigned long long)c->devmem);
+}
+
+/*
  * dma SRC, DST, LEN [, latency=US] [, peer=P]; on_land is the events
  * block update, applied on the core at position P of the logical core
  * with peer=P.
@@ -485,18 +521,27 @@ int asm_dma(struct asm_ctx *c, const struct asm_tok *mn)
 	struct asm_lane lane[2];
 	struct ncsync_insn in;
 	uint64_t src = 0, dst = 0;
+	const char *at_src, *at_dst;
 	int ret;
 
 	asm_insn(&in, NCSYNC_OPC_DMA);
+	asm_skip_ws(c);
+	at_src = c->p;
 	ret = asm_parse_u64(c, &src);
 	if (!ret)
 		ret = asm_expect(c, ",");
+	asm_skip_ws(c);
+	at_dst = c->p;
 	if (!ret)
 		ret = asm_parse_u64(c, &dst);
 	if (!ret)
 		ret = asm_expect(c, ",");
 	if (!ret)
 		ret = asm_parse_u32(c, &in.dma.len);
+	if (!ret)
+		ret = dma_range(c, at_src, "source", src, in.dma.len);
+	if (!ret)
+		ret = dma_range(c, at_dst, "destination", dst, in.dma.len);
 	if (!ret)
 		ret = parse_dma_opts(c, &in);
 	if (!ret)

@@ -187,6 +187,22 @@ uint8_t *ncsync_stream_record(struct ncsync_stream *s, uint32_t index)
 	return rec;
 }
 
+/**
+ * ncsync_stream_line() - the text line a record was assembled from.
+ * @s: the stream.
+ * @index: the record.
+ *
+ * Return: the 1-based line of the text ncsync_asm() read (a lowered
+ * barrier's records: the barrier's line); 0 for a record built otherwise
+ * or past the end.
+ */
+uint32_t ncsync_stream_line(const struct ncsync_stream *s, uint32_t index)
+{
+	if (!s || index >= s->count || !s->lines)
+		return 0;
+	return s->lines[index];
+}
+
 /* Read-only access: a finalized program stays finalized. */
 const uint8_t *ncsync_stream_peek(const struct ncsync_stream *s,
 				  uint32_t index)

@@ -126,6 +126,17 @@ static const struct {
 	  "invalid dma: DMA range or latency out of bounds" },
 	{ P "dma 0xffffffffffffffff, 0, 4", 2, 1,
 	  "invalid dma: DMA range or latency out of bounds" },
+	/* Past the device memory "devmem" gives: at the operand. */
+	{ "devmem 0x100000\n" P "dma 0xffffc, 0, 5", 3, 5,
+	  "dma source 0xffffc + 5 bytes is past the device memory (devmem 1048576)" },
+	{ "devmem 4096\n" P "dma 0, 4096, 1 on_land sem[1]++", 3, 8,
+	  "dma destination 0x1000 + 1 bytes is past the device memory (devmem 4096)" },
+	{ P "nop\ndevmem 0x4000000\n\tdma 0x0,\t0x3ffffff, 2", 4, 11,
+	  "dma destination 0x3ffffff + 2 bytes is past the device memory (devmem 67108864)" },
+	{ "devmem 0x4000001", 1, 8, "devmem out of range (1-67108864 bytes)" },
+	{ "devmem 0", 1, 8, "devmem out of range (1-67108864 bytes)" },
+	{ "devmem -4", 1, 8, "devmem out of range (1-67108864 bytes)" },
+	{ "devmem 4096 x", 1, 13, "unexpected 'x'" },
 	{ P "dma 0, 0, 4, lat=5", 2, 14, "expected 'latency' or 'peer'" },
 	{ P "dma 0, 0, 4, peer=256 on_land sem[1]++", 2, 22,
 	  "peer out of range" },
@@ -189,5 +200,17 @@ int main(void)
 	TAP_CHECK(!ret && prog && !err.line && !err.col && !err.msg[0],
 		  "empty text: an empty program, error report cleared");
 	ncsync_program_free(prog);
+	/* Ranges that end at the end of the device memory; none without devmem. */
+	ret = ncsync_asm("devmem 65536\n" P "dma 0xf000, 0xf000, 4096\n"
+			 "dma 0, 0xffff, 1", &prog, &err);
+	TAP_CHECK(!ret && prog, "dma to the last byte of devmem assembles (%d %s)",
+		  ret, ret ? err.msg : "");
+	if (!ret)
+		ncsync_program_free(prog);
+	ret = ncsync_asm(P "dma 0x10000000, 0, 4", &prog, &err);
+	TAP_CHECK(!ret && prog, "without devmem the driver checks the range (%d %s)",
+		  ret, ret ? err.msg : "");
+	if (!ret)
+		ncsync_program_free(prog);
 	return tap_done();
 }

@@ -150,9 +150,12 @@ static void replay(void)
 	TAP_CHECK(st == 1 && schedule_of(sched, sizeof(sched)),
 		  "check abba.s prints a schedule");
 	st = run(r1);
-	TAP_CHECK(st == 0 && strstr(out, "engines: pool blocked at 4.w0 pe "
-				   "blocked at 4.w0\n    sems: all 0"),
-		  "replay of that schedule ends with both engines blocked");
+	TAP_CHECK(st == 1 && strstr(out, "engines: pool blocked at 4.w0 pe "
+				   "blocked at 4.w0\n    sems: all 0") &&
+		  strstr(out, "defect at step ") &&
+		  strstr(out, ": deadlock: no step can run; pool waits in record 4\n"),
+		  "replay of that schedule ends with both engines blocked, the deadlock marked, exit 1 (%d)",
+		  st);
 	st = run(r2);
 	TAP_CHECK(st == 1 && strstr(err, "step 1 (pe@3.w0) cannot run"),
 		  "replay of a step that cannot run: exit 1, names the step");
@@ -211,10 +214,10 @@ static void replay_long(const char *dir)
 	keep_out(dir, "long.txt", txt, sizeof(txt));
 	snprintf(at_txt, sizeof(at_txt), "@%s", txt);
 	st = run(r1);
-	TAP_CHECK(st == 0 && strstr(out, end),
+	TAP_CHECK(st == 1 && strstr(out, end),
 		  "replay of its 603 steps in one operand");
 	st = run(r2);
-	TAP_CHECK(st == 0 && strstr(out, end),
+	TAP_CHECK(st == 1 && strstr(out, end),
 		  "replay @FILE of check's text output");
 	st = run(c2);
 	TAP_CHECK(st == 1 && strstr(out, "\"state\":\"running\"") &&
@@ -223,11 +226,66 @@ static void replay_long(const char *dir)
 	keep_out(dir, "long.json", js, sizeof(js));
 	snprintf(at_js, sizeof(at_js), "@%s", js);
 	st = run(r3);
-	TAP_CHECK(st == 0 && strstr(out, end) && !strstr(out, "step 604"),
+	TAP_CHECK(st == 1 && strstr(out, end) && !strstr(out, "step 604"),
 		  "replay @FILE of check -j: its first defect's schedule");
 	TAP_CHECK(run((const char *[]){ "replay", prog, "@/nonexistent", NULL }) == 2 &&
 		  strstr(err, "schedule /nonexistent: No such file"),
 		  "replay @FILE of a missing file: exit 2, names it");
+}
+
+/* Two engines set one event: an event defect, act's set faults. */
+static const char event_twice[] =
+	"engine pool\n\tnop then ev[3] set\n\texit\n"
+	"engine act\n\tnop then ev[3] set\n\texit\n";
+
+/*
+ * check -j and replay -j name an engine's fault and wait as run -j does;
+ * replay marks the defect its schedule ends at and exits 1, and not a
+ * schedule that stops short of it.
+ */
+static void replay_defect(const char *dir)
+{
+	static char prog[4096], sched[4096];
+	const char *dl = example("deadlock.s");
+	const char *ce[] = { "-j", "check", prog, NULL };
+	const char *ct[] = { "check", prog, NULL };
+	const char *cd[] = { "-j", "check", dl, NULL };
+	const char *rj[] = { "-j", "replay", prog, sched, NULL };
+	const char *rt[] = { "replay", prog, sched, NULL };
+	int st;
+
+	put_file(dir, "event.s", event_twice, prog, sizeof(prog));
+	st = run(ce);
+	TAP_CHECK(st == 1 && strstr(out, "\"kind\":\"event\"") &&
+		  strstr(out, "{\"id\":2,\"engine\":\"act\",\"state\":\"running\",\"fault\":\"event_set_while_set\",\"pc\":1}") &&
+		  strstr(out, "{\"id\":1,\"engine\":\"pool\",\"state\":\"done\",\"fault\":\"none\",\"pc\":1}"),
+		  "check -j of an event defect: the engine at fault has fault event_set_while_set, the other none");
+	st = run(cd);
+	TAP_CHECK(st == 1 && strstr(out, "\"state\":\"blocked\",\"fault\":\"none\",\"pc\":34,\"wait\":{\"on\":\"sem[2] > 0\",\"kind\":\"sem\",\"mode\":4,\"index\":2,\"lane\":0,\"threshold\":0,\"current\":0}"),
+		  "check -j of a deadlock: a blocked engine's wait as run -j prints it");
+	run(ct);
+	TAP_CHECK(schedule_of(sched, sizeof(sched)), "check of the event defect prints a schedule");
+	st = run(rj);
+	TAP_CHECK(st == 1 && !strncmp(out, "{\"file\":", 8) &&
+		  strstr(out, "\"schedule\":[{\"step\":\"pool@0.u0\",\"engine\":\"pool\",\"record\":0,\"line\":2}") &&
+		  strstr(out, "\"reached\":{\"engines\":[") &&
+		  strstr(out, "\"fault\":\"event_set_while_set\"") &&
+		  strstr(out, "\"defects\":[{\"kind\":\"event\"") &&
+		  !strstr(out, "initial state"),
+		  "replay -j: JSON, its steps with their lines, the state reached, the defect; exit %d", st);
+	st = run(rt);
+	TAP_CHECK(st == 1 && strstr(out, "  nop then ev[3] set  (line 5)\n") &&
+		  strstr(out, "defect at step 3: event: by act record 0\n"),
+		  "replay: each step's source line, the defect marked, exit %d", st);
+	*strrchr(sched, ' ') = '\0';
+	st = run(rj);
+	TAP_CHECK(st == 0 && strstr(out, "\"defects\":[]}") &&
+		  !strstr(out, "event_set_while_set"),
+		  "replay -j of a schedule short of the defect: no defect, exit %d", st);
+	st = run(rt);
+	TAP_CHECK(st == 0 && !strstr(out, "defect at"),
+		  "replay of a schedule short of the defect: no mark, exit %d", st);
+	unlink(prog);
 }
 
 /* More than 256 operands: one step each. */
@@ -248,7 +306,7 @@ static void replay_many_operands(const char *dir)
 		argv[n++] = w;
 	argv[n] = NULL;
 	st = run(argv);
-	TAP_CHECK(n == 605 && st == 0 && strstr(out, "step 603: ") &&
+	TAP_CHECK(n == 605 && st == 1 && strstr(out, "step 603: ") &&
 		  !strstr(out, "step 604"),
 		  "replay of 603 operands, one step each (%d)", n - 2);
 }
@@ -390,8 +448,9 @@ static void cores_checked(const char *dir)
 		  "check of a deadlock across cores: the schedule and each core, exit %d",
 		  st);
 	st = run(rp);
-	TAP_CHECK(st == 0 && strstr(out, "step 2: 0:pool#0@0.land") &&
-		  strstr(out, "    core 1:\n      engines: 1:act blocked at 0.w0\n      sems: [3]=1\n"),
+	TAP_CHECK(st == 1 && strstr(out, "step 2: 0:pool#0@0.land") &&
+		  strstr(out, "    core 1:\n      engines: 1:act blocked at 0.w0\n      sems: [3]=1\n") &&
+		  strstr(out, "defect at step 2: deadlock: no step can run; 0:pool waits in record 1\n"),
 		  "replay of its schedule: the landing on core 1, exit %d", st);
 	st = run(bad);
 	TAP_CHECK(st == 1 && strstr(err, "step 2 (1:pool@0.fx) cannot run"),
@@ -437,6 +496,7 @@ int main(void)
 	replay();
 	replay_long(dir);
 	replay_many_operands(dir);
+	replay_defect(dir);
 	bad_inputs(dir);
 	bad_values(dir);
 	image(dir);

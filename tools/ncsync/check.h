@@ -91,6 +91,22 @@ void check_step_word(bool multi, const struct ncsync_check_step *s,
 /* The text of the record a step runs. */
 void check_step_text(const struct checking *ck,
 		     const struct ncsync_check_step *s, char *buf, size_t len);
+/* The source line of each of @n steps, from the program (replay). */
+void check_step_lines(const struct checking *ck,
+		      struct ncsync_check_step *steps, size_t n);
+/* "deadlock: no step can run; pool waits in record 3" */
+void check_print_what(const struct checking *ck,
+		      const struct ncsync_check_defect *d);
+/* -j: "schedule", each step's "step", "engine", "record", "line". */
+void check_json_schedule(bool multi, const struct ncsync_check_step *steps,
+			 size_t n);
+/* -j: "reached" (one core) or "cores": engines, with @d's fault, banks. */
+void check_json_cores(const struct checking *ck,
+		      const struct ncsync_check_core *cores, unsigned int n,
+		      const struct ncsync_check_defect *d);
+/* -j: a defect of "defects". */
+void check_json_defect(const struct checking *ck,
+		       const struct ncsync_check_defect *d);
 /* The part of a step, "w0" ... "land"; false if @s names none. */
 bool check_parse_part(const char *s, uint8_t *part);
 /* Every core of a state: one alone, several under "core N:". */

@@ -67,19 +67,51 @@ bool check_parse_part(const char *s, uint8_t *part)
 	return false;
 }
 
-void check_step_text(const struct checking *ck,
-		     const struct ncsync_check_step *s, char *buf, size_t len)
+/* The stream of @engine of the core at position @core, or NULL. */
+static struct ncsync_stream *step_stream(const struct checking *ck,
+					 unsigned int core, uint8_t engine)
 {
 	struct ncsync_stream *st = NULL;
 	unsigned int i;
 
-	*buf = '\0';
 	for (i = 0; i < ck->nparts; i++)
-		if (ck->parts[i].core == s->core)
+		if (ck->parts[i].core == core)
 			st = ncsync_program_find_stream(ck->parts[i].prog,
-							s->engine);
+							engine);
+	return st;
+}
+
+/* The decoded record @record of @engine of core @core; false if none. */
+static bool step_view(const struct checking *ck, unsigned int core,
+		      uint8_t engine, uint32_t record,
+		      struct ncsync_record_view *v)
+{
+	struct ncsync_stream *st = step_stream(ck, core, engine);
+
+	return st && record < ncsync_stream_count(st) &&
+	       !ncsync_record_view(ncsync_stream_peek(st, record), UINT32_MAX,
+				   v);
+}
+
+void check_step_text(const struct checking *ck,
+		     const struct ncsync_check_step *s, char *buf, size_t len)
+{
+	struct ncsync_stream *st = step_stream(ck, s->core, s->engine);
+
+	*buf = '\0';
 	if (st && s->record < ncsync_stream_count(st))
-		ncsync_disasm(ncsync_stream_record(st, s->record), buf, len);
+		ncsync_disasm(ncsync_stream_peek(st, s->record), buf, len);
+}
+
+void check_step_lines(const struct checking *ck,
+		      struct ncsync_check_step *steps, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		steps[i].line = ncsync_stream_line(step_stream(ck,
+				steps[i].core, steps[i].engine),
+				steps[i].record);
 }
 
 static const char *engine_state_word(const struct ncsync_check_engine *e)
@@ -223,14 +255,20 @@ static void print_what(const struct ncsync_check_defect *d, bool multi)
 	}
 }
 
+void check_print_what(const struct checking *ck,
+		      const struct ncsync_check_defect *d)
+{
+	printf("%s: ", ncsync_defect_name(d->kind));
+	print_what(d, ck->multi);
+}
+
 static void print_defect(const struct checking *ck,
 			 const struct ncsync_check_defect *d)
 {
 	char word[48], line[NCSYNC_DISASM_LINE_MAX];
 	uint32_t i;
 
-	printf("%s: ", ncsync_defect_name(d->kind));
-	print_what(d, ck->multi);
+	check_print_what(ck, d);
 	printf(", after %u step%s\n  schedule:", d->nsteps,
 	       d->nsteps == 1 ? "" : "s");
 	for (i = 0; i < d->nsteps; i++) {
@@ -250,19 +288,95 @@ static void print_defect(const struct checking *ck,
 	print_cycle(d, ck->multi);
 }
 
-static void json_state(const struct ncsync_check_state *st)
+/*
+ * The "wait" of a blocked engine of a checked state, as run reports the
+ * kernel's: the wait of the lane its next step is, or else (a drain, a
+ * DMA record with no free slot) its copies in flight.
+ */
+static void json_check_wait(const struct checking *ck, unsigned int core,
+			    const struct ncsync_check_state *st,
+			    const struct ncsync_check_engine *e)
 {
+	unsigned int lane = e->part == NCSYNC_PART_WAIT1;
+	const struct ncsync_wait_view *w;
+	struct ncsync_record_view v;
+	uint8_t kind;
+	int32_t thr;
+	char on[64];
+
+	if (!step_view(ck, core, e->engine, e->pc, &v))
+		return;
+	w = &v.wait[lane];
+	if (e->part > NCSYNC_PART_WAIT1 || !w->active) {
+		kind = v.opcode == NCSYNC_OPC_DRAIN ? NCSYNC_BLOCK_DRAIN :
+		       NCSYNC_BLOCK_DMA_FULL;
+		describe_wait(on, sizeof(on), kind, 0, 0, 0);
+		j_wait(on, kind, 0, 0, -1, 0, e->inflight);
+		return;
+	}
+	kind = w->bank == NCSYNC_BANK_EVENT ? NCSYNC_BLOCK_EVENT :
+	       NCSYNC_BLOCK_SEM;
+	thr = !w->reg ? (int32_t)w->value : w->value < NCSYNC_NUM_REGS ?
+	      (int32_t)e->regs[w->value] : 0;
+	if (kind == NCSYNC_BLOCK_EVENT)
+		thr = 0;
+	describe_wait(on, sizeof(on), kind, w->mode, w->index, thr);
+	j_wait(on, kind, w->mode, w->index, lane, thr,
+	       kind == NCSYNC_BLOCK_EVENT ? st->events[w->index] :
+	       st->sems[w->index]);
+}
+
+/*
+ * The fault the kernel gives the engine at fault of @d when it runs the
+ * step that ends @d's schedule: an event written to the state it has
+ * (event), a semaphore past its range (overflow, strict mode); none for
+ * any other engine or defect.
+ */
+static uint8_t defect_fault(const struct checking *ck,
+			    const struct ncsync_check_defect *d,
+			    unsigned int core, uint8_t engine)
+{
+	const struct ncsync_check_step *last;
+	struct ncsync_record_view v;
+	unsigned int lane;
+
+	if (!d || !d->nsteps || d->core != core || d->engine != engine)
+		return NCSYNC_FAULT_NONE;
+	if (d->kind == NCSYNC_DEFECT_OVERFLOW)
+		return NCSYNC_FAULT_SEM_OVERFLOW;
+	last = &d->steps[d->nsteps - 1];
+	if (d->kind != NCSYNC_DEFECT_EVENT ||
+	    !step_view(ck, core, engine, last->record, &v))
+		return NCSYNC_FAULT_NONE;
+	lane = last->part == NCSYNC_PART_UPDATE1;
+	if (v.update[lane].bank != NCSYNC_BANK_EVENT)
+		lane = !lane;
+	return v.update[lane].op == NCSYNC_UPDATE_EVENT_CLEAR ?
+	       NCSYNC_FAULT_EVENT_CLEAR_WHILE_CLEAR :
+	       NCSYNC_FAULT_EVENT_SET_WHILE_SET;
+}
+
+/* A state's engines, their "fault" by @d (or none), and its banks. */
+static void json_state(const struct checking *ck, unsigned int core,
+		       const struct ncsync_check_state *st,
+		       const struct ncsync_check_defect *d)
+{
+	const struct ncsync_check_engine *e;
 	unsigned int i;
 
 	j_arr("engines");
 	for (i = 0; i < st->nengines; i++) {
+		e = &st->engines[i];
 		j_obj(NULL);
-		j_uint("id", st->engines[i].engine);
-		j_str("engine", engine_label(st->engines[i].engine));
+		j_uint("id", e->engine);
+		j_str("engine", engine_label(e->engine));
 		/* The kernel's names, as every other command prints them. */
-		j_str("state",
-		      ncsync_engine_state_name(st->engines[i].state));
-		j_uint("pc", st->engines[i].pc);
+		j_str("state", ncsync_engine_state_name(e->state));
+		j_str("fault", ncsync_fault_name(defect_fault(ck, d, core,
+							      e->engine)));
+		j_uint("pc", e->pc);
+		if (e->state == NCSYNC_ENG_BLOCKED)
+			json_check_wait(ck, core, st, e);
 		j_end();
 	}
 	j_end();
@@ -280,42 +394,44 @@ static void json_state(const struct ncsync_check_state *st)
 	j_uint("copies_in_flight", st->ncopies);
 }
 
-/* "reached": the state of one core, or "cores": each core's. */
-static void json_reached(const struct ncsync_check_defect *d, bool multi)
+void check_json_cores(const struct checking *ck,
+		      const struct ncsync_check_core *cores, unsigned int n,
+		      const struct ncsync_check_defect *d)
 {
 	unsigned int i;
 
-	if (!multi) {
+	if (!ck->multi) {
 		j_obj("reached");
-		json_state(&d->state);
+		json_state(ck, cores[0].core, &cores[0].state, d);
 		j_end();
 		return;
 	}
 	j_arr("cores");
-	for (i = 0; i < d->ncores; i++) {
+	for (i = 0; i < n; i++) {
 		j_obj(NULL);
-		j_uint("core", d->cores[i].core);
-		json_state(&d->cores[i].state);
+		j_uint("core", cores[i].core);
+		json_state(ck, cores[i].core, &cores[i].state, d);
 		j_end();
 	}
 	j_end();
 }
 
-static void json_schedule(const struct ncsync_check_defect *d, bool multi)
+void check_json_schedule(bool multi, const struct ncsync_check_step *steps,
+			 size_t n)
 {
 	char word[48];
-	uint32_t i;
+	size_t i;
 
 	j_arr("schedule");
-	for (i = 0; i < d->nsteps; i++) {
-		check_step_word(multi, &d->steps[i], word, sizeof(word));
+	for (i = 0; i < n; i++) {
+		check_step_word(multi, &steps[i], word, sizeof(word));
 		j_obj(NULL);
 		j_str("step", word);
 		if (multi)
-			j_uint("core", d->steps[i].core);
-		j_str("engine", engine_label(d->steps[i].engine));
-		j_uint("record", d->steps[i].record);
-		j_uint("line", d->steps[i].line);
+			j_uint("core", steps[i].core);
+		j_str("engine", engine_label(steps[i].engine));
+		j_uint("record", steps[i].record);
+		j_uint("line", steps[i].line);
 		j_end();
 	}
 	j_end();
@@ -340,8 +456,10 @@ static void json_cores_cycle(const struct ncsync_deadlock_cores *dl)
 	j_end();
 }
 
-static void json_defect(const struct ncsync_check_defect *d, bool multi)
+void check_json_defect(const struct checking *ck,
+		       const struct ncsync_check_defect *d)
 {
+	bool multi = ck->multi;
 	uint32_t i;
 
 	j_obj(NULL);
@@ -350,7 +468,7 @@ static void json_defect(const struct ncsync_check_defect *d, bool multi)
 		j_uint("core", d->core);
 	j_str("engine", engine_label(d->engine));
 	j_uint("record", d->record);
-	json_schedule(d, multi);
+	check_json_schedule(multi, d->steps, d->nsteps);
 	if (multi)
 		json_cores_cycle(d->deadlock_cores);
 	else if (d->deadlock.ncycle) {
@@ -368,7 +486,11 @@ static void json_defect(const struct ncsync_check_defect *d, bool multi)
 			j_int(NULL, d->values[i]);
 		j_end();
 	}
-	json_reached(d, multi);
+	if (multi)
+		check_json_cores(ck, d->cores, d->ncores, d);
+	else
+		check_json_cores(ck, &(struct ncsync_check_core){
+				 .core = d->core, .state = d->state }, 1, d);
 	j_end();
 }
 
@@ -448,7 +570,7 @@ void check_report(const struct checking *ck,
 		json_accel(ck, &accel);
 		j_arr("defects");
 		for (i = 0; i < n; i++)
-			json_defect(ncsync_check_defect(res, i), ck->multi);
+			check_json_defect(ck, ncsync_check_defect(res, i));
 		j_end();
 		j_end();
 		j_done();

@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "cmds.h"
+#include "print.h"
 
 static bool parse_engine_name(const char *s, size_t n, uint8_t *engine)
 {
@@ -182,54 +183,135 @@ static int parse_schedule(const struct cmd *c, char **words, int n,
 	return ret;
 }
 
+/*
+ * One replay: the program and the schedule, the state after its last
+ * step run (@last, @nlast cores), and the defect of check whose schedule
+ * it is, if any.
+ */
 struct replay_print {
 	const struct checking *ck;
 	const struct ncsync_check_step *steps;
+	struct ncsync_check_core last[NCSYNC_MAX_LNC];
+	unsigned int nlast;
 };
 
 static int replay_step(void *arg, size_t i,
 		       const struct ncsync_check_core *cores,
 		       unsigned int ncores)
 {
-	const struct replay_print *rp = arg;
+	struct replay_print *rp = arg;
 	char word[48], line[NCSYNC_DISASM_LINE_MAX];
+	const struct ncsync_check_step *s = i ? &rp->steps[i - 1] : NULL;
 
-	if (!i) {
+	rp->nlast = ncores < NCSYNC_MAX_LNC ? ncores : NCSYNC_MAX_LNC;
+	memcpy(rp->last, cores, rp->nlast * sizeof(*cores));
+	if (opt_json)
+		return 0;
+	if (!s) {
 		printf("initial state\n");
 	} else {
-		check_step_word(rp->ck->multi, &rp->steps[i - 1], word,
-				sizeof(word));
-		check_step_text(rp->ck, &rp->steps[i - 1], line, sizeof(line));
-		printf("step %zu: %s  %s\n", i, word, line);
+		check_step_word(rp->ck->multi, s, word, sizeof(word));
+		check_step_text(rp->ck, s, line, sizeof(line));
+		printf("step %zu: %s  %s", i, word, line);
+		if (s->line)
+			printf("  (line %u)", s->line);
+		putchar('\n');
 	}
 	check_print_cores(rp->ck->multi, cores, ncores, "    ");
 	return 0;
 }
 
-static int replay_execute(struct checking *ck,
-			  const struct ncsync_check_step *steps, size_t n)
+static bool same_step(const struct ncsync_check_step *a,
+		      const struct ncsync_check_step *b)
 {
-	struct replay_print rp = { .ck = ck, .steps = steps };
+	return a->core == b->core && a->engine == b->engine &&
+	       a->part == b->part && a->record == b->record &&
+	       (a->part != NCSYNC_PART_LAND || a->copy == b->copy);
+}
+
+/*
+ * The defect of @res whose schedule @steps is, or NULL: a schedule that
+ * ends at a defect is one check reports, the checker is what says so.
+ */
+static const struct ncsync_check_defect *
+schedule_defect(const struct ncsync_check_result *res,
+		const struct ncsync_check_step *steps, size_t n)
+{
+	const struct ncsync_check_defect *d;
+	unsigned int i;
+	size_t k;
+
+	for (i = 0; res && i < ncsync_check_ndefects(res); i++) {
+		d = ncsync_check_defect(res, i);
+		for (k = 0; d->nsteps == n && k < n; k++)
+			if (!same_step(&d->steps[k], &steps[k]))
+				break;
+		if (d->nsteps == n && k == n)
+			return d;
+	}
+	return NULL;
+}
+
+/* The end of a replay: its defect marked, its JSON; its exit status. */
+static int replay_end(struct replay_print *rp, size_t n,
+		      const struct ncsync_check_defect *d)
+{
+	const struct checking *ck = rp->ck;
+
+	if (!opt_json) {
+		if (d) {
+			printf("defect at step %zu: ", n);
+			check_print_what(ck, d);
+			putchar('\n');
+		}
+		return d ? EXIT_FAIL : EXIT_OK;
+	}
+	j_obj(NULL);
+	j_str("file", ck->path);
+	check_json_schedule(ck->multi, rp->steps, n);
+	check_json_cores(ck, rp->last, rp->nlast, d);
+	j_arr("defects");
+	if (d)
+		check_json_defect(ck, d);
+	j_end();
+	j_end();
+	j_done();
+	return d ? EXIT_FAIL : EXIT_OK;
+}
+
+static int replay_execute(struct checking *ck,
+			  struct ncsync_check_step *steps, size_t n)
+{
+	struct replay_print *rp = calloc(1, sizeof(*rp));
+	struct ncsync_check_result *res = NULL;
 	char word[48];
 	size_t done = 0;
 	int ret;
 
+	if (!rp)
+		return fail_err(ENOMEM, "replay");
+	rp->ck = ck;
+	rp->steps = steps;
+	check_step_lines(ck, steps, n);
 	ret = ncsync_check_replay_cores(ck->parts, ck->nparts, &ck->copts,
-					steps, n, replay_step, &rp, &done);
+					steps, n, replay_step, rp, &done);
 	if (ret == -E2BIG) {
 		fail_msg("%s: more than %u cores or %u engines: more than the checker follows",
 			 ck->path, NCSYNC_CHECK_MAX_CORES,
 			 NCSYNC_CHECK_MAX_ENGINES);
-		return EXIT_USAGE;
-	}
-	if (ret == -EPERM) {
+		ret = EXIT_USAGE;
+	} else if (ret == -EPERM) {
 		check_step_word(ck->multi, &steps[done], word, sizeof(word));
-		return fail_msg("%s: step %zu (%s) cannot run in this state",
-				ck->path, done + 1, word);
+		ret = fail_msg("%s: step %zu (%s) cannot run in this state",
+			       ck->path, done + 1, word);
+	} else if (ret) {
+		ret = fail_err(ret, "%s: replay", ck->path);
+	} else if (!(ret = check_parts(ck, &res))) {
+		ret = replay_end(rp, n, schedule_defect(res, steps, n));
 	}
-	if (ret)
-		return fail_err(ret, "%s: replay", ck->path);
-	return EXIT_OK;
+	ncsync_check_free(res);
+	free(rp);
+	return ret;
 }
 
 int cmd_replay(const struct cmd *c, int argc, char **argv)

@@ -329,6 +329,12 @@ struct ncsync_stats {
 #define NCSYNC_DMA_F_PEER		0x01
 /* The most cores a logical core fuses: the bound of NCSYNC_REC_DMA_PEER. */
 #define NCSYNC_MAX_LNC			64
+/*
+ * The largest device memory of a core, in KiB (module parameter
+ * devmem_kb): a DMA range past it runs on no core, and the assembler
+ * refuses it.
+ */
+#define NCSYNC_DEVMEM_MAX_KB		65536
 
 /*
  * The record as a C type: one view per record family, each the whole 64
