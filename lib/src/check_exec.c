@@ -22,7 +22,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "ncsync_exec.h"
+#include "ncsync_effect.h"
+#include "ncsync_optab.h"
 
 const struct ncsync_insn *ck_insn(const struct ck_prog *cp,
 					 const struct ck_state *st,
@@ -58,6 +59,7 @@ static void ck_use_insn(struct ck_prog *cp, const struct ncsync_insn *in,
 			unsigned int e)
 {
 	unsigned int l, i, c = cp->core[e];
+	struct ncsync_footprint fp;
 
 	for (l = 0; l < in->nlanes; l++) {
 		const struct ncsync_lane *ln = &in->lane[l];
@@ -72,14 +74,12 @@ static void ck_use_insn(struct ck_prog *cp, const struct ncsync_insn *in,
 			ck_use(cp, c, ln->upd.bank, ln->upd.index,
 			       CK_ACTOR_ENG(e));
 	}
-	if (in->opcode == NCSYNC_OPC_GROUP_RESET)
-		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
-			if (ncsync_group_reset_clears(in, i))
-				cp->sem_users[CK_G(c, i)] |= CK_ACTOR_ENG(e);
-	if (in->opcode == NCSYNC_OPC_POLL_SEM)
-		for (i = 0; i < in->poll.count; i++)
-			cp->sem_users[CK_G(c, in->poll.first + i)] |=
-				CK_ACTOR_ENG(e);
+	/* The op's own effect: the opcode table's footprint. */
+	ncsync_op_footprint(in, &fp);
+	for (i = 0; i < NCSYNC_NUM_SEMS; i++)
+		if (ncsync_footprint_sem(fp.sem_read, i) ||
+		    ncsync_footprint_sem(fp.sem_write, i))
+			cp->sem_users[CK_G(c, i)] |= CK_ACTOR_ENG(e);
 }
 
 /* The semaphores and events the state hash covers, of every core. */
@@ -168,7 +168,7 @@ static int ck_add_peers(struct ck_prog *cp)
 		for (i = 0; i < cp->count[e]; i++) {
 			const struct ncsync_insn *in = &cp->insns[e][i];
 
-			if (in->opcode != NCSYNC_OPC_DMA ||
+			if (!ncsync_op_has(in->opcode, NCSYNC_OPF_DMA) ||
 			    !(in->dma.flags & NCSYNC_DMA_F_PEER))
 				continue;
 			ret = ck_add_core(cp, in->dma.peer);
@@ -231,10 +231,10 @@ void ck_prog_fini(struct ck_prog *cp)
 	ck_fut_fini(cp);
 }
 
-/* Whether the record's op has an effect step. */
+/* Whether the record's op has an effect step: the opcode table says. */
 static bool ck_has_effect(uint8_t opcode)
 {
-	return opcode != NCSYNC_OPC_NOOP && opcode != NCSYNC_OPC_EVENT_SEMAPHORE;
+	return ncsync_op_has(opcode, NCSYNC_OPF_EFFECT);
 }
 
 static bool ck_has_update(const struct ncsync_insn *in, unsigned int l)
@@ -323,97 +323,6 @@ void ck_state_init(const struct ck_prog *cp, struct ck_state *st,
 	}
 }
 
-/* Whether a wait passes on banks @b; *@after: an event wait's action. */
-static bool ck_wait_passes(const struct ck_bank *b, const struct ck_eng *x,
-			   const struct ncsync_wait_op *w, bool *after)
-{
-	if (w->bank == NCSYNC_BANK_SEM)
-		return ncsync_wait_sem_passes(w, b->sems[w->index],
-					      ncsync_wait_threshold(w,
-								    x->regs));
-	return ncsync_wait_event_passes(w, b->events[w->index], after);
-}
-
-static bool ck_engine_enabled(const struct ck_prog *cp,
-			      const struct ck_state *st, unsigned int e)
-{
-	const struct ck_eng *x = &st->eng[e];
-	const struct ncsync_insn *in;
-	bool after;
-
-	if (x->status != CK_RUNNING)
-		return false;
-	in = ck_insn(cp, st, e);
-	if (x->sub < CK_SUB_EFFECT)
-		return ck_wait_passes(&st->bank[cp->core[e]], x,
-				      &in->lane[x->sub].wait, &after);
-	if (x->sub > CK_SUB_EFFECT)
-		return true;
-	if (in->opcode == NCSYNC_OPC_DRAIN)
-		return !x->inflight;
-	if (in->opcode == NCSYNC_OPC_DMA)
-		return x->inflight < CK_DEPTH;
-	return true;
-}
-
-bool ck_step_enabled(const struct ck_prog *cp, const struct ck_state *st,
-		     struct ck_step s)
-{
-	if (!s.land)
-		return s.idx < cp->n && ck_engine_enabled(cp, st, s.idx);
-	return s.idx < st->ncopies && (!cp->fifo || !s.idx);
-}
-
-unsigned int ck_enabled(const struct ck_prog *cp, const struct ck_state *st,
-			struct ck_step *steps)
-{
-	unsigned int e, i, n = 0;
-
-	for (e = 0; e < cp->n; e++)
-		if (ck_engine_enabled(cp, st, e))
-			steps[n++] = (struct ck_step){ .idx = e };
-	for (i = 0; i < st->ncopies && (!cp->fifo || !i); i++)
-		steps[n++] = (struct ck_step){ .land = true, .idx = i };
-	return n;
-}
-
-/*
- * An update of engine @x (NULL: a landing, whose operand is immediate) on
- * banks @b.
- */
-static void ck_update(struct ck_bank *b, const struct ck_eng *x,
-		      const struct ncsync_update_op *u, struct ck_effects *fx)
-{
-	bool ovf = false;
-
-	if (u->bank == NCSYNC_BANK_EVENT) {
-		if (b->events[u->index] == u->set)
-			fx->event = true;
-		b->events[u->index] = u->set;
-		return;
-	}
-	if (x)
-		b->sems[u->index] = ncsync_update_sem(u, b->sems[u->index],
-						      x->regs, &ovf);
-	else
-		b->sems[u->index] = ncsync_sem_apply(u->op, b->sems[u->index],
-						     u->operand, &ovf);
-	fx->overflow |= ovf;
-}
-
-static void ck_do_wait(struct ck_bank *b, struct ck_eng *x,
-		       const struct ncsync_lane *l, struct ck_effects *fx)
-{
-	bool after;
-
-	if (!ck_wait_passes(b, x, &l->wait, &after))
-		return;
-	if (l->wait.bank == NCSYNC_BANK_EVENT)
-		b->events[l->wait.index] = after;
-	else if (l->paired)
-		ck_update(b, x, &l->upd, fx);
-}
-
 static bool ck_overlap(uint64_t a, uint64_t b, uint32_t len_a,
 		       uint32_t len_b)
 {
@@ -460,55 +369,173 @@ static void ck_issue(const struct ck_prog *cp, struct ck_state *st,
 	x->inflight++;
 }
 
-static void ck_effect(const struct ck_prog *cp, struct ck_state *st,
-		      unsigned int e, struct ck_effects *fx)
-{
-	const struct ncsync_insn *in = ck_insn(cp, st, e);
-	struct ck_bank *b = ck_bank_of(cp, st, e);
-	struct ck_eng *x = &st->eng[e];
-	unsigned int i;
+/*
+ * The bank of a step as common/ncsync_effect.h sees it: the core of engine
+ * @e (or, for a landing, the core the update lands on), and what the step
+ * did that is a defect.
+ */
+struct ck_ctx {
+	const struct ck_prog *cp;
+	struct ck_state *st;
+	struct ck_bank *b;
+	unsigned int e;
+	struct ck_effects *fx;
+};
 
-	switch (in->opcode) {
-	case NCSYNC_OPC_HALT:
+static int32_t ck_sem_read(void *ctx, unsigned int i)
+{
+	return ((struct ck_ctx *)ctx)->b->sems[i];
+}
+
+static bool ck_sem_update(void *ctx, unsigned int i, enum ncsync_sem_upd op,
+			  uint32_t operand)
+{
+	struct ck_bank *b = ((struct ck_ctx *)ctx)->b;
+	bool ovf = false;
+
+	b->sems[i] = ncsync_sem_apply(op, b->sems[i], operand, &ovf);
+	return ovf;
+}
+
+static bool ck_event_read(void *ctx, unsigned int i)
+{
+	return ((struct ck_ctx *)ctx)->b->events[i];
+}
+
+static bool ck_event_write(void *ctx, unsigned int i, bool set)
+{
+	struct ck_bank *b = ((struct ck_ctx *)ctx)->b;
+	bool same = b->events[i] == set;
+
+	b->events[i] = set;
+	return same;
+}
+
+/* A Drain's effect step is enabled only once it passes. */
+static bool ck_drain_pass(void *ctx)
+{
+	struct ck_ctx *k = ctx;
+
+	return !k->st->eng[k->e].inflight;
+}
+
+/* A DMA record's effect step is enabled only while a slot is free. */
+static bool ck_dma_issue(void *ctx, const struct ncsync_insn *in)
+{
+	struct ck_ctx *k = ctx;
+
+	if (k->st->eng[k->e].inflight >= CK_DEPTH)
+		return false;
+	ck_issue(k->cp, k->st, k->e, k->fx);
+	return true;
+}
+
+static const struct ncsync_bank_ops ck_bank_ops = {
+	.sem_read = ck_sem_read,
+	.sem_update = ck_sem_update,
+	.event_read = ck_event_read,
+	.event_write = ck_event_write,
+	.drain_pass = ck_drain_pass,
+	.dma_issue = ck_dma_issue,
+};
+
+/* Whether a wait passes on banks @b. */
+static bool ck_wait_passes(struct ck_bank *b, const struct ck_eng *x,
+			   const struct ncsync_wait_op *w)
+{
+	struct ck_ctx k = { .b = b };
+	bool after;
+
+	return ncsync_exec_wait_test(w, x->regs, &ck_bank_ops, &k, &after);
+}
+
+static bool ck_engine_enabled(const struct ck_prog *cp,
+			      const struct ck_state *st, unsigned int e)
+{
+	const struct ck_eng *x = &st->eng[e];
+	const struct ncsync_insn *in;
+
+	if (x->status != CK_RUNNING)
+		return false;
+	in = ck_insn(cp, st, e);
+	if (x->sub < CK_SUB_EFFECT)
+		return ck_wait_passes((struct ck_bank *)&st->bank[cp->core[e]],
+				      x, &in->lane[x->sub].wait);
+	if (x->sub > CK_SUB_EFFECT)
+		return true;
+	/* The op's effect blocks (ncsync_exec_op()) until these hold. */
+	if (ncsync_op_has(in->opcode, NCSYNC_OPF_DRAIN))
+		return !x->inflight;
+	if (ncsync_op_has(in->opcode, NCSYNC_OPF_DMA))
+		return x->inflight < CK_DEPTH;
+	return true;
+}
+
+bool ck_step_enabled(const struct ck_prog *cp, const struct ck_state *st,
+		     struct ck_step s)
+{
+	if (!s.land)
+		return s.idx < cp->n && ck_engine_enabled(cp, st, s.idx);
+	return s.idx < st->ncopies && (!cp->fifo || !s.idx);
+}
+
+unsigned int ck_enabled(const struct ck_prog *cp, const struct ck_state *st,
+			struct ck_step *steps)
+{
+	unsigned int e, i, n = 0;
+
+	for (e = 0; e < cp->n; e++)
+		if (ck_engine_enabled(cp, st, e))
+			steps[n++] = (struct ck_step){ .idx = e };
+	for (i = 0; i < st->ncopies && (!cp->fifo || !i); i++)
+		steps[n++] = (struct ck_step){ .land = true, .idx = i };
+	return n;
+}
+
+/* Note the strict-mode fault of an update as a defect of the step. */
+static void ck_fault(struct ck_effects *fx, uint8_t fault)
+{
+	if (fault == NCSYNC_FAULT_SEM_OVERFLOW)
+		fx->overflow = true;
+	else if (fault)
+		fx->event = true;
+}
+
+/* The op's own effect, by the engines' effect function. */
+static void ck_effect(struct ck_ctx *k)
+{
+	const struct ncsync_insn *in = ck_insn(k->cp, k->st, k->e);
+	struct ck_eng *x = &k->st->eng[k->e];
+
+	switch (ncsync_exec_op(in, x->regs, &ck_bank_ops, k)) {
+	case NCSYNC_OP_HALT:
 		x->ending = CK_HALTED;
 		break;
-	case NCSYNC_OPC_EXIT:
+	case NCSYNC_OP_EXIT:
 		x->ending = CK_DONE;
 		break;
-	case NCSYNC_OPC_MOV32:
-		ncsync_mov_exec(in, x->regs);
+	case NCSYNC_OP_JUMP:
+		x->next = in->br.target;
 		break;
-	case NCSYNC_OPC_BRANCH:
-		if (ncsync_branch_taken(in, x->regs))
-			x->next = in->br.target;
-		break;
-	case NCSYNC_OPC_DMA:
-		ck_issue(cp, st, e, fx);
-		break;
-	case NCSYNC_OPC_POLL_SEM:
-		/* The semaphores are read in one step: one value each. */
-		x->regs[in->poll.dst] =
-			ncsync_poll_reduce(in, &b->sems[in->poll.first]);
-		break;
-	case NCSYNC_OPC_GROUP_RESET:
-		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
-			b->sems[i] = ncsync_group_reset_clears(in, i) ?
-				     0 : b->sems[i];
-		break;
-	default:	/* Drain: enabled only once drained */
+	default:	/* Drain and DMA: enabled only once they pass */
 		break;
 	}
 }
 
+/* A copy lands: its completion update, on the issuer's core or the peer's. */
 static void ck_land(const struct ck_prog *cp, struct ck_state *st,
 		    unsigned int idx, struct ck_effects *fx)
 {
 	struct ck_copy c = st->copies[idx];
 	const struct ncsync_insn *in = &cp->insns[c.eng][c.rec];
+	struct ck_ctx k = {
+		.cp = cp, .st = st, .e = c.eng, .fx = fx,
+		.b = &st->bank[ck_land_core(cp, c.eng, in)],
+	};
 
 	if (in->lane[0].upd.active)
-		ck_update(&st->bank[ck_land_core(cp, c.eng, in)], NULL,
-			  &in->lane[0].upd, fx);
+		ck_fault(fx, ncsync_exec_update(&in->lane[0].upd, NULL,
+						&ck_bank_ops, &k));
 	memmove(&st->copies[idx], &st->copies[idx + 1],
 		(st->ncopies - idx - 1) * sizeof(st->copies[0]));
 	st->ncopies--;
@@ -518,8 +545,10 @@ static void ck_land(const struct ck_prog *cp, struct ck_state *st,
 void ck_apply(const struct ck_prog *cp, struct ck_state *st, struct ck_step s,
 	      struct ck_effects *fx)
 {
+	struct ck_ctx k = { .cp = cp, .st = st, .e = s.idx, .fx = fx };
 	const struct ncsync_insn *in;
 	struct ck_eng *x;
+	uint8_t fault = 0;
 
 	memset(fx, 0, sizeof(*fx));
 	if (s.land) {
@@ -528,13 +557,16 @@ void ck_apply(const struct ck_prog *cp, struct ck_state *st, struct ck_step s,
 	}
 	x = &st->eng[s.idx];
 	in = ck_insn(cp, st, s.idx);
+	k.b = ck_bank_of(cp, st, s.idx);
 	if (x->sub < CK_SUB_EFFECT)
-		ck_do_wait(ck_bank_of(cp, st, s.idx), x, &in->lane[x->sub], fx);
+		ncsync_exec_wait(&in->lane[x->sub], x->regs, &ck_bank_ops, &k,
+				 &fault);
 	else if (x->sub == CK_SUB_EFFECT)
-		ck_effect(cp, st, s.idx, fx);
+		ck_effect(&k);
 	else
-		ck_update(ck_bank_of(cp, st, s.idx), x,
-			  &in->lane[x->sub - CK_SUB_UPD].upd, fx);
+		fault = ncsync_exec_update(&in->lane[x->sub - CK_SUB_UPD].upd,
+					   x->regs, &ck_bank_ops, &k);
+	ck_fault(fx, fault);
 	x->sub++;
 	ck_normalize(cp, st, s.idx);
 }

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "ncsync_exec.h"
+#include "ncsync_optab.h"
 
 /* Access classes of a semaphore. */
 #define CK_C_INC	0x01	/* + a non-negative immediate */
@@ -80,6 +80,18 @@ static uint8_t ck_wait_class(const struct ncsync_lane *l)
 }
 
 /*
+ * The class of the op's own access to semaphore @i, from its footprint: a
+ * write is any write (a GroupResetSemaphores zeroes), a read is a read of
+ * a value (PollSem), which commutes with reads only.  0 when none.
+ */
+static uint8_t ck_op_class(const struct ncsync_footprint *fp, unsigned int i)
+{
+	if (ncsync_footprint_sem(fp->sem_write, i))
+		return CK_C_SET;
+	return ncsync_footprint_sem(fp->sem_read, i) ? CK_C_POLL : 0;
+}
+
+/*
  * OR the semaphore accesses of record @in of slot @e into @row (engine,
  * then landings).
  */
@@ -88,7 +100,9 @@ void ck_fut_insn(const struct ck_prog *cp, unsigned int e,
 {
 	const uint16_t *dense = cp->sem_dense + CK_G(cp->core[e], 0);
 	uint8_t *land = row + cp->nsem_used;
+	struct ncsync_footprint fp;
 	unsigned int l, i;
+	uint8_t c;
 
 	for (l = 0; l < in->nlanes; l++) {
 		const struct ncsync_lane *ln = &in->lane[l];
@@ -105,13 +119,13 @@ void ck_fut_insn(const struct ck_prog *cp, unsigned int e,
 			row[dense[ln->upd.index]] |=
 				ln->paired ? CK_C_SET : ck_upd_class(&ln->upd);
 	}
-	if (in->opcode == NCSYNC_OPC_GROUP_RESET)
-		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
-			if (ncsync_group_reset_clears(in, i))
-				row[dense[i]] |= CK_C_SET;
-	if (in->opcode == NCSYNC_OPC_POLL_SEM)
-		for (i = 0; i < in->poll.count; i++)
-			row[dense[in->poll.first + i]] |= CK_C_POLL;
+	/* The op's own effect: the opcode table's footprint. */
+	ncsync_op_footprint(in, &fp);
+	for (i = 0; i < NCSYNC_NUM_SEMS; i++) {
+		c = ck_op_class(&fp, i);
+		if (c)
+			row[dense[i]] |= c;
+	}
 }
 
 /* reach[pc]: lowered by the earliest target of a branch back from it on. */
@@ -125,7 +139,8 @@ static void ck_reach_init(const struct ck_prog *cp, unsigned int e,
 		const struct ncsync_insn *in = &cp->insns[e][i];
 
 		reach[i] = reach[i + 1] < i ? reach[i + 1] : i;
-		if (in->opcode == NCSYNC_OPC_BRANCH && in->br.target < reach[i])
+		if (ncsync_op_has(in->opcode, NCSYNC_OPF_FLOW) &&
+		    in->br.target < reach[i])
 			reach[i] = in->br.target;
 	}
 	/* reach[] is now the earliest target from i on: close it. */
@@ -265,34 +280,33 @@ static bool ck_event_free(const struct ck_prog *cp, const struct ck_state *st,
 		 ~CK_ACTOR_ENG(e));
 }
 
+/*
+ * The op's own effect: private when no other actor may touch what its
+ * footprint names in a way that does not commute.  A DMA record never is
+ * (a copy's bytes are what a race is about); Halt, Exit, Mov32, Branch
+ * touch the engine's own registers and flow only; a Drain that can run has
+ * no copy in flight, and none can be.
+ */
 static bool ck_effect_private(const struct ck_prog *cp,
 			      const struct ck_state *st,
 			      const struct ncsync_insn *in, unsigned int e)
 {
+	struct ncsync_footprint fp;
+	uint8_t c;
 	unsigned int i;
 
-	switch (in->opcode) {
-	case NCSYNC_OPC_GROUP_RESET:
-		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
-			if (ncsync_group_reset_clears(in, i) &&
-			    !ck_sem_free(cp, st, e, i, CK_C_SET))
-				return false;
-		return true;
-	case NCSYNC_OPC_POLL_SEM:
-		for (i = 0; i < in->poll.count; i++)
-			if (!ck_sem_free(cp, st, e, in->poll.first + i,
-					 CK_C_POLL))
-				return false;
-		return true;
-	case NCSYNC_OPC_DMA:
+	if (ncsync_op_has(in->opcode, NCSYNC_OPF_DMA))
 		return false;
-	default:
-		/*
-		 * Halt, Exit, Mov32, Branch: the engine's own; a Drain that can
-		 * run: none of its copies is in flight, none can be.
-		 */
+	if (!ncsync_op_has(in->opcode, NCSYNC_OPF_SEM_READ |
+				       NCSYNC_OPF_SEM_WRITE))
 		return true;
+	ncsync_op_footprint(in, &fp);
+	for (i = 0; i < NCSYNC_NUM_SEMS; i++) {
+		c = ck_op_class(&fp, i);
+		if (c && !ck_sem_free(cp, st, e, i, c))
+			return false;
 	}
+	return true;
 }
 
 /*
