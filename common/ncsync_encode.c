@@ -86,8 +86,8 @@ static void put_le(__u8 *p, __u64 v, unsigned int n)
  * Lane 0 has one value field: the wait's, or the update's without one.
  * Lane 1 is written for an opcode of two lanes (EventSemaphore).
  */
-static void ncsync_lanes_encode(const struct ncsync_insn *insn,
-				const struct ncsync_opdesc *d, __u8 *rec)
+void ncsync_lanes_encode(const struct ncsync_insn *insn, __u8 nlanes,
+			 __u8 *rec)
 {
 	const struct ncsync_lane *l0 = &insn->lane[0], *l1 = &insn->lane[1];
 
@@ -97,7 +97,7 @@ static void ncsync_lanes_encode(const struct ncsync_insn *insn,
 	rec[NCSYNC_REC_EV_UPD_IDX] = l0->upd_idx;
 	put_le(rec + NCSYNC_REC_EV_VALUE,
 	       l0->wait_mode ? l0->wait_value : l0->upd_value, 4);
-	if (!d || d->nlanes < 2)
+	if (nlanes < 2)
 		return;
 	rec[NCSYNC_REC_EX_WAIT_MODE] = l1->wait_mode;
 	rec[NCSYNC_REC_EX_WAIT_IDX] = l1->wait_idx;
@@ -170,21 +170,4 @@ void ncsync_encode_dma(const struct ncsync_insn *insn, __u8 *rec)
 	put_le(rec + NCSYNC_REC_DMA_LATENCY_US, insn->dma.latency_us, 4);
 	rec[NCSYNC_REC_DMA_FLAGS] = insn->dma.flags;
 	rec[NCSYNC_REC_DMA_PEER] = insn->dma.peer;
-}
-
-/* The inverse of ncsync_record_decode(): see ncsync_record.h. */
-void ncsync_record_encode(const struct ncsync_insn *insn,
-			  __u8 rec[NCSYNC_RECORD_SIZE])
-{
-	const struct ncsync_opdesc *d = ncsync_op(insn->opcode);
-	unsigned int i;
-
-	for (i = 0; i < NCSYNC_RECORD_SIZE; i++)
-		rec[i] = 0;
-	rec[0] = insn->opcode;
-	rec[1] = NCSYNC_RECORD_WORDLEN;
-	ncsync_lanes_encode(insn, d, rec);
-	/* Halt, NoOp, Exit (its flags are zero), pseudo-ops: nothing more. */
-	if (d && d->encode)
-		d->encode(insn, rec);
 }

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The opcode table (Documentation/ncsync/records.rst, "The opcode table"):
- * the rows of NCSYNC_OPCODES(), their lookup, and the footprints of the
- * ops' own effects.  See ncsync_optab.h.
+ * the rows of NCSYNC_OPCODES(), their lookup, the footprints of the ops'
+ * own effects, and the entry points that dispatch through the rows: the
+ * decoder, the encoder and the conformance profile, whose per-opcode
+ * hooks are in ncsync_record.c and ncsync_encode.c.  Those files never
+ * call back into this one, so common/ has no cycle.  See ncsync_optab.h.
  */
 #include "ncsync_optab.h"
 
@@ -118,4 +121,108 @@ void ncsync_footprint_poll(const struct ncsync_insn *in,
 	for (i = in->poll.first; i < in->poll.first + in->poll.count; i++)
 		fp->sem_read[i / 32] |= 1U << (i % 32);
 	fp->reg_write |= 1U << in->poll.dst;
+}
+
+/**
+ * ncsync_record_decode() - validate and decode one record.
+ * @rec: the NCSYNC_RECORD_SIZE bytes.
+ * @nrecords: the length of its queue, which bounds branch targets.
+ * @devmem_size: the device memory size, which bounds DMA ranges.
+ * @insn: out: the decoded record, valid when NCSYNC_REC_OK is returned.
+ *
+ * Every byte is checked: the header, the reserved bytes, every field.
+ *
+ * Return: NCSYNC_REC_OK or the reason the record is refused.
+ */
+enum ncsync_rec_reason ncsync_record_decode(const __u8 *rec, __u32 nrecords,
+					    __u64 devmem_size,
+					    struct ncsync_insn *insn)
+{
+	const struct ncsync_opdesc *d;
+	enum ncsync_rec_reason r;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(*insn); i++)
+		((__u8 *)insn)[i] = 0;
+	insn->opcode = rec[0];
+	d = ncsync_op(insn->opcode);
+	if (!d || !d->layout) {
+		if (insn->opcode >= NCSYNC_OPC_PSEUDO_FIRST &&
+		    insn->opcode <= NCSYNC_OPC_PSEUDO_LAST)
+			return NCSYNC_REC_PSEUDO_OP;
+		return NCSYNC_REC_BAD_OPCODE;
+	}
+	if (rec[1] != NCSYNC_RECORD_WORDLEN)
+		return NCSYNC_REC_BAD_WORDLEN;
+	if (rec[2] || rec[3])
+		return NCSYNC_REC_HEADER_RESERVED;
+	if (!ncsync_reserved_clear(rec, d->layout))
+		return NCSYNC_REC_RESERVED_BYTE;
+
+	r = ncsync_lanes_decode(rec, d->nlanes, insn);
+	if (r)
+		return r;
+	return d->decode ? d->decode(rec, nrecords, devmem_size, insn) :
+			   NCSYNC_REC_OK;
+}
+
+/* The inverse of ncsync_record_decode(): see ncsync_record.h. */
+void ncsync_record_encode(const struct ncsync_insn *insn,
+			  __u8 rec[NCSYNC_RECORD_SIZE])
+{
+	const struct ncsync_opdesc *d = ncsync_op(insn->opcode);
+	unsigned int i;
+
+	for (i = 0; i < NCSYNC_RECORD_SIZE; i++)
+		rec[i] = 0;
+	rec[0] = insn->opcode;
+	rec[1] = NCSYNC_RECORD_WORDLEN;
+	ncsync_lanes_encode(insn, d ? d->nlanes : 1, rec);
+	/* Halt, NoOp, Exit (its flags are zero), pseudo-ops: nothing more. */
+	if (d && d->encode)
+		d->encode(insn, rec);
+}
+
+/**
+ * ncsync_record_conform() - check a record against the conformance profile.
+ * @c: the state of the submission (its GroupResetSemaphores groups).
+ * @insn: the record, accepted by ncsync_record_decode().
+ *
+ * Return: NCSYNC_REC_OK, or the NCSYNC_REC_CONF_* reason it is refused
+ * for.
+ */
+enum ncsync_rec_reason ncsync_record_conform(struct ncsync_conform *c,
+					     const struct ncsync_insn *insn)
+{
+	const struct ncsync_opdesc *d = ncsync_op(insn->opcode);
+
+	return d && d->conform ? d->conform(c, insn) : NCSYNC_REC_OK;
+}
+
+/**
+ * ncsync_barrier_record_conform() - check a raw AllEngineBarrier (0xD5).
+ * @rec: the NCSYNC_RECORD_SIZE bytes, byte 0 0xD5.
+ *
+ * BARRIER 1, 8: the header (0x10, two zero bytes), a valid events block
+ * (checked as on a NoOp) and reserved0[52] zero.  The kernel never sees a
+ * 0xD5 (it refuses pseudo-ops); the library checks it before lowering.
+ *
+ * Return: NCSYNC_REC_OK or NCSYNC_REC_CONF_PSEUDO.
+ */
+enum ncsync_rec_reason ncsync_barrier_record_conform(const __u8 *rec)
+{
+	struct ncsync_insn insn;
+	__u8 nop[NCSYNC_RECORD_SIZE];
+	unsigned int i;
+
+	for (i = 0; i < NCSYNC_RECORD_SIZE; i++)
+		nop[i] = i < 0x0C ? rec[i] : 0;
+	nop[0] = NCSYNC_OPC_NOOP;
+	for (i = 0x0C; i < NCSYNC_RECORD_SIZE; i++)
+		if (rec[i])
+			return NCSYNC_REC_CONF_PSEUDO;
+	if (rec[0] != NCSYNC_OPC_ALL_ENGINE_BARRIER ||
+	    ncsync_record_decode(nop, 1, 0, &insn))
+		return NCSYNC_REC_CONF_PSEUDO;
+	return NCSYNC_REC_OK;
 }

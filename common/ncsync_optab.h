@@ -173,6 +173,13 @@ static inline bool ncsync_footprint_sem(const __u32 *mask, unsigned int index)
 	return mask[index / 32] & (1U << (index % 32));
 }
 
+/* What every opcode shares (ncsync_record.c, ncsync_encode.c). */
+bool ncsync_reserved_clear(const __u8 *rec, const struct ncsync_span *named);
+enum ncsync_rec_reason ncsync_lanes_decode(const __u8 *rec, __u8 nlanes,
+					   struct ncsync_insn *insn);
+void ncsync_lanes_encode(const struct ncsync_insn *insn, __u8 nlanes,
+			 __u8 *rec);
+
 /* The hooks the rows name (ncsync_record.c, ncsync_encode.c, ncsync_optab.c). */
 extern const struct ncsync_span ncsync_layout_none[], ncsync_layout_evsem[],
 	ncsync_layout_drain[], ncsync_layout_mov[], ncsync_layout_br[],

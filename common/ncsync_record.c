@@ -35,8 +35,8 @@ const struct ncsync_span ncsync_layout_exit[] = { { 0x0C, 0x0C }, { 0, 0 } };
 const struct ncsync_span ncsync_layout_dma[] = {
 	{ 0x0C, 0x0D }, { 0x10, 0x27 }, { 0, 0 } };
 
-static bool ncsync_reserved_clear(const __u8 *rec,
-				  const struct ncsync_span *named)
+/* Whether every byte from 0x0C that @named does not name is zero. */
+bool ncsync_reserved_clear(const __u8 *rec, const struct ncsync_span *named)
 {
 	unsigned int i;
 
@@ -243,9 +243,8 @@ static enum ncsync_rec_reason ncsync_lane_check(struct ncsync_lane *l,
 }
 
 /* The lanes of an opcode of @nlanes lanes: only EventSemaphore has two. */
-static enum ncsync_rec_reason ncsync_lanes_decode(const __u8 *rec,
-						  __u8 nlanes,
-						  struct ncsync_insn *insn)
+enum ncsync_rec_reason ncsync_lanes_decode(const __u8 *rec, __u8 nlanes,
+					   struct ncsync_insn *insn)
 {
 	struct ncsync_lane *l0 = &insn->lane[0], *l1 = &insn->lane[1];
 	bool evsem = nlanes == 2;
@@ -454,49 +453,6 @@ enum ncsync_rec_reason ncsync_decode_exit(const __u8 *rec, __u32 nrecords,
 }
 
 /**
- * ncsync_record_decode() - validate and decode one record.
- * @rec: the NCSYNC_RECORD_SIZE bytes.
- * @nrecords: the length of its queue, which bounds branch targets.
- * @devmem_size: the device memory size, which bounds DMA ranges.
- * @insn: out: the decoded record, valid when NCSYNC_REC_OK is returned.
- *
- * Every byte is checked: the header, the reserved bytes, every field.
- *
- * Return: NCSYNC_REC_OK or the reason the record is refused.
- */
-enum ncsync_rec_reason ncsync_record_decode(const __u8 *rec, __u32 nrecords,
-					    __u64 devmem_size,
-					    struct ncsync_insn *insn)
-{
-	const struct ncsync_opdesc *d;
-	enum ncsync_rec_reason r;
-	unsigned int i;
-
-	for (i = 0; i < sizeof(*insn); i++)
-		((__u8 *)insn)[i] = 0;
-	insn->opcode = rec[0];
-	d = ncsync_op(insn->opcode);
-	if (!d || !d->layout) {
-		if (insn->opcode >= NCSYNC_OPC_PSEUDO_FIRST &&
-		    insn->opcode <= NCSYNC_OPC_PSEUDO_LAST)
-			return NCSYNC_REC_PSEUDO_OP;
-		return NCSYNC_REC_BAD_OPCODE;
-	}
-	if (rec[1] != NCSYNC_RECORD_WORDLEN)
-		return NCSYNC_REC_BAD_WORDLEN;
-	if (rec[2] || rec[3])
-		return NCSYNC_REC_HEADER_RESERVED;
-	if (!ncsync_reserved_clear(rec, d->layout))
-		return NCSYNC_REC_RESERVED_BYTE;
-
-	r = ncsync_lanes_decode(rec, d->nlanes, insn);
-	if (r)
-		return r;
-	return d->decode ? d->decode(rec, nrecords, devmem_size, insn) :
-			   NCSYNC_REC_OK;
-}
-
-/**
  * ncsync_record_check_lnc() - the rule of a decoded record that needs the
  *	size of the logical core: a DMA record's peer is one of its cores.
  * @insn: a record ncsync_record_decode() accepted.
@@ -586,49 +542,6 @@ enum ncsync_rec_reason ncsync_conform_gr(struct ncsync_conform *c,
 	return NCSYNC_REC_OK;
 }
 
-/**
- * ncsync_record_conform() - check a record against the conformance profile.
- * @c: the state of the submission (its GroupResetSemaphores groups).
- * @insn: the record, accepted by ncsync_record_decode().
- *
- * Return: NCSYNC_REC_OK, or the NCSYNC_REC_CONF_* reason it is refused
- * for.
- */
-enum ncsync_rec_reason ncsync_record_conform(struct ncsync_conform *c,
-					     const struct ncsync_insn *insn)
-{
-	const struct ncsync_opdesc *d = ncsync_op(insn->opcode);
-
-	return d && d->conform ? d->conform(c, insn) : NCSYNC_REC_OK;
-}
-
-/**
- * ncsync_barrier_record_conform() - check a raw AllEngineBarrier (0xD5).
- * @rec: the NCSYNC_RECORD_SIZE bytes, byte 0 0xD5.
- *
- * BARRIER 1, 8: the header (0x10, two zero bytes), a valid events block
- * (checked as on a NoOp) and reserved0[52] zero.  The kernel never sees a
- * 0xD5 (it refuses pseudo-ops); the library checks it before lowering.
- *
- * Return: NCSYNC_REC_OK or NCSYNC_REC_CONF_PSEUDO.
- */
-enum ncsync_rec_reason ncsync_barrier_record_conform(const __u8 *rec)
-{
-	struct ncsync_insn insn;
-	__u8 nop[NCSYNC_RECORD_SIZE];
-	unsigned int i;
-
-	for (i = 0; i < NCSYNC_RECORD_SIZE; i++)
-		nop[i] = i < 0x0C ? rec[i] : 0;
-	nop[0] = NCSYNC_OPC_NOOP;
-	for (i = 0x0C; i < NCSYNC_RECORD_SIZE; i++)
-		if (rec[i])
-			return NCSYNC_REC_CONF_PSEUDO;
-	if (rec[0] != NCSYNC_OPC_ALL_ENGINE_BARRIER ||
-	    ncsync_record_decode(nop, 1, 0, &insn))
-		return NCSYNC_REC_CONF_PSEUDO;
-	return NCSYNC_REC_OK;
-}
 
 /**
  * ncsync_rec_reason_name() - a short name for a refusal reason.

@@ -9,7 +9,7 @@
  * state, the records an engine runs next are one path, whatever the other
  * engines do: its waits may hold it back, never send it elsewhere.  What
  * it may still do is what the records of that path do, a subset of what
- * every record its loops reach does (the static rows of check_indep.c).
+ * every record its loops reach does (the static rows of check_fut.c).
  *
  * ck_path_row() follows the path from the engine's position and registers
  * and ORs the classes of its records into a row: up to the end of the
