@@ -33,6 +33,7 @@ $(BUILD)/host/model_test: common/test/model_test.c common/ncsync_model.c \
 		common/ncsync_model.h \
 		common/ncsync_record.h common/ncsync_exec.h \
 		common/ncsync_effect.h common/ncsync_optab.h \
+		common/ncsync_opcodes.h \
 		common/ncsync_names.h uapi/linux/ncsync.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WFLAGS) -Iuapi -Icommon -o $@ $(filter %.c,$^)

@@ -18,9 +18,8 @@
 #define _NCSYNC_EFFECT_H
 
 #include "ncsync_exec.h"
-
-#ifndef __always_inline
-#define __always_inline inline __attribute__((__always_inline__))
+#ifndef __KERNEL__
+#include <sys/cdefs.h>		/* __always_inline */
 #endif
 
 /**

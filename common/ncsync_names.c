@@ -14,12 +14,13 @@
  * name): the mnemonic column of the opcode table (ncsync_optab.h).
  */
 #define NCSYNC_IF_0(...)
-#define NCSYNC_IF_1(...) __VA_ARGS__
-#define NCSYNC_OP_TEXT(opc, has_mn, mn, ...) \
-	NCSYNC_IF_##has_mn({ NCSYNC_OPC_##opc, 0, mn },)
+#define NCSYNC_IF_1(...) __VA_ARGS__,
 
 const struct ncsync_text ncsync_text_opcodes[] = {
-	NCSYNC_OPCODES(NCSYNC_OP_TEXT)
+#define NCSYNC_OP(opc, has_mn, mn, ...) \
+	NCSYNC_IF_##has_mn({ NCSYNC_OPC_##opc, 0, mn })
+#include "ncsync_opcodes.h"
+#undef NCSYNC_OP
 	NCSYNC_TEXT_END
 };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The opcode table (Documentation/ncsync/records.rst, "The opcode table"):
- * the rows of NCSYNC_OPCODES(), their lookup, the footprints of the ops'
+ * the rows of ncsync_opcodes.h, their lookup, the footprints of the ops'
  * own effects, and the entry points that dispatch through the rows: the
  * decoder, the encoder and the conformance profile, whose per-opcode
  * hooks are in ncsync_record.c and ncsync_encode.c.  Those files never
@@ -9,37 +9,40 @@
  */
 #include "ncsync_optab.h"
 
-#define NCSYNC_OP_ROW(opc, has_mn, mn, ti, nl, fl, lay, dec, enc, conf, fp) \
+const struct ncsync_opdesc ncsync_optab[NCSYNC_OPI_COUNT] = {
+#define NCSYNC_OP(opc, has_mn, mn, ti, nl, fl, lay, dec, enc, conf, fp) \
 	{								\
 		.opcode = NCSYNC_OPC_##opc, .mnemonic = mn, .title = ti, \
 		.nlanes = nl, .flags = fl, .layout = lay, .decode = dec, \
 		.encode = enc, .conform = conf, .footprint = fp,	\
 	},
-
-const struct ncsync_opdesc ncsync_optab[NCSYNC_OPI_COUNT] = {
-	NCSYNC_OPCODES(NCSYNC_OP_ROW)
+#include "ncsync_opcodes.h"
+#undef NCSYNC_OP
 };
 
 const unsigned int ncsync_optab_size = NCSYNC_OPI_COUNT;
 
-#define NCSYNC_OP_CASE(opc, ...) \
-	case NCSYNC_OPC_##opc: return &ncsync_optab[NCSYNC_OPI_##opc];
+/* Per opcode value, its row's index + 1, or 0: ncsync_op() in one load. */
+static const __u8 ncsync_op_slot[256] = {
+#define NCSYNC_OP(opc, ...) \
+	[NCSYNC_OPC_##opc] = NCSYNC_OPI_##opc + 1,
+#include "ncsync_opcodes.h"
+#undef NCSYNC_OP
+};
 
 /**
  * ncsync_op() - the row of an opcode.
  * @opcode: a record's byte 0.
  *
- * One switch, which the rows expand to: a jump table, not a search.
+ * One load from a table the rows fill in, not a search.
  *
  * Return: its row, or NULL for a value no opcode has.
  */
 const struct ncsync_opdesc *ncsync_op(__u8 opcode)
 {
-	switch (opcode) {
-	NCSYNC_OPCODES(NCSYNC_OP_CASE)
-	default:
-		return NULL;
-	}
+	unsigned int i = ncsync_op_slot[opcode];
+
+	return i ? &ncsync_optab[i - 1] : NULL;
 }
 
 /**

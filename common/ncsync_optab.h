@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * The opcode table: every opcode declared once, in NCSYNC_OPCODES(), with
+ * The opcode table: every opcode declared once, in ncsync_opcodes.h, with
  * what each consumer needs of it (Documentation/ncsync/records.rst, "The
  * opcode table").  The decoder, the encoder, the validator's conformance
  * profile, the names of the text form, the engines' and the checker's
@@ -15,16 +15,16 @@
 /*
  * What the op's own effect does (struct ncsync_opdesc.flags); the lanes'
  * waits and updates are the same for every opcode and are not flags.
+ * NCSYNC_OPF_DMA: it issues a copy, blocks while the ring is full, and its
+ * lane 0's update lands with the copy.  NCSYNC_OPF_DRAIN: it blocks while
+ * the engine's copies are in flight.
  */
-#define NCSYNC_OPF_PSEUDO	0x01	/* engines never run it: the library lowers it */
+#define NCSYNC_OPF_PSEUDO	0x01	/* engines never run it: lowered */
 #define NCSYNC_OPF_EFFECT	0x02	/* it has an effect of its own */
 #define NCSYNC_OPF_FLOW		0x04	/* it may jump (Branch) */
 #define NCSYNC_OPF_ENDS		0x08	/* it ends the queue (Halt, Exit) */
-#define NCSYNC_OPF_DMA		0x10	/* it issues a copy; blocks while the
-					 * ring is full; lane 0's update lands
-					 * with the copy */
-#define NCSYNC_OPF_DRAIN	0x20	/* it blocks while the engine's copies
-					 * are in flight */
+#define NCSYNC_OPF_DMA		0x10	/* it issues a copy */
+#define NCSYNC_OPF_DRAIN	0x20	/* it waits for its copies */
 #define NCSYNC_OPF_SEM_READ	0x40	/* it reads semaphores (footprint) */
 #define NCSYNC_OPF_SEM_WRITE	0x80	/* it writes semaphores (footprint) */
 
@@ -92,67 +92,15 @@ struct ncsync_opdesc {
 	ncsync_footprint_fn *footprint;
 };
 
-/*
- * Every opcode, once:
- *   X(OPC, has_mnemonic, mnemonic, title, nlanes, flags, layout,
- *     decode, encode, conform, footprint)
- * OPC names NCSYNC_OPC_OPC; has_mnemonic is 1 or 0; hooks may be NULL.
- * Adding an opcode is adding its row here, its hooks, and its tests.
- */
-#define NCSYNC_OPCODES(X)						\
-	X(EVENT_SEMAPHORE, 1, "evsem", "EventSemaphore", 2, 0,		\
-	  ncsync_layout_evsem, NULL, NULL, ncsync_conform_evsem, NULL)	\
-	X(HALT, 1, "halt", "Halt", 1,					\
-	  NCSYNC_OPF_EFFECT | NCSYNC_OPF_ENDS,				\
-	  ncsync_layout_none, NULL, NULL, NULL, NULL)			\
-	X(DRAIN, 1, "drain", "Drain", 1,				\
-	  NCSYNC_OPF_EFFECT | NCSYNC_OPF_DRAIN,				\
-	  ncsync_layout_drain, ncsync_decode_drain, ncsync_encode_drain,\
-	  NULL, NULL)							\
-	X(NOOP, 1, "nop", "NoOp", 1, 0,					\
-	  ncsync_layout_none, NULL, NULL, NULL, NULL)			\
-	X(MOV32, 0, NULL, "Mov32", 1, NCSYNC_OPF_EFFECT,		\
-	  ncsync_layout_mov, ncsync_decode_mov, ncsync_encode_mov,	\
-	  NULL, ncsync_footprint_mov)					\
-	X(BRANCH, 1, "br", "Branch", 1,					\
-	  NCSYNC_OPF_EFFECT | NCSYNC_OPF_FLOW,				\
-	  ncsync_layout_br, ncsync_decode_br, ncsync_encode_br,		\
-	  NULL, ncsync_footprint_br)					\
-	X(GROUP_RESET, 1, "sema_clear", "GroupResetSemaphores", 1,	\
-	  NCSYNC_OPF_EFFECT | NCSYNC_OPF_SEM_WRITE,			\
-	  ncsync_layout_gr, ncsync_decode_gr, ncsync_encode_gr,		\
-	  ncsync_conform_gr, ncsync_footprint_gr)			\
-	X(POLL_SEM, 1, "poll", "PollSem", 1,				\
-	  NCSYNC_OPF_EFFECT | NCSYNC_OPF_SEM_READ,			\
-	  ncsync_layout_poll, ncsync_decode_poll, ncsync_encode_poll,	\
-	  NULL, ncsync_footprint_poll)					\
-	X(EXIT, 1, "exit", "Exit", 1,					\
-	  NCSYNC_OPF_EFFECT | NCSYNC_OPF_ENDS,				\
-	  ncsync_layout_exit, ncsync_decode_exit, NULL, NULL, NULL)	\
-	X(DMA, 1, "dma", "DMA", 1,					\
-	  NCSYNC_OPF_EFFECT | NCSYNC_OPF_DMA,				\
-	  ncsync_layout_dma, ncsync_decode_dma, ncsync_encode_dma,	\
-	  NULL, NULL)							\
-	X(ALL_ENGINE_BARRIER, 1, "barrier", "AllEngineBarrier", 1,	\
-	  NCSYNC_OPF_PSEUDO, NULL, NULL, NULL, NULL, NULL)		\
-	X(DMA_BARRIER, 1, "dma_barrier", "DmaBarrier", 1,		\
-	  NCSYNC_OPF_PSEUDO, NULL, NULL, NULL, NULL, NULL)		\
-	X(RETURN, 1, "ret", "Return", 1,				\
-	  NCSYNC_OPF_PSEUDO, NULL, NULL, NULL, NULL, NULL)		\
-	X(CALL, 1, "call", "Call", 1,					\
-	  NCSYNC_OPF_PSEUDO, NULL, NULL, NULL, NULL, NULL)		\
-	X(CORE_BARRIER, 1, "core_barrier", "CoreBarrier", 1,		\
-	  NCSYNC_OPF_PSEUDO, NULL, NULL, NULL, NULL, NULL)
-
-/* The index of each row in ncsync_optab[]. */
-#define NCSYNC_OP_INDEX(opc, ...) NCSYNC_OPI_##opc,
+/* The index of each row in ncsync_optab[] (common/ncsync_opcodes.h). */
 enum ncsync_op_index {
-	NCSYNC_OPCODES(NCSYNC_OP_INDEX)
+#define NCSYNC_OP(opc, ...) NCSYNC_OPI_##opc,
+#include "ncsync_opcodes.h"
+#undef NCSYNC_OP
 	NCSYNC_OPI_COUNT
 };
-#undef NCSYNC_OP_INDEX
 
-/* The rows, in NCSYNC_OPCODES() order, and their number. */
+/* The rows, in the order of common/ncsync_opcodes.h, and their number. */
 extern const struct ncsync_opdesc ncsync_optab[];
 extern const unsigned int ncsync_optab_size;
 

@@ -542,7 +542,6 @@ enum ncsync_rec_reason ncsync_conform_gr(struct ncsync_conform *c,
 	return NCSYNC_REC_OK;
 }
 
-
 /**
  * ncsync_rec_reason_name() - a short name for a refusal reason.
  * @reason: an enum ncsync_rec_reason.
