@@ -27,8 +27,14 @@ host: $(BUILD)/host/model_test
 
 $(BUILD)/host/model_test: common/test/model_test.c common/ncsync_model.c \
 		common/ncsync_record.c common/ncsync_exec.c \
-		common/test/exec_cases.h common/ncsync_model.h \
-		common/ncsync_record.h common/ncsync_exec.h uapi/linux/ncsync.h
+		common/ncsync_encode.c common/ncsync_optab.c \
+		common/ncsync_names.c \
+		common/test/exec_cases.h common/test/optab_cases.h \
+		common/ncsync_model.h \
+		common/ncsync_record.h common/ncsync_exec.h \
+		common/ncsync_effect.h common/ncsync_optab.h \
+		common/ncsync_opcodes.h \
+		common/ncsync_names.h uapi/linux/ncsync.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WFLAGS) -Iuapi -Icommon -o $@ $(filter %.c,$^)
 

@@ -4,7 +4,7 @@
  * written once and compiled into the module, the library and the fuzzers.
  * Freestanding C.  See ncsync_record.h and Documentation/ncsync/records.rst.
  */
-#include "ncsync_record.h"
+#include "ncsync_optab.h"
 
 /*
  * Every field of struct ncsync_record is at the offset of its NCSYNC_REC_*
@@ -82,8 +82,12 @@ static void put_le(__u8 *p, __u64 v, unsigned int n)
 		p[i] = (__u8)(v >> (8 * i));
 }
 
-/* Lane 0 has one value field: the wait's, or the update's without one. */
-static void ncsync_lanes_encode(const struct ncsync_insn *insn, __u8 *rec)
+/*
+ * Lane 0 has one value field: the wait's, or the update's without one.
+ * Lane 1 is written for an opcode of two lanes (EventSemaphore).
+ */
+void ncsync_lanes_encode(const struct ncsync_insn *insn, __u8 nlanes,
+			 __u8 *rec)
 {
 	const struct ncsync_lane *l0 = &insn->lane[0], *l1 = &insn->lane[1];
 
@@ -93,7 +97,7 @@ static void ncsync_lanes_encode(const struct ncsync_insn *insn, __u8 *rec)
 	rec[NCSYNC_REC_EV_UPD_IDX] = l0->upd_idx;
 	put_le(rec + NCSYNC_REC_EV_VALUE,
 	       l0->wait_mode ? l0->wait_value : l0->upd_value, 4);
-	if (insn->opcode != NCSYNC_OPC_EVENT_SEMAPHORE)
+	if (nlanes < 2)
 		return;
 	rec[NCSYNC_REC_EX_WAIT_MODE] = l1->wait_mode;
 	rec[NCSYNC_REC_EX_WAIT_IDX] = l1->wait_idx;
@@ -103,8 +107,8 @@ static void ncsync_lanes_encode(const struct ncsync_insn *insn, __u8 *rec)
 	put_le(rec + NCSYNC_REC_EX_UPD_VALUE, l1->upd_value, 4);
 }
 
-/* The operand kind follows from the comparison. */
-static void ncsync_br_encode(const struct ncsync_insn *insn, __u8 *rec)
+/* Branch: the operand kind follows from the comparison. */
+void ncsync_encode_br(const struct ncsync_insn *insn, __u8 *rec)
 {
 	rec[NCSYNC_REC_BR_COMP_OP] = insn->br.comp;
 	rec[NCSYNC_REC_BR_DTYPE] = insn->br.dtype;
@@ -116,8 +120,11 @@ static void ncsync_br_encode(const struct ncsync_insn *insn, __u8 *rec)
 	put_le(rec + NCSYNC_REC_BR_TARGET, insn->br.target, 8);
 }
 
-/* The range form's mask is the decoder's expansion of the range. */
-static void ncsync_gr_encode(const struct ncsync_insn *insn, __u8 *rec)
+/*
+ * GroupResetSemaphores: the range form's mask is the decoder's expansion
+ * of the range.
+ */
+void ncsync_encode_gr(const struct ncsync_insn *insn, __u8 *rec)
 {
 	unsigned int i;
 
@@ -130,54 +137,37 @@ static void ncsync_gr_encode(const struct ncsync_insn *insn, __u8 *rec)
 		put_le(rec + NCSYNC_REC_GR_MASK + 4 * i, insn->gr.mask[i], 4);
 }
 
-static void ncsync_ops_encode(const struct ncsync_insn *insn, __u8 *rec)
+/* Drain: its count. */
+void ncsync_encode_drain(const struct ncsync_insn *insn, __u8 *rec)
 {
-	switch (insn->opcode) {
-	case NCSYNC_OPC_DRAIN:
-		rec[NCSYNC_REC_DRAIN_COUNT] = insn->drain.count;
-		break;
-	case NCSYNC_OPC_MOV32:
-		rec[NCSYNC_REC_MOV_ALU] = insn->mov.alu;
-		rec[NCSYNC_REC_MOV_DST] = insn->mov.dst;
-		rec[NCSYNC_REC_MOV_SRC] = insn->mov.src;
-		put_le(rec + NCSYNC_REC_MOV_IMM, insn->mov.imm, 4);
-		break;
-	case NCSYNC_OPC_BRANCH:
-		ncsync_br_encode(insn, rec);
-		break;
-	case NCSYNC_OPC_GROUP_RESET:
-		ncsync_gr_encode(insn, rec);
-		break;
-	case NCSYNC_OPC_POLL_SEM:
-		rec[NCSYNC_REC_POLL_OP] = insn->poll.op;
-		rec[NCSYNC_REC_POLL_DST] = insn->poll.dst;
-		rec[NCSYNC_REC_POLL_FIRST] = insn->poll.first;
-		rec[NCSYNC_REC_POLL_COUNT] = insn->poll.count;
-		break;
-	case NCSYNC_OPC_DMA:
-		put_le(rec + NCSYNC_REC_DMA_SRC, insn->dma.src, 8);
-		put_le(rec + NCSYNC_REC_DMA_DST, insn->dma.dst, 8);
-		put_le(rec + NCSYNC_REC_DMA_LEN, insn->dma.len, 4);
-		put_le(rec + NCSYNC_REC_DMA_LATENCY_US, insn->dma.latency_us, 4);
-		rec[NCSYNC_REC_DMA_FLAGS] = insn->dma.flags;
-		rec[NCSYNC_REC_DMA_PEER] = insn->dma.peer;
-		break;
-	default:
-		/* Halt, NoOp, Exit (its flags are zero): nothing more. */
-		break;
-	}
+	rec[NCSYNC_REC_DRAIN_COUNT] = insn->drain.count;
 }
 
-/* The inverse of ncsync_record_decode(): see ncsync_record.h. */
-void ncsync_record_encode(const struct ncsync_insn *insn,
-			  __u8 rec[NCSYNC_RECORD_SIZE])
+/* Mov32: the ALU operation, registers and immediate. */
+void ncsync_encode_mov(const struct ncsync_insn *insn, __u8 *rec)
 {
-	unsigned int i;
+	rec[NCSYNC_REC_MOV_ALU] = insn->mov.alu;
+	rec[NCSYNC_REC_MOV_DST] = insn->mov.dst;
+	rec[NCSYNC_REC_MOV_SRC] = insn->mov.src;
+	put_le(rec + NCSYNC_REC_MOV_IMM, insn->mov.imm, 4);
+}
 
-	for (i = 0; i < NCSYNC_RECORD_SIZE; i++)
-		rec[i] = 0;
-	rec[0] = insn->opcode;
-	rec[1] = NCSYNC_RECORD_WORDLEN;
-	ncsync_lanes_encode(insn, rec);
-	ncsync_ops_encode(insn, rec);
+/* PollSem: operation, register, range. */
+void ncsync_encode_poll(const struct ncsync_insn *insn, __u8 *rec)
+{
+	rec[NCSYNC_REC_POLL_OP] = insn->poll.op;
+	rec[NCSYNC_REC_POLL_DST] = insn->poll.dst;
+	rec[NCSYNC_REC_POLL_FIRST] = insn->poll.first;
+	rec[NCSYNC_REC_POLL_COUNT] = insn->poll.count;
+}
+
+/* DMA: the copy, its latency, flags and peer. */
+void ncsync_encode_dma(const struct ncsync_insn *insn, __u8 *rec)
+{
+	put_le(rec + NCSYNC_REC_DMA_SRC, insn->dma.src, 8);
+	put_le(rec + NCSYNC_REC_DMA_DST, insn->dma.dst, 8);
+	put_le(rec + NCSYNC_REC_DMA_LEN, insn->dma.len, 4);
+	put_le(rec + NCSYNC_REC_DMA_LATENCY_US, insn->dma.latency_us, 4);
+	rec[NCSYNC_REC_DMA_FLAGS] = insn->dma.flags;
+	rec[NCSYNC_REC_DMA_PEER] = insn->dma.peer;
 }

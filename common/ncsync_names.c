@@ -7,23 +7,20 @@
  * the tools.  Freestanding C.
  */
 #include "ncsync_names.h"
+#include "ncsync_optab.h"
 
-/* Mnemonics of the opcodes that have a fixed one (Mov32 uses its ALU name). */
+/*
+ * Mnemonics of the opcodes that have a fixed one (Mov32 uses its ALU
+ * name): the mnemonic column of the opcode table (ncsync_optab.h).
+ */
+#define NCSYNC_IF_0(...)
+#define NCSYNC_IF_1(...) __VA_ARGS__,
+
 const struct ncsync_text ncsync_text_opcodes[] = {
-	{ NCSYNC_OPC_EVENT_SEMAPHORE, 0, "evsem" },
-	{ NCSYNC_OPC_HALT, 0, "halt" },
-	{ NCSYNC_OPC_DRAIN, 0, "drain" },
-	{ NCSYNC_OPC_NOOP, 0, "nop" },
-	{ NCSYNC_OPC_BRANCH, 0, "br" },
-	{ NCSYNC_OPC_GROUP_RESET, 0, "sema_clear" },
-	{ NCSYNC_OPC_POLL_SEM, 0, "poll" },
-	{ NCSYNC_OPC_EXIT, 0, "exit" },
-	{ NCSYNC_OPC_DMA, 0, "dma" },
-	{ NCSYNC_OPC_ALL_ENGINE_BARRIER, 0, "barrier" },
-	{ NCSYNC_OPC_DMA_BARRIER, 0, "dma_barrier" },
-	{ NCSYNC_OPC_RETURN, 0, "ret" },
-	{ NCSYNC_OPC_CALL, 0, "call" },
-	{ NCSYNC_OPC_CORE_BARRIER, 0, "core_barrier" },
+#define NCSYNC_OP(opc, has_mn, mn, ...) \
+	NCSYNC_IF_##has_mn({ NCSYNC_OPC_##opc, 0, mn })
+#include "ncsync_opcodes.h"
+#undef NCSYNC_OP
 	NCSYNC_TEXT_END
 };
 

@@ -3,13 +3,7 @@
  * Decoding and validation of the 64-byte record
  * (Documentation/ncsync/records.rst; ENC, SYNC).  See ncsync_record.h.
  */
-#include "ncsync_record.h"
-
-/* Byte ranges of a record a layout names, as [first, last] pairs. */
-struct ncsync_span {
-	__u8 first;
-	__u8 last;
-};
+#include "ncsync_optab.h"
 
 static __u32 get_u32(const __u8 *p)
 {
@@ -23,52 +17,26 @@ static __u64 get_u64(const __u8 *p)
 
 /*
  * The bytes each opcode names beyond the header (0x00-0x03) and the events
- * block (0x04-0x0B), which every opcode has.
+ * block (0x04-0x0B), which every opcode has: the layouts of the opcode
+ * table (ncsync_optab.h).
  */
-static const struct ncsync_span *ncsync_named_spans(__u8 opcode)
-{
-	static const struct ncsync_span none[] = { { 0, 0 } };
-	static const struct ncsync_span evsem[] = { { 0x20, 0x2B }, { 0, 0 } };
-	static const struct ncsync_span drain[] = { { 0x28, 0x28 }, { 0, 0 } };
-	static const struct ncsync_span mov[] = {
-		{ 0x0C, 0x0E }, { 0x10, 0x13 }, { 0, 0 } };
-	static const struct ncsync_span br[] = {
-		{ 0x0C, 0x0E }, { 0x10, 0x13 }, { 0x20, 0x21 },
-		{ 0x30, 0x37 }, { 0, 0 } };
-	static const struct ncsync_span gr[] = {
-		{ 0x0C, 0x0E }, { 0x20, 0x3F }, { 0, 0 } };
-	static const struct ncsync_span poll[] = { { 0x0C, 0x0F }, { 0, 0 } };
-	static const struct ncsync_span exit_[] = { { 0x0C, 0x0C }, { 0, 0 } };
-	static const struct ncsync_span dma[] = {
-		{ 0x0C, 0x0D }, { 0x10, 0x27 }, { 0, 0 } };
+const struct ncsync_span ncsync_layout_none[] = { { 0, 0 } };
+const struct ncsync_span ncsync_layout_evsem[] = { { 0x20, 0x2B }, { 0, 0 } };
+const struct ncsync_span ncsync_layout_drain[] = { { 0x28, 0x28 }, { 0, 0 } };
+const struct ncsync_span ncsync_layout_mov[] = {
+	{ 0x0C, 0x0E }, { 0x10, 0x13 }, { 0, 0 } };
+const struct ncsync_span ncsync_layout_br[] = {
+	{ 0x0C, 0x0E }, { 0x10, 0x13 }, { 0x20, 0x21 }, { 0x30, 0x37 },
+	{ 0, 0 } };
+const struct ncsync_span ncsync_layout_gr[] = {
+	{ 0x0C, 0x0E }, { 0x20, 0x3F }, { 0, 0 } };
+const struct ncsync_span ncsync_layout_poll[] = { { 0x0C, 0x0F }, { 0, 0 } };
+const struct ncsync_span ncsync_layout_exit[] = { { 0x0C, 0x0C }, { 0, 0 } };
+const struct ncsync_span ncsync_layout_dma[] = {
+	{ 0x0C, 0x0D }, { 0x10, 0x27 }, { 0, 0 } };
 
-	switch (opcode) {
-	case NCSYNC_OPC_EVENT_SEMAPHORE:
-		return evsem;
-	case NCSYNC_OPC_HALT:
-	case NCSYNC_OPC_NOOP:
-		return none;
-	case NCSYNC_OPC_DRAIN:
-		return drain;
-	case NCSYNC_OPC_MOV32:
-		return mov;
-	case NCSYNC_OPC_BRANCH:
-		return br;
-	case NCSYNC_OPC_GROUP_RESET:
-		return gr;
-	case NCSYNC_OPC_POLL_SEM:
-		return poll;
-	case NCSYNC_OPC_EXIT:
-		return exit_;
-	case NCSYNC_OPC_DMA:
-		return dma;
-	default:
-		return NULL;
-	}
-}
-
-static bool ncsync_reserved_clear(const __u8 *rec,
-				  const struct ncsync_span *named)
+/* Whether every byte from 0x0C that @named does not name is zero. */
+bool ncsync_reserved_clear(const __u8 *rec, const struct ncsync_span *named)
 {
 	unsigned int i;
 
@@ -274,11 +242,12 @@ static enum ncsync_rec_reason ncsync_lane_check(struct ncsync_lane *l,
 	return NCSYNC_REC_OK;
 }
 
-static enum ncsync_rec_reason ncsync_lanes_decode(const __u8 *rec,
-						  struct ncsync_insn *insn)
+/* The lanes of an opcode of @nlanes lanes: only EventSemaphore has two. */
+enum ncsync_rec_reason ncsync_lanes_decode(const __u8 *rec, __u8 nlanes,
+					   struct ncsync_insn *insn)
 {
 	struct ncsync_lane *l0 = &insn->lane[0], *l1 = &insn->lane[1];
-	bool evsem = insn->opcode == NCSYNC_OPC_EVENT_SEMAPHORE;
+	bool evsem = nlanes == 2;
 	enum ncsync_rec_reason r;
 
 	l0->wait_mode = rec[NCSYNC_REC_EV_WAIT_MODE];
@@ -293,7 +262,7 @@ static enum ncsync_rec_reason ncsync_lanes_decode(const __u8 *rec,
 	if (!l0->wait_mode && !l0->upd_mode && l0->wait_value)
 		return NCSYNC_REC_UNUSED_FIELD;
 
-	insn->nlanes = evsem ? 2 : 1;
+	insn->nlanes = nlanes;
 	if (!evsem)
 		return NCSYNC_REC_OK;
 	l1->wait_mode = rec[NCSYNC_REC_EX_WAIT_MODE];
@@ -311,8 +280,10 @@ static enum ncsync_rec_reason ncsync_lanes_decode(const __u8 *rec,
 	return NCSYNC_REC_OK;
 }
 
-static enum ncsync_rec_reason ncsync_mov_decode(const __u8 *rec,
-						struct ncsync_insn *insn)
+/* Mov32: ALU operation, registers, immediate (a hook of ncsync_optab.h). */
+enum ncsync_rec_reason ncsync_decode_mov(const __u8 *rec, __u32 nrecords,
+					 __u64 devmem_size,
+					 struct ncsync_insn *insn)
 {
 	__u8 alu = rec[NCSYNC_REC_MOV_ALU];
 	bool reg_src = alu == NCSYNC_ALU_MOV || alu == NCSYNC_ALU_ADD ||
@@ -333,9 +304,10 @@ static enum ncsync_rec_reason ncsync_mov_decode(const __u8 *rec,
 	return NCSYNC_REC_OK;
 }
 
-static enum ncsync_rec_reason ncsync_br_decode(const __u8 *rec,
-					       __u32 nrecords,
-					       struct ncsync_insn *insn)
+/* Branch: comparison, operands, a target inside the queue. */
+enum ncsync_rec_reason ncsync_decode_br(const __u8 *rec, __u32 nrecords,
+					__u64 devmem_size,
+					struct ncsync_insn *insn)
 {
 	__u8 comp = rec[NCSYNC_REC_BR_COMP_OP];
 	__u8 kind = rec[NCSYNC_REC_BR_OPERAND_KIND];
@@ -376,8 +348,10 @@ static enum ncsync_rec_reason ncsync_br_decode(const __u8 *rec,
 	return NCSYNC_REC_OK;
 }
 
-static enum ncsync_rec_reason ncsync_gr_decode(const __u8 *rec,
-					       struct ncsync_insn *insn)
+/* GroupResetSemaphores: the clear mode, the range or the mask. */
+enum ncsync_rec_reason ncsync_decode_gr(const __u8 *rec, __u32 nrecords,
+					__u64 devmem_size,
+					struct ncsync_insn *insn)
 {
 	unsigned int i;
 	__u32 any = 0;
@@ -408,8 +382,10 @@ static enum ncsync_rec_reason ncsync_gr_decode(const __u8 *rec,
 	}
 }
 
-static enum ncsync_rec_reason ncsync_poll_decode(const __u8 *rec,
-						 struct ncsync_insn *insn)
+/* PollSem: operation, register, a range of semaphores. */
+enum ncsync_rec_reason ncsync_decode_poll(const __u8 *rec, __u32 nrecords,
+					  __u64 devmem_size,
+					  struct ncsync_insn *insn)
 {
 	insn->poll.op = rec[NCSYNC_REC_POLL_OP];
 	insn->poll.dst = rec[NCSYNC_REC_POLL_DST];
@@ -424,9 +400,10 @@ static enum ncsync_rec_reason ncsync_poll_decode(const __u8 *rec,
 	return NCSYNC_REC_OK;
 }
 
-static enum ncsync_rec_reason ncsync_dma_decode(const __u8 *rec,
-						__u64 devmem_size,
-						struct ncsync_insn *insn)
+/* DMA: the copy's range and latency, its completion update, its peer. */
+enum ncsync_rec_reason ncsync_decode_dma(const __u8 *rec, __u32 nrecords,
+					 __u64 devmem_size,
+					 struct ncsync_insn *insn)
 {
 	__u8 upd = insn->lane[0].upd_mode & ~NCSYNC_UPD_COMPLETE;
 
@@ -456,67 +433,23 @@ static enum ncsync_rec_reason ncsync_dma_decode(const __u8 *rec,
 	return NCSYNC_REC_OK;
 }
 
-/**
- * ncsync_record_decode() - validate and decode one record.
- * @rec: the NCSYNC_RECORD_SIZE bytes.
- * @nrecords: the length of its queue, which bounds branch targets.
- * @devmem_size: the device memory size, which bounds DMA ranges.
- * @insn: out: the decoded record, valid when NCSYNC_REC_OK is returned.
- *
- * Every byte is checked: the header, the reserved bytes, every field.
- *
- * Return: NCSYNC_REC_OK or the reason the record is refused.
- */
-enum ncsync_rec_reason ncsync_record_decode(const __u8 *rec, __u32 nrecords,
-					    __u64 devmem_size,
-					    struct ncsync_insn *insn)
+/* Drain: its count, always 1. */
+enum ncsync_rec_reason ncsync_decode_drain(const __u8 *rec, __u32 nrecords,
+					   __u64 devmem_size,
+					   struct ncsync_insn *insn)
 {
-	const struct ncsync_span *named;
-	enum ncsync_rec_reason r;
-	unsigned int i;
+	insn->drain.count = rec[NCSYNC_REC_DRAIN_COUNT];
+	return insn->drain.count == 1 ? NCSYNC_REC_OK :
+					NCSYNC_REC_BAD_DRAIN_COUNT;
+}
 
-	for (i = 0; i < sizeof(*insn); i++)
-		((__u8 *)insn)[i] = 0;
-	insn->opcode = rec[0];
-	named = ncsync_named_spans(insn->opcode);
-	if (!named) {
-		if (insn->opcode >= NCSYNC_OPC_PSEUDO_FIRST &&
-		    insn->opcode <= NCSYNC_OPC_PSEUDO_LAST)
-			return NCSYNC_REC_PSEUDO_OP;
-		return NCSYNC_REC_BAD_OPCODE;
-	}
-	if (rec[1] != NCSYNC_RECORD_WORDLEN)
-		return NCSYNC_REC_BAD_WORDLEN;
-	if (rec[2] || rec[3])
-		return NCSYNC_REC_HEADER_RESERVED;
-	if (!ncsync_reserved_clear(rec, named))
-		return NCSYNC_REC_RESERVED_BYTE;
-
-	r = ncsync_lanes_decode(rec, insn);
-	if (r)
-		return r;
-
-	switch (insn->opcode) {
-	case NCSYNC_OPC_DRAIN:
-		insn->drain.count = rec[NCSYNC_REC_DRAIN_COUNT];
-		return insn->drain.count == 1 ? NCSYNC_REC_OK :
-						NCSYNC_REC_BAD_DRAIN_COUNT;
-	case NCSYNC_OPC_MOV32:
-		return ncsync_mov_decode(rec, insn);
-	case NCSYNC_OPC_BRANCH:
-		return ncsync_br_decode(rec, nrecords, insn);
-	case NCSYNC_OPC_GROUP_RESET:
-		return ncsync_gr_decode(rec, insn);
-	case NCSYNC_OPC_POLL_SEM:
-		return ncsync_poll_decode(rec, insn);
-	case NCSYNC_OPC_EXIT:
-		return rec[NCSYNC_REC_EXIT_FLAGS] ? NCSYNC_REC_BAD_EXIT_FLAGS :
-						    NCSYNC_REC_OK;
-	case NCSYNC_OPC_DMA:
-		return ncsync_dma_decode(rec, devmem_size, insn);
-	default:
-		return NCSYNC_REC_OK;
-	}
+/* Exit: its flag byte, zero. */
+enum ncsync_rec_reason ncsync_decode_exit(const __u8 *rec, __u32 nrecords,
+					  __u64 devmem_size,
+					  struct ncsync_insn *insn)
+{
+	return rec[NCSYNC_REC_EXIT_FLAGS] ? NCSYNC_REC_BAD_EXIT_FLAGS :
+					    NCSYNC_REC_OK;
 }
 
 /**
@@ -568,8 +501,8 @@ void ncsync_conform_next_queue(struct ncsync_conform *c)
 }
 
 /* ENC 2: what the compile-time EventSemaphore encoder would refuse. */
-static enum ncsync_rec_reason
-ncsync_evsem_conform(const struct ncsync_insn *insn)
+enum ncsync_rec_reason ncsync_conform_evsem(struct ncsync_conform *c,
+					    const struct ncsync_insn *insn)
 {
 	const struct ncsync_lane *l = insn->lane;
 	unsigned int i;
@@ -590,8 +523,8 @@ ncsync_evsem_conform(const struct ncsync_insn *insn)
  * ENC 6b: a group that is empty, or that shares a semaphore with the
  * groups of an earlier queue.
  */
-static enum ncsync_rec_reason ncsync_gr_conform(struct ncsync_conform *c,
-						const struct ncsync_insn *insn)
+enum ncsync_rec_reason ncsync_conform_gr(struct ncsync_conform *c,
+					 const struct ncsync_insn *insn)
 {
 	__u32 any = 0, dup = 0;
 	unsigned int i;
@@ -606,55 +539,6 @@ static enum ncsync_rec_reason ncsync_gr_conform(struct ncsync_conform *c,
 		return NCSYNC_REC_CONF_GR_DUPLICATE;
 	for (i = 0; i < 8; i++)
 		c->queue[i] |= insn->gr.mask[i];
-	return NCSYNC_REC_OK;
-}
-
-/**
- * ncsync_record_conform() - check a record against the conformance profile.
- * @c: the state of the submission (its GroupResetSemaphores groups).
- * @insn: the record, accepted by ncsync_record_decode().
- *
- * Return: NCSYNC_REC_OK, or the NCSYNC_REC_CONF_* reason it is refused
- * for.
- */
-enum ncsync_rec_reason ncsync_record_conform(struct ncsync_conform *c,
-					     const struct ncsync_insn *insn)
-{
-	switch (insn->opcode) {
-	case NCSYNC_OPC_EVENT_SEMAPHORE:
-		return ncsync_evsem_conform(insn);
-	case NCSYNC_OPC_GROUP_RESET:
-		return ncsync_gr_conform(c, insn);
-	default:
-		return NCSYNC_REC_OK;
-	}
-}
-
-/**
- * ncsync_barrier_record_conform() - check a raw AllEngineBarrier (0xD5).
- * @rec: the NCSYNC_RECORD_SIZE bytes, byte 0 0xD5.
- *
- * BARRIER 1, 8: the header (0x10, two zero bytes), a valid events block
- * (checked as on a NoOp) and reserved0[52] zero.  The kernel never sees a
- * 0xD5 (it refuses pseudo-ops); the library checks it before lowering.
- *
- * Return: NCSYNC_REC_OK or NCSYNC_REC_CONF_PSEUDO.
- */
-enum ncsync_rec_reason ncsync_barrier_record_conform(const __u8 *rec)
-{
-	struct ncsync_insn insn;
-	__u8 nop[NCSYNC_RECORD_SIZE];
-	unsigned int i;
-
-	for (i = 0; i < NCSYNC_RECORD_SIZE; i++)
-		nop[i] = i < 0x0C ? rec[i] : 0;
-	nop[0] = NCSYNC_OPC_NOOP;
-	for (i = 0x0C; i < NCSYNC_RECORD_SIZE; i++)
-		if (rec[i])
-			return NCSYNC_REC_CONF_PSEUDO;
-	if (rec[0] != NCSYNC_OPC_ALL_ENGINE_BARRIER ||
-	    ncsync_record_decode(nop, 1, 0, &insn))
-		return NCSYNC_REC_CONF_PSEUDO;
 	return NCSYNC_REC_OK;
 }
 

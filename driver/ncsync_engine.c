@@ -24,7 +24,7 @@
 #include <linux/sched/stat.h>
 
 #include "ncsync_drv.h"
-#include "ncsync_exec.h"
+#include "ncsync_effect.h"
 #include "ncsync_names.h"
 #include "ncsync_trace.h"
 
@@ -93,52 +93,73 @@ static void ncsync_exec_unblocked(struct ncsync_exec *x)
 	}
 }
 
-/* Apply one lane's update; return a strict-mode fault reason or 0. */
-static u8 ncsync_exec_update_locked(struct ncsync_exec *x,
-				    const struct ncsync_update_op *u)
+/*
+ * The core's bank as common/ncsync_effect.h sees it, under the core lock;
+ * @ctx is the struct ncsync_exec.  A write to the bank is progress.
+ */
+static s32 ncsync_exec_sem_read(void *ctx, unsigned int i)
 {
-	struct ncsync_core *core = x->core;
+	struct ncsync_exec *x = ctx;
 
 	lockdep_assert_held(&x->core->lock);
-	x->progress = true;
-	if (u->bank == NCSYNC_BANK_EVENT) {
-		if (!ncsync_event_write_locked(core, u->index, u->set))
-			return 0;
-		return u->set ? NCSYNC_FAULT_EVENT_SET_WHILE_SET :
-				NCSYNC_FAULT_EVENT_CLEAR_WHILE_CLEAR;
-	}
-	if (ncsync_sem_update_locked(core, u->index, u->op,
-				     ncsync_update_operand(u, x->q->regs)))
-		return NCSYNC_FAULT_SEM_OVERFLOW;
-	return 0;
+	return x->core->sems[i];
 }
 
-/* Test one lane's wait; apply its action, or its paired update, on pass. */
-static bool ncsync_exec_test_locked(struct ncsync_exec *x,
-				    const struct ncsync_lane *l, u8 *fault)
+static bool ncsync_exec_sem_update(void *ctx, unsigned int i,
+				   enum ncsync_sem_upd op, u32 operand)
 {
-	const struct ncsync_wait_op *w = &l->wait;
-	s32 threshold = ncsync_wait_threshold(w, x->q->regs);
-	struct ncsync_core *core = x->core;
-	bool state, after;
+	struct ncsync_exec *x = ctx;
+
+	x->progress = true;
+	return ncsync_sem_update_locked(x->core, i, op, operand);
+}
+
+static bool ncsync_exec_event_read(void *ctx, unsigned int i)
+{
+	struct ncsync_exec *x = ctx;
 
 	lockdep_assert_held(&x->core->lock);
-	if (w->bank == NCSYNC_BANK_SEM) {
-		if (!ncsync_wait_sem_passes(w, core->sems[w->index], threshold))
-			return false;
-		if (l->paired)
-			*fault = ncsync_exec_update_locked(x, &l->upd);
-		return true;
-	}
-	state = core->events[w->index];
-	if (!ncsync_wait_event_passes(w, state, &after))
+	return x->core->events[i];
+}
+
+static bool ncsync_exec_event_write(void *ctx, unsigned int i, bool set)
+{
+	struct ncsync_exec *x = ctx;
+
+	x->progress = true;
+	return ncsync_event_write_locked(x->core, i, set);
+}
+
+static bool ncsync_exec_drain_pass(void *ctx)
+{
+	struct ncsync_exec *x = ctx;
+
+	if (atomic_read(&x->q->dma_outstanding))
 		return false;
-	if (after != state) {
-		ncsync_event_write_locked(core, w->index, after);
-		x->progress = true;
-	}
+	ncsync_exec_unblocked(x);
 	return true;
 }
+
+static bool ncsync_exec_dma_issue(void *ctx, const struct ncsync_insn *in)
+{
+	struct ncsync_exec *x = ctx;
+
+	if (ncsync_dma_full(x->q))
+		return false;
+	ncsync_exec_unblocked(x);
+	ncsync_dma_issue(x->q, in);
+	return true;
+}
+
+/* Constant, so that the inlined effect calls each of them directly. */
+static const struct ncsync_bank_ops ncsync_exec_bank = {
+	.sem_read = ncsync_exec_sem_read,
+	.sem_update = ncsync_exec_sem_update,
+	.event_read = ncsync_exec_event_read,
+	.event_write = ncsync_exec_event_write,
+	.drain_pass = ncsync_exec_drain_pass,
+	.dma_issue = ncsync_exec_dma_issue,
+};
 
 /* The waits of a record from lane @x->lane on, in lane order. */
 static enum ncsync_step ncsync_exec_waits_locked(struct ncsync_exec *x,
@@ -152,7 +173,8 @@ static enum ncsync_step ncsync_exec_waits_locked(struct ncsync_exec *x,
 
 		if (!l->wait.active)
 			continue;
-		if (!ncsync_exec_test_locked(x, l, &fault))
+		if (!ncsync_exec_wait(l, x->q->regs, &ncsync_exec_bank, x,
+				      &fault))
 			return NCSYNC_STEP_WAIT;
 		ncsync_exec_unblocked(x);
 		if (fault && x->strict) {
@@ -163,73 +185,25 @@ static enum ncsync_step ncsync_exec_waits_locked(struct ncsync_exec *x,
 	return NCSYNC_STEP_NEXT;
 }
 
-static void ncsync_exec_group_reset_locked(struct ncsync_exec *x,
-					   const struct ncsync_insn *in)
-{
-	struct ncsync_core *core = x->core;
-	unsigned int i;
-
-	lockdep_assert_held(&core->lock);
-	for (i = 0; i < NCSYNC_NUM_SEMS; i++)
-		if (ncsync_group_reset_clears(in, i))
-			ncsync_sem_update_locked(core, i, NCSYNC_SEM_UPD_SET, 0);
-	x->progress = true;
-}
-
-static void ncsync_exec_poll(struct ncsync_exec *x,
-			     const struct ncsync_insn *in)
-{
-	s32 values[NCSYNC_POLL_MAX_COUNT];
-	unsigned int i;
-
-	/* Each semaphore is read once, as pread does. */
-	for (i = 0; i < in->poll.count; i++)
-		values[i] = ncsync_sem_get(x->core, in->poll.first + i);
-	x->q->regs[in->poll.dst] = ncsync_poll_reduce(in, values);
-}
-
 /*
- * The op's own effect.  Drain and DMA return a step of their own when
- * they must block; the engine sleeps without the lock and comes back.
+ * The op's own effect (common/ncsync_effect.h).  Drain and DMA return a
+ * step of their own when they must block; the engine sleeps without the
+ * lock and comes back.
  */
 static enum ncsync_step ncsync_exec_effect_locked(struct ncsync_exec *x,
 						  const struct ncsync_insn *in)
 {
-	struct ncsync_equeue *q = x->q;
+	static const u8 steps[] = {
+		[NCSYNC_OP_NEXT] = NCSYNC_STEP_NEXT,
+		[NCSYNC_OP_JUMP] = NCSYNC_STEP_JUMP,
+		[NCSYNC_OP_HALT] = NCSYNC_STEP_HALT,
+		[NCSYNC_OP_EXIT] = NCSYNC_STEP_EXIT,
+		[NCSYNC_OP_DRAIN] = NCSYNC_STEP_DRAIN,
+		[NCSYNC_OP_DMA_FULL] = NCSYNC_STEP_DMA_FULL,
+	};
 
 	lockdep_assert_held(&x->core->lock);
-	switch (in->opcode) {
-	case NCSYNC_OPC_HALT:
-		return NCSYNC_STEP_HALT;
-	case NCSYNC_OPC_EXIT:
-		return NCSYNC_STEP_EXIT;
-	case NCSYNC_OPC_DRAIN:
-		if (atomic_read(&q->dma_outstanding))
-			return NCSYNC_STEP_DRAIN;
-		ncsync_exec_unblocked(x);
-		return NCSYNC_STEP_NEXT;
-	case NCSYNC_OPC_MOV32:
-		ncsync_mov_exec(in, q->regs);
-		return NCSYNC_STEP_NEXT;
-	case NCSYNC_OPC_BRANCH:
-		return ncsync_branch_taken(in, q->regs) ? NCSYNC_STEP_JUMP :
-							  NCSYNC_STEP_NEXT;
-	case NCSYNC_OPC_GROUP_RESET:
-		ncsync_exec_group_reset_locked(x, in);
-		return NCSYNC_STEP_NEXT;
-	case NCSYNC_OPC_POLL_SEM:
-		ncsync_exec_poll(x, in);
-		return NCSYNC_STEP_NEXT;
-	case NCSYNC_OPC_DMA:
-		/* Like a full ring: the copy is issued once a slot is free. */
-		if (ncsync_dma_full(q))
-			return NCSYNC_STEP_DMA_FULL;
-		ncsync_exec_unblocked(x);
-		ncsync_dma_issue(q, in);
-		return NCSYNC_STEP_NEXT;
-	default:	/* EventSemaphore, NoOp */
-		return NCSYNC_STEP_NEXT;
-	}
+	return steps[ncsync_exec_op(in, x->q->regs, &ncsync_exec_bank, x)];
 }
 
 /* The updates not paired with their lane's wait, in lane order. */
@@ -246,7 +220,8 @@ static enum ncsync_step ncsync_exec_updates_locked(struct ncsync_exec *x,
 		/* A DMA's update is applied when its copy lands. */
 		if (!l->upd.active || l->paired || l->upd.on_land)
 			continue;
-		f = ncsync_exec_update_locked(x, &l->upd);
+		f = ncsync_exec_update(&l->upd, x->q->regs, &ncsync_exec_bank,
+				       x);
 		fault = fault ?: f;
 	}
 	if (fault && x->strict) {

@@ -17,9 +17,11 @@
 #include "../common/ncsync_record.c"
 #include "../common/ncsync_exec.c"
 #include "../common/ncsync_encode.c"
+#include "../common/ncsync_optab.c"
 #include "../common/test/exec_cases.h"
 #include "../common/test/bad_records.h"
 #include "../common/test/conform_records.h"
+#include "../common/test/optab_cases.h"
 
 /* ---------------------------------------------------------------- CSR map */
 
@@ -170,6 +172,22 @@ static void wait_mode_classes(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, ncsync_wait_mode_is_event(m), evt,
 				    "mode %#x", m);
 	}
+}
+
+/*
+ * The opcode table and the effect function: every row of
+ * common/test/optab_cases.h, which the host test runs too.
+ */
+static void optab_cases(struct kunit *test)
+{
+	const char *why;
+	unsigned int n;
+
+	for (n = 0; n < optab_cases_count(); n++)
+		KUNIT_EXPECT_TRUE_MSG(test, optab_case_run(n, &why),
+				      "opcode %#x (%s): %s",
+				      ncsync_optab[n].opcode,
+				      ncsync_optab[n].title, why);
 }
 
 /* The table of common/test/exec_cases.h, which the host test runs too. */
@@ -860,6 +878,7 @@ static struct kunit_case ncsync_sem_cases[] = {
 	KUNIT_CASE(sem_test_signed_compare),
 	KUNIT_CASE(wait_mode_classes),
 	KUNIT_CASE(exec_cases),
+	KUNIT_CASE(optab_cases),
 	KUNIT_CASE(sem_apply_cases),
 	KUNIT_CASE(sem_apply_properties),
 	KUNIT_CASE(upd_mode_rules),

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host test of the shared model rules (common/ncsync_model.c) and of the
- * execution core (common/ncsync_exec.c), the same sources the module
- * compiles, with the table of cases KUnit runs too.  Prints TAP.
+ * Host test of the shared model rules (common/ncsync_model.c), of the
+ * execution core (common/ncsync_exec.c) and of the opcode table and the
+ * effect function (common/ncsync_optab.c, ncsync_effect.h), the same
+ * sources the module compiles, with the tables of cases KUnit runs too.
+ * Prints TAP.
  */
 #include <errno.h>
 #include <limits.h>
@@ -12,6 +14,8 @@
 #include "ncsync_model.h"
 #include "ncsync_exec.h"
 #include "test/exec_cases.h"
+#include "test/optab_cases.h"
+#include "ncsync_names.h"
 
 static int planned, failed;
 
@@ -100,6 +104,39 @@ static void test_exec_cases(void)
 	}
 }
 
+/*
+ * The opcode table: one TAP line per row of common/test/optab_cases.h, and
+ * the text form's names, which the table's mnemonic column gives.
+ */
+static void test_optab(void)
+{
+	const struct ncsync_opdesc *d;
+	const char *why;
+	unsigned int n;
+	bool ok;
+
+	for (n = 0; n < optab_cases_count(); n++) {
+		d = &ncsync_optab[n];
+		ok = optab_case_run(n, &why);
+		planned++;
+		printf("%sok %d opcode %#x (%s)%s%s\n", ok ? "" : "not ",
+		       planned, d->opcode, d->title, ok ? "" : ": ",
+		       ok ? "" : why);
+		failed += !ok;
+		if (d->mnemonic) {
+			CHECK(ncsync_text_find(ncsync_text_opcodes, d->mnemonic,
+					       strlen(d->mnemonic))->val ==
+			      d->opcode);
+			CHECK(!strcmp(ncsync_text_name(ncsync_text_opcodes,
+						       d->opcode),
+				      d->mnemonic));
+		} else {
+			CHECK(!ncsync_text_name(ncsync_text_opcodes,
+						d->opcode));
+		}
+	}
+}
+
 static void test_op_check(void)
 {
 	struct ncsync_op op = { .bank = NCSYNC_BANK_SEM, .op = NCSYNC_OP_INC,
@@ -137,6 +174,7 @@ int main(void)
 	test_wait_modes();
 	test_exec_cases();
 	test_op_check();
+	test_optab();
 	printf("1..%d\n", planned);
 	return failed ? 1 : 0;
 }

@@ -17,6 +17,7 @@
 
 #include "internal.h"
 #include "ncsync_exec.h"
+#include "ncsync_optab.h"
 
 /* The public result has one layout on every ABI: no implicit padding. */
 _Static_assert(sizeof(struct ncsync_deadlock_engine) ==
@@ -132,12 +133,19 @@ static bool ncsync_dl_act_posts(const struct ncsync_lane *l,
 static bool ncsync_dl_insn_posts(const struct ncsync_insn *in,
 				 const struct ncsync_dl_need *need)
 {
+	struct ncsync_footprint fp;
 	unsigned int l;
 
-	/* A group reset lowers, or changes, the semaphores it clears. */
-	if (!need->event && in->opcode == NCSYNC_OPC_GROUP_RESET &&
-	    need->dir != NCSYNC_DL_UP)
-		return ncsync_group_reset_clears(in, need->index);
+	/*
+	 * The op's own writes (the opcode table's footprint): a group reset
+	 * lowers, or changes, the semaphores it clears.
+	 */
+	if (!need->event && need->dir != NCSYNC_DL_UP &&
+	    ncsync_op_has(in->opcode, NCSYNC_OPF_SEM_WRITE)) {
+		ncsync_op_footprint(in, &fp);
+		if (ncsync_footprint_sem(fp.sem_write, need->index))
+			return true;
+	}
 	for (l = 0; l < in->nlanes; l++)
 		if (ncsync_dl_upd_posts(&in->lane[l], need) ||
 		    ncsync_dl_act_posts(&in->lane[l], need))
@@ -171,7 +179,7 @@ bool ncsync_dl_insn_can_post(const struct ncsync_insn *in,
 	struct ncsync_dl_need need;
 
 	ncsync_dl_need_wait(w, &need);
-	if (in->opcode == NCSYNC_OPC_DMA)
+	if (ncsync_op_has(in->opcode, NCSYNC_OPF_DMA))
 		return (land && ncsync_dl_upd_posts(&in->lane[0], &need)) ||
 		       (local && ncsync_dl_act_posts(&in->lane[0], &need));
 	return local && ncsync_dl_insn_posts(in, &need);
@@ -191,7 +199,7 @@ static uint32_t ncsync_dl_reach(const struct ncsync_stream *s, uint32_t pc)
 	for (;;) {
 		for (i = lo; i < hi; i++)
 			if (ncsync_dl_decode(s, i, &in) &&
-			    in.opcode == NCSYNC_OPC_BRANCH &&
+			    ncsync_op_has(in.opcode, NCSYNC_OPF_FLOW) &&
 			    in.br.target < start)
 				start = in.br.target;
 		if (start == lo)
@@ -242,7 +250,7 @@ static bool ncsync_dl_posts_to(const struct ncsync_dl_work *w, unsigned int j,
 	bool local = w->pos[j] == w->pos[i];
 	unsigned int to = w->pos[j];
 
-	if (!w->peers || in->opcode != NCSYNC_OPC_DMA)
+	if (!w->peers || !ncsync_op_has(in->opcode, NCSYNC_OPF_DMA))
 		return local && ncsync_dl_insn_posts(in, &w->need[i]);
 	if (in->dma.flags & NCSYNC_DMA_F_PEER)
 		to = in->dma.peer;

@@ -19,15 +19,6 @@
 #include "check.h"
 #include "text.h"
 
-struct ncsync_check_result {
-	enum ncsync_check_verdict verdict;
-	bool limited;
-	enum ncsync_check_limit limit;
-	uint64_t states;
-	struct ncsync_check_defect *defects[NCSYNC_DEFECT_KINDS];
-	struct ncsync_check_accel accel;
-};
-
 /*
  * A frame of the search: the step to it, its steps to explore, a state.
  * Frames are ck_run.fsize bytes apart: only the cores a check follows
@@ -89,19 +80,6 @@ struct ck_run {
 	struct ck_state *conc;
 };
 
-static const char *const ck_limit_names[NCSYNC_CHECK_LIMITS] = {
-	[NCSYNC_CHECK_LIMIT_NONE] = "none",
-	[NCSYNC_CHECK_LIMIT_STATES] = "states",
-	[NCSYNC_CHECK_LIMIT_TIME] = "time",
-	[NCSYNC_CHECK_LIMIT_MEMORY] = "memory",
-	[NCSYNC_CHECK_LIMIT_COPIES] = "copies",
-};
-
-const char *ncsync_check_limit_name(unsigned int limit)
-{
-	return limit < NCSYNC_CHECK_LIMITS ? ck_limit_names[limit] : NULL;
-}
-
 /* Limit @l ends the search; the first one hit is the one reported. */
 static void ck_limit(struct ck_run *r, enum ncsync_check_limit l)
 {
@@ -115,28 +93,6 @@ static size_t ck_mem(const struct ck_run *r)
 {
 	return r->seen.cap * 2 * sizeof(uint64_t) + r->cap * r->fsize +
 	       ck_values_mem(&r->vals);
-}
-
-static const char *const ck_kind_names[NCSYNC_DEFECT_KINDS] = {
-	[NCSYNC_DEFECT_DEADLOCK] = "deadlock",
-	[NCSYNC_DEFECT_DMA_RACE] = "dma-race",
-	[NCSYNC_DEFECT_EVENT] = "event",
-	[NCSYNC_DEFECT_OVERFLOW] = "overflow",
-	[NCSYNC_DEFECT_BARRIER_IMBALANCE] = "barrier-imbalance",
-	[NCSYNC_DEFECT_UNPOSTED_WAIT] = "unposted-wait",
-};
-
-const char *ncsync_defect_name(unsigned int kind)
-{
-	return kind < NCSYNC_DEFECT_KINDS ? ck_kind_names[kind] : NULL;
-}
-
-void ncsync_check_opts_init(struct ncsync_check_opts *opts)
-{
-	if (!opts)
-		return;
-	memset(opts, 0, sizeof(*opts));
-	opts->max_states = NCSYNC_CHECK_MAX_STATES;
 }
 
 static int64_t ck_now_ns(void)
@@ -297,17 +253,6 @@ static unsigned int ck_frame_steps(struct ck_run *r, struct ck_frame *f)
 	return f->nsteps = n;
 }
 
-static void ck_free_defect(struct ncsync_check_defect *d)
-{
-	if (d) {
-		free((void *)d->values);
-		free((void *)d->steps);
-		free((void *)d->cores);
-		free((void *)d->deadlock_cores);
-	}
-	free(d);
-}
-
 static bool ck_accel_real(struct ck_run *r, unsigned int kind,
 			  unsigned int e);
 
@@ -359,7 +304,7 @@ static struct ncsync_check_defect *ck_report(struct ck_run *r,
 	d->cores = cores;
 	ck_snapshot_cores(&r->cp, ck_defect_state(r, &top->st), cores);
 	d->state = cores[r->cp.core[e]].state;
-	ck_free_defect(*slot);
+	ck_defect_free(*slot);
 	*slot = d;
 	return d;
 }
@@ -817,6 +762,7 @@ static int ck_run_init(struct ck_run *r)
 
 static void ck_run_fini(struct ck_run *r)
 {
+	ck_reduction_fini(&r->cp);
 	ck_prog_fini(&r->cp);
 	free(r->seen.keys);
 	free(r->frames);
@@ -839,7 +785,7 @@ static int ck_search_values(struct ck_run *r)
 	if (n <= 0)
 		return n;
 	for (k = 0; k < NCSYNC_DEFECT_KINDS; k++) {
-		ck_free_defect(r->res->defects[k]);
+		ck_defect_free(r->res->defects[k]);
 		r->res->defects[k] = NULL;
 	}
 	free(r->seen.keys);
@@ -978,7 +924,7 @@ int ncsync_check_run(const struct ncsync_asm_part *parts, unsigned int n,
 			   opts->flags & NCSYNC_CHECK_F_DMA_FIFO, opts->sems,
 			   opts->events);
 	if (!ret) {
-		ret = ck_run_init(r);
+		ret = ck_reduction_init(&r->cp) ?: ck_run_init(r);
 		if (!ret)
 			ret = ck_phases(r);
 		if (!ret && !r->limited && !r->abstract)
@@ -1014,66 +960,4 @@ int ncsync_check(const struct ncsync_program *prog,
 
 	return prog ? ncsync_check_run(&part, 1, opts, false, NULL, resp) :
 		      -EINVAL;
-}
-
-int ncsync_check_accel(const struct ncsync_check_result *res,
-		       struct ncsync_check_accel *out)
-{
-	if (!res || !out)
-		return -EINVAL;
-	*out = res->accel;
-	return 0;
-}
-
-bool ncsync_check_complete(const struct ncsync_check_result *res)
-{
-	return res && !res->limited;
-}
-
-enum ncsync_check_limit
-ncsync_check_limit(const struct ncsync_check_result *res)
-{
-	return res ? res->limit : NCSYNC_CHECK_LIMIT_NONE;
-}
-
-enum ncsync_check_verdict
-ncsync_check_verdict(const struct ncsync_check_result *res)
-{
-	return res ? res->verdict : NCSYNC_CHECK_INCONCLUSIVE;
-}
-
-uint64_t ncsync_check_states(const struct ncsync_check_result *res)
-{
-	return res ? res->states : 0;
-}
-
-unsigned int ncsync_check_ndefects(const struct ncsync_check_result *res)
-{
-	unsigned int k, n = 0;
-
-	for (k = 0; res && k < NCSYNC_DEFECT_KINDS; k++)
-		n += !!res->defects[k];
-	return n;
-}
-
-const struct ncsync_check_defect *
-ncsync_check_defect(const struct ncsync_check_result *res, unsigned int i)
-{
-	unsigned int k;
-
-	for (k = 0; res && k < NCSYNC_DEFECT_KINDS; k++)
-		if (res->defects[k] && !i--)
-			return res->defects[k];
-	return NULL;
-}
-
-void ncsync_check_free(struct ncsync_check_result *res)
-{
-	unsigned int k;
-
-	if (!res)
-		return;
-	for (k = 0; k < NCSYNC_DEFECT_KINDS; k++)
-		ck_free_defect(res->defects[k]);
-	free(res);
 }

@@ -1,4 +1,15 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
+/*
+ * libncsync: the model checker's files (Documentation/ncsync/check.rst,
+ * "The checker's files"), from the bottom: the state (check_state.c), the
+ * executor (check_exec.c), the reduction (check_fut.c, check_path.c,
+ * check_indep.c), the search (check.c, check_values.c, check_accel.c,
+ * check_view.c, check_result.c).  Not installed.
+ *
+ * The executor runs the decoded records of a finalized program on an
+ * explicit core state, one step at a time, through the effect function
+ * the engines use (common/ncsync_effect.h).  Documentation/ncsync/
+ * check.rst, "Steps", defines what a step is.
+ */
 /*
  * libncsync: the host executor of ncsync_check() (check_exec.c) and its
  * explorer (check.c).  Not installed.
@@ -201,19 +212,44 @@ const struct ncsync_insn *ck_insn(const struct ck_prog *cp,
 /* The core the completion update of DMA record @in of slot @e lands on. */
 unsigned int ck_land_core(const struct ck_prog *cp, unsigned int e,
 			  const struct ncsync_insn *in);
-/* check_indep.c: which steps commute with what other actors may do. */
+/*
+ * check_fut.c: the access classes of a semaphore, and the static futures:
+ * per slot and record, the classes of every record it may still run.
+ */
+/* Access classes of a semaphore. */
+#define CK_C_INC	0x01	/* + a non-negative immediate */
+#define CK_C_DEC	0x02	/* - a non-negative immediate */
+#define CK_C_SET	0x04	/* any other write, or a wait with its update */
+#define CK_C_GE		0x08	/* a wait for > or >=, alone */
+#define CK_C_LE		0x10	/* a wait for < or <=, alone */
+#define CK_C_EQ		0x20	/* a wait for ==, alone */
+#define CK_C_POLL	0x40	/* PollSem */
+#define CK_C_READS	(CK_C_GE | CK_C_LE | CK_C_EQ | CK_C_POLL)
+struct ncsync_footprint;
+uint8_t ck_upd_class(const struct ncsync_update_op *u);
+uint8_t ck_wait_class(const struct ncsync_lane *l);
+uint8_t ck_op_class(const struct ncsync_footprint *fp, unsigned int i);
 void ck_fut_insn(const struct ck_prog *cp, unsigned int e,
 		 const struct ncsync_insn *in, uint8_t *row);
 const uint8_t *ck_fut_static(const struct ck_prog *cp, unsigned int e,
 			     uint32_t pc);
+int ck_fut_init(struct ck_prog *cp);
+void ck_fut_fini(struct ck_prog *cp);
 /* check_path.c: the future of an engine along the path it takes. */
 int ck_path_init(struct ck_prog *cp);
 void ck_path_fini(struct ck_prog *cp);
 const uint8_t *ck_path_row(const struct ck_prog *cp,
 			   const struct ck_state *st, unsigned int e);
+/*
+ * check_indep.c: which steps commute with what other actors may do; the
+ * futures it reads, made and freed together.
+ */
+int ck_reduction_init(struct ck_prog *cp);
+void ck_reduction_fini(struct ck_prog *cp);
+bool ck_step_private(const struct ck_prog *cp, const struct ck_state *st,
+		     struct ck_step s);
+/* check_state.c: the program decoded, and a state's copy and hash. */
 void ck_mix(uint64_t h[2], uint64_t v);
-int ck_fut_init(struct ck_prog *cp);
-void ck_fut_fini(struct ck_prog *cp);
 int ck_prog_init(struct ck_prog *cp, const struct ncsync_asm_part *parts,
 		 unsigned int nparts, bool fifo, const int32_t *sems,
 		 const uint8_t *events);
@@ -234,8 +270,6 @@ bool ck_step_enabled(const struct ck_prog *cp, const struct ck_state *st,
 		     struct ck_step s);
 void ck_apply(const struct ck_prog *cp, struct ck_state *st, struct ck_step s,
 	      struct ck_effects *fx);
-bool ck_step_private(const struct ck_prog *cp, const struct ck_state *st,
-		     struct ck_step s);
 const struct ncsync_lane *ck_wait_at(const struct ck_prog *cp,
 				     const struct ck_state *st,
 				     unsigned int e);
@@ -243,7 +277,7 @@ void ck_hash(const struct ck_prog *cp, const struct ck_state *st,
 	     uint64_t h[2]);
 bool ck_ended(const struct ck_state *st, unsigned int e);
 
-/* check_state.c: the public views of the executor's state and steps. */
+/* check_view.c: the public views of the executor's state and steps. */
 void ck_snapshot(const struct ck_prog *cp, const struct ck_state *st,
 		 unsigned int core, struct ncsync_check_state *out);
 void ck_snapshot_cores(const struct ck_prog *cp, const struct ck_state *st,
@@ -352,6 +386,27 @@ uint64_t ck_accel_canon(struct ck_accel *a, const struct ck_prog *cp,
 int ck_accel_segment(struct ck_accel *a, const struct ck_prog *cp,
 		     struct ck_state *t, uint64_t seg, uint64_t hi,
 		     uint64_t *next, unsigned int *nseg, uint64_t *thi);
+
+/**
+ * struct ncsync_check_result - what ncsync_check() found (check_result.c
+ *	reads it, the search fills it).
+ * @verdict: safe, defect or inconclusive.
+ * @limited: a limit ended the search.
+ * @limit: the first limit hit.
+ * @states: the states explored.
+ * @defects: the first defect of each kind, or NULL.
+ * @accel: what the loop acceleration did.
+ */
+struct ncsync_check_result {
+	enum ncsync_check_verdict verdict;
+	bool limited;
+	enum ncsync_check_limit limit;
+	uint64_t states;
+	struct ncsync_check_defect *defects[NCSYNC_DEFECT_KINDS];
+	struct ncsync_check_accel accel;
+};
+
+void ck_defect_free(struct ncsync_check_defect *d);
 
 /*
  * check.c: ncsync_check(); with @full, every enabled step of every state

@@ -27,6 +27,7 @@
 
 #include "check.h"
 #include "ncsync_exec.h"
+#include "ncsync_optab.h"
 
 /* The variables: the registers of each slot, then the used semaphores. */
 #define CK_VREGS	(CK_MAX_SLOTS * NCSYNC_NUM_REGS)
@@ -563,7 +564,8 @@ static void ck_pred_insn(struct ck_pbuild *b, unsigned int e,
 
 	for (l = 0; l < in->nlanes; l++)
 		ck_pred_lane(b, e, in, &in->lane[l]);
-	if (in->opcode != NCSYNC_OPC_BRANCH || in->br.comp == NCSYNC_BR_ALWAYS)
+	if (!ncsync_op_has(in->opcode, NCSYNC_OPF_FLOW) ||
+	    in->br.comp == NCSYNC_BR_ALWAYS)
 		return;
 	cmp = in->br.comp & ~NCSYNC_BR_REG;
 	ck_pred_cmp(b, reg + in->br.lhs,
@@ -673,34 +675,47 @@ static bool ck_mov_ok(const struct ck_accel *a, unsigned int e,
 	}
 }
 
+/*
+ * Whether the op's own effect keeps the shift: Mov32 by its ALU operation;
+ * an op that reads or writes semaphores (the opcode table's footprint)
+ * when none of them, and no register it loads from them, is shifted.
+ */
+static bool ck_op_ok(const struct ck_accel *a, const struct ck_prog *cp,
+		     unsigned int e, const struct ncsync_insn *in)
+{
+	const uint32_t *d = a->delta + e * NCSYNC_NUM_REGS;
+	unsigned int c = cp->core[e], i;
+	struct ncsync_footprint fp;
+
+	if (in->opcode == NCSYNC_OPC_MOV32)
+		return ck_mov_ok(a, e, in);
+	if (!ncsync_op_has(in->opcode, NCSYNC_OPF_SEM_READ |
+				       NCSYNC_OPF_SEM_WRITE))
+		return true;
+	ncsync_op_footprint(in, &fp);
+	for (i = 0; i < NCSYNC_NUM_SEMS; i++)
+		if ((ncsync_footprint_sem(fp.sem_read, i) ||
+		     ncsync_footprint_sem(fp.sem_write, i)) &&
+		    cp->sem_dense[CK_G(c, i)] != 0xFFFF &&
+		    a->delta[ck_vsem(cp, c, i)])
+			return false;
+	for (i = 0; i < NCSYNC_NUM_REGS; i++)
+		if ((fp.reg_write & (1U << i)) && d[i])
+			return false;
+	return true;
+}
+
 static bool ck_insn_ok(const struct ck_accel *a, const struct ck_prog *cp,
 		       unsigned int e, const struct ncsync_insn *in)
 {
-	unsigned int c = cp->core[e], l, i;
+	unsigned int c = cp->core[e], l;
 
 	for (l = 0; l < in->nlanes; l++)
 		if (!ck_upd_ok(a, cp, e, in->lane[l].upd.on_land ?
 				   ck_land_core(cp, e, in) : c,
 			       &in->lane[l].upd))
 			return false;
-	switch (in->opcode) {
-	case NCSYNC_OPC_MOV32:
-		return ck_mov_ok(a, e, in);
-	case NCSYNC_OPC_POLL_SEM:
-		for (i = 0; i < in->poll.count; i++)
-			if (a->delta[ck_vsem(cp, c, in->poll.first + i)])
-				return false;
-		return !a->delta[e * NCSYNC_NUM_REGS + in->poll.dst];
-	case NCSYNC_OPC_GROUP_RESET:
-		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
-			if (ncsync_group_reset_clears(in, i) &&
-			    cp->sem_dense[CK_G(c, i)] != 0xFFFF &&
-			    a->delta[ck_vsem(cp, c, i)])
-				return false;
-		return true;
-	default:
-		return true;
-	}
+	return ck_op_ok(a, cp, e, in);
 }
 
 static int ck_incompat_init(struct ck_accel *a, const struct ck_prog *cp)
@@ -755,7 +770,8 @@ static bool ck_back_branch(const struct ck_prog *cp,
 	if (s.land || x->status != CK_RUNNING || x->sub != CK_SUB_EFFECT)
 		return false;
 	in = ck_insn(cp, from, s.idx);
-	return in->opcode == NCSYNC_OPC_BRANCH && in->br.target <= x->pc &&
+	return ncsync_op_has(in->opcode, NCSYNC_OPF_FLOW) &&
+	       in->br.target <= x->pc &&
 	       to->eng[s.idx].status == CK_RUNNING &&
 	       to->eng[s.idx].pc == in->br.target;
 }
@@ -823,7 +839,7 @@ static int64_t ck_loop_step(const struct ck_prog *cp, unsigned int e,
 	for (k = t; k < i; k++) {
 		const struct ncsync_insn *in = &cp->insns[e][k];
 
-		if (in->opcode == NCSYNC_OPC_BRANCH)
+		if (ncsync_op_has(in->opcode, NCSYNC_OPF_FLOW))
 			return 0;
 		if (in->opcode != NCSYNC_OPC_MOV32 || in->mov.dst != r)
 			continue;
@@ -843,13 +859,12 @@ static int64_t ck_loop_step(const struct ck_prog *cp, unsigned int e,
 static bool ck_writes_reg(const struct ck_prog *cp, unsigned int e,
 			  uint32_t from, uint32_t i, unsigned int r)
 {
+	struct ncsync_footprint fp;
 	uint32_t k;
 
 	for (k = from; k < i; k++) {
-		const struct ncsync_insn *in = &cp->insns[e][k];
-
-		if ((in->opcode == NCSYNC_OPC_MOV32 && in->mov.dst == r) ||
-		    (in->opcode == NCSYNC_OPC_POLL_SEM && in->poll.dst == r))
+		ncsync_op_footprint(&cp->insns[e][k], &fp);
+		if (fp.reg_write & (1U << r))
 			return true;
 	}
 	return false;
@@ -864,7 +879,7 @@ static bool ck_enters(const struct ck_prog *cp, unsigned int e, uint32_t i,
 	for (k = 0; k < cp->count[e]; k++) {
 		const struct ncsync_insn *in = &cp->insns[e][k];
 
-		if (k != i && in->opcode == NCSYNC_OPC_BRANCH &&
+		if (k != i && ncsync_op_has(in->opcode, NCSYNC_OPF_FLOW) &&
 		    in->br.target > t && in->br.target <= w)
 			return true;
 	}
@@ -934,7 +949,8 @@ bool ck_accel_finite(const struct ck_accel *a, const struct ck_prog *cp)
 
 	for (e = 0; e < cp->n; e++)
 		for (i = 0; i < cp->count[e]; i++)
-			if (cp->insns[e][i].opcode == NCSYNC_OPC_BRANCH &&
+			if (ncsync_op_has(cp->insns[e][i].opcode,
+					  NCSYNC_OPF_FLOW) &&
 			    cp->insns[e][i].br.target <= i &&
 			    !ck_loop_ends(cp, e, i))
 				return false;

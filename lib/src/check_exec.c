@@ -3,14 +3,16 @@
  * libncsync: the host executor of ncsync_check() (Documentation/ncsync/
  * check.rst, "Steps").  The cores a program runs on are an explicit struct
  * ck_state; a step changes it the way an engine or the DMA engine of the
- * driver would, by the execution core the engines use
- * (common/ncsync_exec.h):
+ * driver would, by the effect function the engines use
+ * (common/ncsync_effect.h), on the state's banks; the state itself
+ * (decoding, copy, hash) is check_state.c's, below this file:
  *
  *   - a wait's test, with its then-clear or then-set action or its paired
  *     same-lane update: one step, enabled when the test passes;
  *   - the op's own effect: one step (Drain: enabled once the engine's
  *     copies have landed; DMA: once it has fewer than CK_DEPTH in flight).
- *     NoOp and EventSemaphore have no effect, hence no effect step;
+ *     An opcode without NCSYNC_OPF_EFFECT (NoOp, EventSemaphore) has no
+ *     effect step;
  *   - each unpaired update, in lane order: one step each;
  *   - the landing of a copy in flight: one step of its own, enabled at any
  *     time (with fifo: for the oldest copy only), that applies its
@@ -22,219 +24,13 @@
 #include <string.h>
 
 #include "check.h"
-#include "ncsync_exec.h"
+#include "ncsync_effect.h"
+#include "ncsync_optab.h"
 
-const struct ncsync_insn *ck_insn(const struct ck_prog *cp,
-					 const struct ck_state *st,
-					 unsigned int e)
-{
-	return &cp->insns[e][st->eng[e].pc];
-}
-
-bool ck_ended(const struct ck_state *st, unsigned int e)
-{
-	return st->eng[e].status != CK_RUNNING;
-}
-
-unsigned int ck_land_core(const struct ck_prog *cp, unsigned int e,
-			  const struct ncsync_insn *in)
-{
-	return in->dma.flags & NCSYNC_DMA_F_PEER ? cp->bank_of[in->dma.peer] :
-						   cp->core[e];
-}
-
-/* Note that @users touch semaphore or event @index of core @c, bank @bank. */
-static void ck_use(struct ck_prog *cp, unsigned int c, uint8_t bank,
-		   unsigned int index, uint32_t users)
-{
-	if (bank == NCSYNC_BANK_SEM)
-		cp->sem_users[CK_G(c, index)] |= users;
-	else
-		cp->ev_users[CK_G(c, index)] |= users;
-}
-
-/* The footprint of one record of slot @e in the users masks. */
-static void ck_use_insn(struct ck_prog *cp, const struct ncsync_insn *in,
-			unsigned int e)
-{
-	unsigned int l, i, c = cp->core[e];
-
-	for (l = 0; l < in->nlanes; l++) {
-		const struct ncsync_lane *ln = &in->lane[l];
-
-		if (ln->wait.active)
-			ck_use(cp, c, ln->wait.bank, ln->wait.index,
-			       CK_ACTOR_ENG(e));
-		if (ln->upd.active && ln->upd.on_land)
-			ck_use(cp, ck_land_core(cp, e, in), ln->upd.bank,
-			       ln->upd.index, CK_ACTOR_DMA(e));
-		else if (ln->upd.active)
-			ck_use(cp, c, ln->upd.bank, ln->upd.index,
-			       CK_ACTOR_ENG(e));
-	}
-	if (in->opcode == NCSYNC_OPC_GROUP_RESET)
-		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
-			if (ncsync_group_reset_clears(in, i))
-				cp->sem_users[CK_G(c, i)] |= CK_ACTOR_ENG(e);
-	if (in->opcode == NCSYNC_OPC_POLL_SEM)
-		for (i = 0; i < in->poll.count; i++)
-			cp->sem_users[CK_G(c, in->poll.first + i)] |=
-				CK_ACTOR_ENG(e);
-}
-
-/* The semaphores and events the state hash covers, of every core. */
-static void ck_used(struct ck_prog *cp, const int32_t *sems,
-		    const uint8_t *events)
-{
-	unsigned int c, i;
-
-	for (c = 0; c < cp->ncores; c++)
-		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
-			if (cp->sem_users[CK_G(c, i)] || (sems && sems[i]))
-				cp->sem_used[cp->nsem_used++] = CK_G(c, i);
-	for (c = 0; c < cp->ncores; c++)
-		for (i = 0; i < NCSYNC_NUM_EVENTS; i++)
-			if (cp->ev_users[CK_G(c, i)] || (events && events[i]))
-				cp->ev_used[cp->nev_used++] = CK_G(c, i);
-}
-
-/* Decode stream @s into slot @e; -EINVAL if the validator refuses it. */
-static int ck_decode(struct ck_prog *cp, const struct ncsync_stream *s,
-		     unsigned int e)
-{
-	uint32_t i;
-
-	cp->engine[e] = s->engine;
-	cp->count[e] = s->count;
-	cp->insns[e] = calloc(s->count ? s->count : 1, sizeof(**cp->insns));
-	if (!cp->insns[e])
-		return -ENOMEM;
-	for (i = 0; i < s->count; i++)
-		if (ncsync_record_decode(s->recs + (size_t)i *
-					 NCSYNC_RECORD_SIZE, s->count,
-					 UINT64_MAX, &cp->insns[e][i]))
-			return -EINVAL;
-	return 0;
-}
-
-/* A core at position @pos: the one there, or a new one; -E2BIG. */
-static int ck_add_core(struct ck_prog *cp, unsigned int pos)
-{
-	if (cp->bank_of[pos] != 0xFF)
-		return cp->bank_of[pos];
-	if (cp->ncores == CK_MAX_CORES)
-		return -E2BIG;
-	cp->pos[cp->ncores] = pos;
-	cp->bank_of[pos] = cp->ncores;
-	return cp->ncores++;
-}
-
-/* Part @prog at position @pos: a core and a slot for each engine. */
-static int ck_add_part(struct ck_prog *cp, unsigned int pos,
-		       const struct ncsync_program *prog)
-{
-	unsigned int e;
-	int c, ret;
-
-	if (!prog || !prog->finalized || pos >= NCSYNC_MAX_LNC ||
-	    cp->bank_of[pos] != 0xFF)
-		return -EINVAL;
-	c = ck_add_core(cp, pos);
-	if (c < 0)
-		return c;
-	cp->prog[c] = prog;
-	cp->nparts++;
-	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++) {
-		if (!prog->streams[e])
-			continue;
-		if (cp->n == CK_MAX_SLOTS)
-			return -E2BIG;
-		cp->core[cp->n] = c;
-		ret = ck_decode(cp, prog->streams[e], cp->n++);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-/* The peers the DMA records land on that no part runs on; the masks. */
-static int ck_add_peers(struct ck_prog *cp)
-{
-	unsigned int e;
-	uint32_t i;
-	int ret;
-
-	for (e = 0; e < cp->n; e++) {
-		for (i = 0; i < cp->count[e]; i++) {
-			const struct ncsync_insn *in = &cp->insns[e][i];
-
-			if (in->opcode != NCSYNC_OPC_DMA ||
-			    !(in->dma.flags & NCSYNC_DMA_F_PEER))
-				continue;
-			ret = ck_add_core(cp, in->dma.peer);
-			if (ret < 0)
-				return ret;
-		}
-	}
-	for (e = 0; e < cp->n; e++)
-		for (i = 0; i < cp->count[e]; i++)
-			ck_use_insn(cp, &cp->insns[e][i], e);
-	return 0;
-}
-
-static int ck_prog_parts(struct ck_prog *cp,
-			 const struct ncsync_asm_part *parts,
-			 unsigned int nparts)
-{
-	unsigned int i;
-	int ret;
-
-	if (!parts || !nparts)
-		return -EINVAL;
-	for (i = 0; i < nparts; i++) {
-		ret = ck_add_part(cp, parts[i].core, parts[i].prog);
-		if (ret)
-			return ret;
-	}
-	ret = ck_add_peers(cp);
-	cp->state_size = offsetof(struct ck_state, bank) +
-			 cp->ncores * sizeof(struct ck_bank);
-	return ret;
-}
-
-int ck_prog_init(struct ck_prog *cp, const struct ncsync_asm_part *parts,
-		 unsigned int nparts, bool fifo, const int32_t *sems,
-		 const uint8_t *events)
-{
-	int ret;
-
-	memset(cp, 0, sizeof(*cp));
-	memset(cp->bank_of, 0xFF, sizeof(cp->bank_of));
-	cp->fifo = fifo;
-	ret = ck_prog_parts(cp, parts, nparts);
-	if (!ret) {
-		ck_used(cp, sems, events);
-		ret = cp->n ? ck_fut_init(cp) : -EINVAL;
-	}
-	if (ret)
-		ck_prog_fini(cp);
-	return ret;
-}
-
-void ck_prog_fini(struct ck_prog *cp)
-{
-	unsigned int e;
-
-	for (e = 0; e < CK_MAX_SLOTS; e++)
-		free(cp->insns[e]);
-	memset(cp->insns, 0, sizeof(cp->insns));
-	ck_fut_fini(cp);
-}
-
-/* Whether the record's op has an effect step. */
+/* Whether the record's op has an effect step: the opcode table says. */
 static bool ck_has_effect(uint8_t opcode)
 {
-	return opcode != NCSYNC_OPC_NOOP && opcode != NCSYNC_OPC_EVENT_SEMAPHORE;
+	return ncsync_op_has(opcode, NCSYNC_OPF_EFFECT);
 }
 
 static bool ck_has_update(const struct ncsync_insn *in, unsigned int l)
@@ -289,19 +85,6 @@ static void ck_normalize(const struct ck_prog *cp, struct ck_state *st,
 	}
 }
 
-/*
- * Copy what a state uses: its copies in flight, the program's engines,
- * the cores' banks (a search copies a state at every step).
- */
-void ck_state_copy(const struct ck_prog *cp, struct ck_state *dst,
-		   const struct ck_state *src)
-{
-	dst->ncopies = src->ncopies;
-	memcpy(dst->copies, src->copies, src->ncopies * sizeof(src->copies[0]));
-	memcpy(dst->eng, src->eng, cp->n * sizeof(src->eng[0]));
-	memcpy(dst->bank, src->bank, cp->ncores * sizeof(src->bank[0]));
-}
-
 void ck_state_init(const struct ck_prog *cp, struct ck_state *st,
 		   const int32_t *sems, const uint8_t *events)
 {
@@ -321,97 +104,6 @@ void ck_state_init(const struct ck_prog *cp, struct ck_state *st,
 			st->eng[e].status = CK_DONE;
 		ck_normalize(cp, st, e);
 	}
-}
-
-/* Whether a wait passes on banks @b; *@after: an event wait's action. */
-static bool ck_wait_passes(const struct ck_bank *b, const struct ck_eng *x,
-			   const struct ncsync_wait_op *w, bool *after)
-{
-	if (w->bank == NCSYNC_BANK_SEM)
-		return ncsync_wait_sem_passes(w, b->sems[w->index],
-					      ncsync_wait_threshold(w,
-								    x->regs));
-	return ncsync_wait_event_passes(w, b->events[w->index], after);
-}
-
-static bool ck_engine_enabled(const struct ck_prog *cp,
-			      const struct ck_state *st, unsigned int e)
-{
-	const struct ck_eng *x = &st->eng[e];
-	const struct ncsync_insn *in;
-	bool after;
-
-	if (x->status != CK_RUNNING)
-		return false;
-	in = ck_insn(cp, st, e);
-	if (x->sub < CK_SUB_EFFECT)
-		return ck_wait_passes(&st->bank[cp->core[e]], x,
-				      &in->lane[x->sub].wait, &after);
-	if (x->sub > CK_SUB_EFFECT)
-		return true;
-	if (in->opcode == NCSYNC_OPC_DRAIN)
-		return !x->inflight;
-	if (in->opcode == NCSYNC_OPC_DMA)
-		return x->inflight < CK_DEPTH;
-	return true;
-}
-
-bool ck_step_enabled(const struct ck_prog *cp, const struct ck_state *st,
-		     struct ck_step s)
-{
-	if (!s.land)
-		return s.idx < cp->n && ck_engine_enabled(cp, st, s.idx);
-	return s.idx < st->ncopies && (!cp->fifo || !s.idx);
-}
-
-unsigned int ck_enabled(const struct ck_prog *cp, const struct ck_state *st,
-			struct ck_step *steps)
-{
-	unsigned int e, i, n = 0;
-
-	for (e = 0; e < cp->n; e++)
-		if (ck_engine_enabled(cp, st, e))
-			steps[n++] = (struct ck_step){ .idx = e };
-	for (i = 0; i < st->ncopies && (!cp->fifo || !i); i++)
-		steps[n++] = (struct ck_step){ .land = true, .idx = i };
-	return n;
-}
-
-/*
- * An update of engine @x (NULL: a landing, whose operand is immediate) on
- * banks @b.
- */
-static void ck_update(struct ck_bank *b, const struct ck_eng *x,
-		      const struct ncsync_update_op *u, struct ck_effects *fx)
-{
-	bool ovf = false;
-
-	if (u->bank == NCSYNC_BANK_EVENT) {
-		if (b->events[u->index] == u->set)
-			fx->event = true;
-		b->events[u->index] = u->set;
-		return;
-	}
-	if (x)
-		b->sems[u->index] = ncsync_update_sem(u, b->sems[u->index],
-						      x->regs, &ovf);
-	else
-		b->sems[u->index] = ncsync_sem_apply(u->op, b->sems[u->index],
-						     u->operand, &ovf);
-	fx->overflow |= ovf;
-}
-
-static void ck_do_wait(struct ck_bank *b, struct ck_eng *x,
-		       const struct ncsync_lane *l, struct ck_effects *fx)
-{
-	bool after;
-
-	if (!ck_wait_passes(b, x, &l->wait, &after))
-		return;
-	if (l->wait.bank == NCSYNC_BANK_EVENT)
-		b->events[l->wait.index] = after;
-	else if (l->paired)
-		ck_update(b, x, &l->upd, fx);
 }
 
 static bool ck_overlap(uint64_t a, uint64_t b, uint32_t len_a,
@@ -460,55 +152,173 @@ static void ck_issue(const struct ck_prog *cp, struct ck_state *st,
 	x->inflight++;
 }
 
-static void ck_effect(const struct ck_prog *cp, struct ck_state *st,
-		      unsigned int e, struct ck_effects *fx)
-{
-	const struct ncsync_insn *in = ck_insn(cp, st, e);
-	struct ck_bank *b = ck_bank_of(cp, st, e);
-	struct ck_eng *x = &st->eng[e];
-	unsigned int i;
+/*
+ * The bank of a step as common/ncsync_effect.h sees it: the core of engine
+ * @e (or, for a landing, the core the update lands on), and what the step
+ * did that is a defect.
+ */
+struct ck_ctx {
+	const struct ck_prog *cp;
+	struct ck_state *st;
+	struct ck_bank *b;
+	unsigned int e;
+	struct ck_effects *fx;
+};
 
-	switch (in->opcode) {
-	case NCSYNC_OPC_HALT:
+static int32_t ck_sem_read(void *ctx, unsigned int i)
+{
+	return ((struct ck_ctx *)ctx)->b->sems[i];
+}
+
+static bool ck_sem_update(void *ctx, unsigned int i, enum ncsync_sem_upd op,
+			  uint32_t operand)
+{
+	struct ck_bank *b = ((struct ck_ctx *)ctx)->b;
+	bool ovf = false;
+
+	b->sems[i] = ncsync_sem_apply(op, b->sems[i], operand, &ovf);
+	return ovf;
+}
+
+static bool ck_event_read(void *ctx, unsigned int i)
+{
+	return ((struct ck_ctx *)ctx)->b->events[i];
+}
+
+static bool ck_event_write(void *ctx, unsigned int i, bool set)
+{
+	struct ck_bank *b = ((struct ck_ctx *)ctx)->b;
+	bool same = b->events[i] == set;
+
+	b->events[i] = set;
+	return same;
+}
+
+/* A Drain's effect step is enabled only once it passes. */
+static bool ck_drain_pass(void *ctx)
+{
+	struct ck_ctx *k = ctx;
+
+	return !k->st->eng[k->e].inflight;
+}
+
+/* A DMA record's effect step is enabled only while a slot is free. */
+static bool ck_dma_issue(void *ctx, const struct ncsync_insn *in)
+{
+	struct ck_ctx *k = ctx;
+
+	if (k->st->eng[k->e].inflight >= CK_DEPTH)
+		return false;
+	ck_issue(k->cp, k->st, k->e, k->fx);
+	return true;
+}
+
+static const struct ncsync_bank_ops ck_bank_ops = {
+	.sem_read = ck_sem_read,
+	.sem_update = ck_sem_update,
+	.event_read = ck_event_read,
+	.event_write = ck_event_write,
+	.drain_pass = ck_drain_pass,
+	.dma_issue = ck_dma_issue,
+};
+
+/* Whether a wait passes on banks @b. */
+static bool ck_wait_passes(struct ck_bank *b, const struct ck_eng *x,
+			   const struct ncsync_wait_op *w)
+{
+	struct ck_ctx k = { .b = b };
+	bool after;
+
+	return ncsync_exec_wait_test(w, x->regs, &ck_bank_ops, &k, &after);
+}
+
+static bool ck_engine_enabled(const struct ck_prog *cp,
+			      const struct ck_state *st, unsigned int e)
+{
+	const struct ck_eng *x = &st->eng[e];
+	const struct ncsync_insn *in;
+
+	if (x->status != CK_RUNNING)
+		return false;
+	in = ck_insn(cp, st, e);
+	if (x->sub < CK_SUB_EFFECT)
+		return ck_wait_passes((struct ck_bank *)&st->bank[cp->core[e]],
+				      x, &in->lane[x->sub].wait);
+	if (x->sub > CK_SUB_EFFECT)
+		return true;
+	/* The op's effect blocks (ncsync_exec_op()) until these hold. */
+	if (ncsync_op_has(in->opcode, NCSYNC_OPF_DRAIN))
+		return !x->inflight;
+	if (ncsync_op_has(in->opcode, NCSYNC_OPF_DMA))
+		return x->inflight < CK_DEPTH;
+	return true;
+}
+
+bool ck_step_enabled(const struct ck_prog *cp, const struct ck_state *st,
+		     struct ck_step s)
+{
+	if (!s.land)
+		return s.idx < cp->n && ck_engine_enabled(cp, st, s.idx);
+	return s.idx < st->ncopies && (!cp->fifo || !s.idx);
+}
+
+unsigned int ck_enabled(const struct ck_prog *cp, const struct ck_state *st,
+			struct ck_step *steps)
+{
+	unsigned int e, i, n = 0;
+
+	for (e = 0; e < cp->n; e++)
+		if (ck_engine_enabled(cp, st, e))
+			steps[n++] = (struct ck_step){ .idx = e };
+	for (i = 0; i < st->ncopies && (!cp->fifo || !i); i++)
+		steps[n++] = (struct ck_step){ .land = true, .idx = i };
+	return n;
+}
+
+/* Note the strict-mode fault of an update as a defect of the step. */
+static void ck_fault(struct ck_effects *fx, uint8_t fault)
+{
+	if (fault == NCSYNC_FAULT_SEM_OVERFLOW)
+		fx->overflow = true;
+	else if (fault)
+		fx->event = true;
+}
+
+/* The op's own effect, by the engines' effect function. */
+static void ck_effect(struct ck_ctx *k)
+{
+	const struct ncsync_insn *in = ck_insn(k->cp, k->st, k->e);
+	struct ck_eng *x = &k->st->eng[k->e];
+
+	switch (ncsync_exec_op(in, x->regs, &ck_bank_ops, k)) {
+	case NCSYNC_OP_HALT:
 		x->ending = CK_HALTED;
 		break;
-	case NCSYNC_OPC_EXIT:
+	case NCSYNC_OP_EXIT:
 		x->ending = CK_DONE;
 		break;
-	case NCSYNC_OPC_MOV32:
-		ncsync_mov_exec(in, x->regs);
+	case NCSYNC_OP_JUMP:
+		x->next = in->br.target;
 		break;
-	case NCSYNC_OPC_BRANCH:
-		if (ncsync_branch_taken(in, x->regs))
-			x->next = in->br.target;
-		break;
-	case NCSYNC_OPC_DMA:
-		ck_issue(cp, st, e, fx);
-		break;
-	case NCSYNC_OPC_POLL_SEM:
-		/* The semaphores are read in one step: one value each. */
-		x->regs[in->poll.dst] =
-			ncsync_poll_reduce(in, &b->sems[in->poll.first]);
-		break;
-	case NCSYNC_OPC_GROUP_RESET:
-		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
-			b->sems[i] = ncsync_group_reset_clears(in, i) ?
-				     0 : b->sems[i];
-		break;
-	default:	/* Drain: enabled only once drained */
+	default:	/* Drain and DMA: enabled only once they pass */
 		break;
 	}
 }
 
+/* A copy lands: its completion update, on the issuer's core or the peer's. */
 static void ck_land(const struct ck_prog *cp, struct ck_state *st,
 		    unsigned int idx, struct ck_effects *fx)
 {
 	struct ck_copy c = st->copies[idx];
 	const struct ncsync_insn *in = &cp->insns[c.eng][c.rec];
+	struct ck_ctx k = {
+		.cp = cp, .st = st, .e = c.eng, .fx = fx,
+		.b = &st->bank[ck_land_core(cp, c.eng, in)],
+	};
 
 	if (in->lane[0].upd.active)
-		ck_update(&st->bank[ck_land_core(cp, c.eng, in)], NULL,
-			  &in->lane[0].upd, fx);
+		ck_fault(fx, ncsync_exec_update(&in->lane[0].upd, NULL,
+						&ck_bank_ops, &k));
 	memmove(&st->copies[idx], &st->copies[idx + 1],
 		(st->ncopies - idx - 1) * sizeof(st->copies[0]));
 	st->ncopies--;
@@ -518,8 +328,10 @@ static void ck_land(const struct ck_prog *cp, struct ck_state *st,
 void ck_apply(const struct ck_prog *cp, struct ck_state *st, struct ck_step s,
 	      struct ck_effects *fx)
 {
+	struct ck_ctx k = { .cp = cp, .st = st, .e = s.idx, .fx = fx };
 	const struct ncsync_insn *in;
 	struct ck_eng *x;
+	uint8_t fault = 0;
 
 	memset(fx, 0, sizeof(*fx));
 	if (s.land) {
@@ -528,13 +340,16 @@ void ck_apply(const struct ck_prog *cp, struct ck_state *st, struct ck_step s,
 	}
 	x = &st->eng[s.idx];
 	in = ck_insn(cp, st, s.idx);
+	k.b = ck_bank_of(cp, st, s.idx);
 	if (x->sub < CK_SUB_EFFECT)
-		ck_do_wait(ck_bank_of(cp, st, s.idx), x, &in->lane[x->sub], fx);
+		ncsync_exec_wait(&in->lane[x->sub], x->regs, &ck_bank_ops, &k,
+				 &fault);
 	else if (x->sub == CK_SUB_EFFECT)
-		ck_effect(cp, st, s.idx, fx);
+		ck_effect(&k);
 	else
-		ck_update(ck_bank_of(cp, st, s.idx), x,
-			  &in->lane[x->sub - CK_SUB_UPD].upd, fx);
+		fault = ncsync_exec_update(&in->lane[x->sub - CK_SUB_UPD].upd,
+					   x->regs, &ck_bank_ops, &k);
+	ck_fault(fx, fault);
 	x->sub++;
 	ck_normalize(cp, st, s.idx);
 }
@@ -549,64 +364,3 @@ const struct ncsync_lane *ck_wait_at(const struct ck_prog *cp,
 	return &ck_insn(cp, st, e)->lane[x->sub];
 }
 
-/* splitmix64's finalizer: a bijection with full avalanche. */
-static uint64_t ck_fmix(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-	return z ^ (z >> 31);
-}
-
-void ck_mix(uint64_t h[2], uint64_t v)
-{
-	h[0] = (h[0] ^ ck_fmix(v ^ 0x9E3779B97F4A7C15ULL)) *
-	       0xFF51AFD7ED558CCDULL;
-	h[1] = ((h[1] << 23 | h[1] >> 41) + ck_fmix(v + 0xC4CEB9FE1A85EC53ULL)) *
-	       0x2545F4914F6CDD1DULL;
-}
-
-static void ck_hash_eng(uint64_t h[2], const struct ck_eng *x)
-{
-	unsigned int r;
-
-	ck_mix(h, (uint64_t)x->pc << 32 | x->next);
-	ck_mix(h, (uint64_t)x->sub << 24 | x->status << 16 | x->ending << 8 |
-		  x->inflight);
-	for (r = 0; r < NCSYNC_NUM_REGS; r += 2)
-		ck_mix(h, (uint64_t)x->regs[r] << 32 | x->regs[r + 1]);
-}
-
-/*
- * The 128-bit hash of what the state's future depends on: the semaphores
- * and events the program names, the engines, the copies in flight (not
- * the copy numbers, which only name them).
- */
-void ck_hash(const struct ck_prog *cp, const struct ck_state *st,
-	     uint64_t h[2])
-{
-	unsigned int i;
-
-	h[0] = 0x6A09E667F3BCC908ULL;
-	h[1] = 0xBB67AE8584CAA73BULL;
-	for (i = 0; i < cp->nsem_used; i++) {
-		unsigned int g = cp->sem_used[i];
-
-		ck_mix(h, (uint64_t)(uint32_t)st->bank[g / NCSYNC_NUM_SEMS]
-				.sems[g % NCSYNC_NUM_SEMS] | (uint64_t)i << 32);
-	}
-	for (i = 0; i < cp->nev_used; i++) {
-		unsigned int g = cp->ev_used[i];
-
-		ck_mix(h, st->bank[g / NCSYNC_NUM_EVENTS]
-				.events[g % NCSYNC_NUM_EVENTS] |
-			  (uint64_t)i << 32 | 1ULL << 63);
-	}
-	for (i = 0; i < cp->n; i++)
-		ck_hash_eng(h, &st->eng[i]);
-	for (i = 0; i < st->ncopies; i++)
-		ck_mix(h, (uint64_t)st->copies[i].eng << 32 |
-			  st->copies[i].rec);
-	ck_mix(h, st->ncopies);
-	h[0] = ck_fmix(h[0] ^ h[1]);
-	h[1] = ck_fmix(h[1] + h[0]);
-}

@@ -19,20 +19,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "ncsync_exec.h"
-
-/* Access classes of a semaphore. */
-#define CK_C_INC	0x01	/* + a non-negative immediate */
-#define CK_C_DEC	0x02	/* - a non-negative immediate */
-#define CK_C_SET	0x04	/* any other write, or a wait with its update */
-#define CK_C_GE		0x08	/* a wait for > or >=, alone */
-#define CK_C_LE		0x10	/* a wait for < or <=, alone */
-#define CK_C_EQ		0x20	/* a wait for ==, alone */
-#define CK_C_POLL	0x40	/* PollSem */
-#define CK_C_READS	(CK_C_GE | CK_C_LE | CK_C_EQ | CK_C_POLL)
-
-/* The largest table of futures, in bytes per slot. */
-#define CK_FUT_MAX	(4U << 20)
+#include "ncsync_optab.h"
 
 /* The classes that commute with an access of class @c (one bit). */
 static uint8_t ck_commutes(uint8_t c)
@@ -52,151 +39,6 @@ static uint8_t ck_commutes(uint8_t c)
 	default:
 		return 0;
 	}
-}
-
-static uint8_t ck_upd_class(const struct ncsync_update_op *u)
-{
-	if (u->reg || u->operand > INT32_MAX)
-		return CK_C_SET;
-	if (u->op == NCSYNC_SEM_UPD_ADD)
-		return CK_C_INC;
-	return u->op == NCSYNC_SEM_UPD_SUB ? CK_C_DEC : CK_C_SET;
-}
-
-static uint8_t ck_wait_class(const struct ncsync_lane *l)
-{
-	if (l->paired)
-		return CK_C_SET;
-	switch (l->wait.cmp) {
-	case NCSYNC_CMP_GT:
-	case NCSYNC_CMP_GE:
-		return CK_C_GE;
-	case NCSYNC_CMP_LT:
-	case NCSYNC_CMP_LE:
-		return CK_C_LE;
-	default:
-		return CK_C_EQ;
-	}
-}
-
-/*
- * OR the semaphore accesses of record @in of slot @e into @row (engine,
- * then landings).
- */
-void ck_fut_insn(const struct ck_prog *cp, unsigned int e,
-		 const struct ncsync_insn *in, uint8_t *row)
-{
-	const uint16_t *dense = cp->sem_dense + CK_G(cp->core[e], 0);
-	uint8_t *land = row + cp->nsem_used;
-	unsigned int l, i;
-
-	for (l = 0; l < in->nlanes; l++) {
-		const struct ncsync_lane *ln = &in->lane[l];
-
-		if (ln->wait.active && ln->wait.bank == NCSYNC_BANK_SEM)
-			row[dense[ln->wait.index]] |= ck_wait_class(ln);
-		if (!ln->upd.active || ln->upd.bank != NCSYNC_BANK_SEM)
-			continue;
-		if (ln->upd.on_land)
-			land[cp->sem_dense[CK_G(ck_land_core(cp, e, in),
-						ln->upd.index)]] |=
-				ck_upd_class(&ln->upd);
-		else
-			row[dense[ln->upd.index]] |=
-				ln->paired ? CK_C_SET : ck_upd_class(&ln->upd);
-	}
-	if (in->opcode == NCSYNC_OPC_GROUP_RESET)
-		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
-			if (ncsync_group_reset_clears(in, i))
-				row[dense[i]] |= CK_C_SET;
-	if (in->opcode == NCSYNC_OPC_POLL_SEM)
-		for (i = 0; i < in->poll.count; i++)
-			row[dense[in->poll.first + i]] |= CK_C_POLL;
-}
-
-/* reach[pc]: lowered by the earliest target of a branch back from it on. */
-static void ck_reach_init(const struct ck_prog *cp, unsigned int e,
-			  uint32_t *reach)
-{
-	uint32_t n = cp->count[e], i, s;
-
-	reach[n] = n;
-	for (i = n; i-- > 0;) {
-		const struct ncsync_insn *in = &cp->insns[e][i];
-
-		reach[i] = reach[i + 1] < i ? reach[i + 1] : i;
-		if (in->opcode == NCSYNC_OPC_BRANCH && in->br.target < reach[i])
-			reach[i] = in->br.target;
-	}
-	/* reach[] is now the earliest target from i on: close it. */
-	for (i = 0; i <= n; i++) {
-		for (s = reach[i]; reach[s] < s; s = reach[s])
-			;
-		reach[i] = s;
-	}
-}
-
-/* The table of slot @e: suffix unions of its records' classes. */
-static int ck_fut_slot(struct ck_prog *cp, unsigned int e)
-{
-	uint32_t n = cp->count[e], rows, i;
-	size_t w = 2 * (size_t)cp->nsem_used;
-	uint8_t *fut;
-
-	rows = (size_t)(n + 1) * w <= CK_FUT_MAX ? n + 1 : 1;
-	cp->reach[e] = calloc(n + 1, sizeof(*cp->reach[e]));
-	fut = calloc(rows * w + 1, 1);
-	cp->fut[e] = fut;
-	cp->fut_rows[e] = rows;
-	if (!fut || !cp->reach[e])
-		return -ENOMEM;
-	ck_reach_init(cp, e, cp->reach[e]);
-	for (i = n; i-- > 0;) {
-		uint8_t *row = rows > 1 ? fut + i * w : fut;
-
-		if (rows > 1)
-			memcpy(row, row + w, w);
-		ck_fut_insn(cp, e, &cp->insns[e][i], row);
-	}
-	return 0;
-}
-
-int ck_fut_init(struct ck_prog *cp)
-{
-	unsigned int e, i;
-	int ret;
-
-	memset(cp->sem_dense, 0xff, sizeof(cp->sem_dense));
-	for (i = 0; i < cp->nsem_used; i++)
-		cp->sem_dense[cp->sem_used[i]] = i;
-	for (e = 0; e < cp->n; e++) {
-		ret = ck_fut_slot(cp, e);
-		if (ret)
-			return ret;
-	}
-	return ck_path_init(cp);
-}
-
-void ck_fut_fini(struct ck_prog *cp)
-{
-	unsigned int e;
-
-	ck_path_fini(cp);
-	for (e = 0; e < CK_MAX_SLOTS; e++) {
-		free(cp->fut[e]);
-		free(cp->reach[e]);
-		cp->fut[e] = NULL;
-		cp->reach[e] = NULL;
-	}
-}
-
-/* The static row of slot @e at record @pc: what the records from it reach. */
-const uint8_t *ck_fut_static(const struct ck_prog *cp, unsigned int e,
-			     uint32_t pc)
-{
-	uint32_t r = cp->fut_rows[e] > 1 ? cp->reach[e][pc] : 0;
-
-	return cp->fut[e] + (size_t)r * 2 * cp->nsem_used;
 }
 
 /*
@@ -265,34 +107,33 @@ static bool ck_event_free(const struct ck_prog *cp, const struct ck_state *st,
 		 ~CK_ACTOR_ENG(e));
 }
 
+/*
+ * The op's own effect: private when no other actor may touch what its
+ * footprint names in a way that does not commute.  A DMA record never is
+ * (a copy's bytes are what a race is about); Halt, Exit, Mov32, Branch
+ * touch the engine's own registers and flow only; a Drain that can run has
+ * no copy in flight, and none can be.
+ */
 static bool ck_effect_private(const struct ck_prog *cp,
 			      const struct ck_state *st,
 			      const struct ncsync_insn *in, unsigned int e)
 {
+	struct ncsync_footprint fp;
+	uint8_t c;
 	unsigned int i;
 
-	switch (in->opcode) {
-	case NCSYNC_OPC_GROUP_RESET:
-		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
-			if (ncsync_group_reset_clears(in, i) &&
-			    !ck_sem_free(cp, st, e, i, CK_C_SET))
-				return false;
-		return true;
-	case NCSYNC_OPC_POLL_SEM:
-		for (i = 0; i < in->poll.count; i++)
-			if (!ck_sem_free(cp, st, e, in->poll.first + i,
-					 CK_C_POLL))
-				return false;
-		return true;
-	case NCSYNC_OPC_DMA:
+	if (ncsync_op_has(in->opcode, NCSYNC_OPF_DMA))
 		return false;
-	default:
-		/*
-		 * Halt, Exit, Mov32, Branch: the engine's own; a Drain that can
-		 * run: none of its copies is in flight, none can be.
-		 */
+	if (!ncsync_op_has(in->opcode, NCSYNC_OPF_SEM_READ |
+				       NCSYNC_OPF_SEM_WRITE))
 		return true;
+	ncsync_op_footprint(in, &fp);
+	for (i = 0; i < NCSYNC_NUM_SEMS; i++) {
+		c = ck_op_class(&fp, i);
+		if (c && !ck_sem_free(cp, st, e, i, c))
+			return false;
 	}
+	return true;
 }
 
 /*
@@ -324,4 +165,28 @@ bool ck_step_private(const struct ck_prog *cp, const struct ck_state *st,
 	if (l->upd.bank == NCSYNC_BANK_EVENT)
 		return ck_event_free(cp, st, s.idx, l->upd.index);
 	return ck_sem_free(cp, st, s.idx, l->upd.index, ck_upd_class(&l->upd));
+}
+
+/**
+ * ck_reduction_init() - the futures the reduction reads: the static rows
+ *	(check_fut.c), then the caches of the paths (check_path.c).
+ * @cp: a program ck_prog_init() decoded.
+ *
+ * Return: 0 or -ENOMEM; ck_reduction_fini() frees what was made either way.
+ */
+int ck_reduction_init(struct ck_prog *cp)
+{
+	int ret = ck_fut_init(cp);
+
+	return ret ?: ck_path_init(cp);
+}
+
+/**
+ * ck_reduction_fini() - free what ck_reduction_init() made.
+ * @cp: the program.
+ */
+void ck_reduction_fini(struct ck_prog *cp)
+{
+	ck_path_fini(cp);
+	ck_fut_fini(cp);
 }

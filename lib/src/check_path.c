@@ -9,7 +9,7 @@
  * state, the records an engine runs next are one path, whatever the other
  * engines do: its waits may hold it back, never send it elsewhere.  What
  * it may still do is what the records of that path do, a subset of what
- * every record its loops reach does (the static rows of check_indep.c).
+ * every record its loops reach does (the static rows of check_fut.c).
  *
  * ck_path_row() follows the path from the engine's position and registers
  * and ORs the classes of its records into a row: up to the end of the
@@ -25,7 +25,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "ncsync_exec.h"
+#include "ncsync_effect.h"
+#include "ncsync_optab.h"
 
 /* Records one walk follows at most, and points a slot caches at most. */
 #define CK_PATH_WALK	(1U << 16)
@@ -121,9 +122,54 @@ static bool ck_path_room(struct ck_paths *ps, size_t w)
 }
 
 /*
- * Run the record of @p on its registers; false when the path ends there
- * or cannot be followed past it (*@tail set: NULL for the end, else the
- * static row to take).
+ * The banks of a path: none.  A path runs a record's effect on registers
+ * only; an op that reads the banks ends it before it runs (ck_path_step()),
+ * and what an op writes to them is not followed.
+ */
+static int32_t ck_path_sem_read(void *ctx, unsigned int i)
+{
+	return 0;
+}
+
+static bool ck_path_sem_update(void *ctx, unsigned int i,
+			       enum ncsync_sem_upd op, uint32_t operand)
+{
+	return false;
+}
+
+static bool ck_path_event(void *ctx, unsigned int i)
+{
+	return false;
+}
+
+static bool ck_path_event_write(void *ctx, unsigned int i, bool set)
+{
+	return false;
+}
+
+static bool ck_path_pass(void *ctx)
+{
+	return true;
+}
+
+static bool ck_path_issue(void *ctx, const struct ncsync_insn *in)
+{
+	return true;
+}
+
+static const struct ncsync_bank_ops ck_path_bank = {
+	.sem_read = ck_path_sem_read,
+	.sem_update = ck_path_sem_update,
+	.event_read = ck_path_event,
+	.event_write = ck_path_event_write,
+	.drain_pass = ck_path_pass,
+	.dma_issue = ck_path_issue,
+};
+
+/*
+ * Run the record of @p on its registers, by the engines' effect function;
+ * false when the path ends there or cannot be followed past it (*@tail
+ * set: NULL for the end, else the static row to take).
  */
 static bool ck_path_step(const struct ck_prog *cp, unsigned int e,
 			 struct ck_point *p, const uint8_t **tail)
@@ -133,19 +179,22 @@ static bool ck_path_step(const struct ck_prog *cp, unsigned int e,
 
 	if (p->ran) {
 		np = p->next;
-	} else if (in->opcode == NCSYNC_OPC_HALT ||
-		   in->opcode == NCSYNC_OPC_EXIT) {
-		*tail = NULL;
-		return false;
-	} else if (in->opcode == NCSYNC_OPC_MOV32) {
-		ncsync_mov_exec(in, p->regs);
-	} else if (in->opcode == NCSYNC_OPC_BRANCH) {
-		if (ncsync_branch_taken(in, p->regs))
-			np = in->br.target;
-	} else if (in->opcode == NCSYNC_OPC_POLL_SEM) {
-		/* its register comes from the banks: the static rows on */
+	} else if (ncsync_op_has(in->opcode, NCSYNC_OPF_SEM_READ)) {
+		/* its registers may come from the banks: the static rows on */
 		*tail = np < cp->count[e] ? ck_fut_static(cp, e, np) : NULL;
 		return false;
+	} else {
+		switch (ncsync_exec_op(in, p->regs, &ck_path_bank, NULL)) {
+		case NCSYNC_OP_HALT:
+		case NCSYNC_OP_EXIT:
+			*tail = NULL;
+			return false;
+		case NCSYNC_OP_JUMP:
+			np = in->br.target;
+			break;
+		default:
+			break;
+		}
 	}
 	p->pc = np;
 	p->ran = false;

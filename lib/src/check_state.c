@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
- * libncsync: the public views of the checker's executor (struct
- * ncsync_check_state, struct ncsync_check_step), the deadlock analysis of a
- * checked state, and ncsync_check_replay().
+ * libncsync: the state of ncsync_check(), the bottom of the checker's
+ * files (Documentation/ncsync/check.rst, "The checker's files"): a program
+ * decoded for the executor (struct ck_prog: its cores, its engines'
+ * records, which actors touch which semaphore and event, the dense index
+ * of the semaphores it uses) and the operations on a state that do not
+ * step it (copy, hash).  It calls no other file of the checker.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,296 +13,290 @@
 
 #include "check.h"
 #include "ncsync_exec.h"
+#include "ncsync_optab.h"
 
-static uint8_t ck_state_of(const struct ck_prog *cp, const struct ck_state *st,
-			   unsigned int e)
+const struct ncsync_insn *ck_insn(const struct ck_prog *cp,
+					 const struct ck_state *st,
+					 unsigned int e)
 {
-	if (st->eng[e].status == CK_DONE)
-		return NCSYNC_ENG_DONE;
-	if (st->eng[e].status == CK_HALTED)
-		return NCSYNC_ENG_HALTED;
-	return ck_step_enabled(cp, st, (struct ck_step){ .idx = e }) ?
-	       NCSYNC_ENG_RUNNING : NCSYNC_ENG_BLOCKED;
+	return &cp->insns[e][st->eng[e].pc];
 }
 
-void ck_copy_out(const struct ck_prog *cp, const struct ck_copy *c,
-		 struct ncsync_check_copy *out)
+bool ck_ended(const struct ck_state *st, unsigned int e)
 {
-	memset(out, 0, sizeof(*out));
-	out->engine = cp->engine[c->eng];
-	out->core = cp->pos[cp->core[c->eng]];
-	out->record = c->rec;
-	out->copy = c->seq;
+	return st->eng[e].status != CK_RUNNING;
 }
 
-/* The state of core @core (its index in the check) in @st. */
-void ck_snapshot(const struct ck_prog *cp, const struct ck_state *st,
-		 unsigned int core, struct ncsync_check_state *out)
+unsigned int ck_land_core(const struct ck_prog *cp, unsigned int e,
+			  const struct ncsync_insn *in)
 {
-	unsigned int e, i;
+	return in->dma.flags & NCSYNC_DMA_F_PEER ? cp->bank_of[in->dma.peer] :
+						   cp->core[e];
+}
 
-	memset(out, 0, sizeof(*out));
-	for (e = 0; e < cp->n; e++) {
-		struct ncsync_check_engine *o = &out->engines[out->nengines];
-		const struct ck_eng *x = &st->eng[e];
+/* Note that @users touch semaphore or event @index of core @c, bank @bank. */
+static void ck_use(struct ck_prog *cp, unsigned int c, uint8_t bank,
+		   unsigned int index, uint32_t users)
+{
+	if (bank == NCSYNC_BANK_SEM)
+		cp->sem_users[CK_G(c, index)] |= users;
+	else
+		cp->ev_users[CK_G(c, index)] |= users;
+}
 
-		if (cp->core[e] != core)
-			continue;
-		out->nengines++;
-		o->engine = cp->engine[e];
-		o->state = ck_state_of(cp, st, e);
-		o->part = x->sub;
-		o->inflight = x->inflight;
-		o->pc = x->pc;
-		memcpy(o->regs, x->regs, sizeof(o->regs));
+/* The footprint of one record of slot @e in the users masks. */
+static void ck_use_insn(struct ck_prog *cp, const struct ncsync_insn *in,
+			unsigned int e)
+{
+	unsigned int l, i, c = cp->core[e];
+	struct ncsync_footprint fp;
+
+	for (l = 0; l < in->nlanes; l++) {
+		const struct ncsync_lane *ln = &in->lane[l];
+
+		if (ln->wait.active)
+			ck_use(cp, c, ln->wait.bank, ln->wait.index,
+			       CK_ACTOR_ENG(e));
+		if (ln->upd.active && ln->upd.on_land)
+			ck_use(cp, ck_land_core(cp, e, in), ln->upd.bank,
+			       ln->upd.index, CK_ACTOR_DMA(e));
+		else if (ln->upd.active)
+			ck_use(cp, c, ln->upd.bank, ln->upd.index,
+			       CK_ACTOR_ENG(e));
 	}
-	for (i = 0; i < st->ncopies; i++)
-		if (cp->core[st->copies[i].eng] == core)
-			ck_copy_out(cp, &st->copies[i],
-				    &out->copies[out->ncopies++]);
-	memcpy(out->sems, st->bank[core].sems, sizeof(out->sems));
-	memcpy(out->events, st->bank[core].events, sizeof(out->events));
-}
-
-/* Every core of @st, into @out[cp->ncores]. */
-void ck_snapshot_cores(const struct ck_prog *cp, const struct ck_state *st,
-		       struct ncsync_check_core *out)
-{
-	unsigned int c;
-
-	for (c = 0; c < cp->ncores; c++) {
-		memset(&out[c], 0, offsetof(struct ncsync_check_core, state));
-		out[c].core = cp->pos[c];
-		ck_snapshot(cp, st, c, &out[c].state);
-	}
-}
-
-void ck_step_out(const struct ck_prog *cp, const struct ck_state *st,
-		 struct ck_step s, struct ncsync_check_step *out)
-{
-	unsigned int e = s.land ? st->copies[s.idx].eng : s.idx;
-	const struct ncsync_stream *ps =
-		cp->prog[cp->core[e]]->streams[cp->engine[e]];
-
-	memset(out, 0, sizeof(*out));
-	out->engine = cp->engine[e];
-	out->core = cp->pos[cp->core[e]];
-	if (s.land) {
-		out->part = NCSYNC_PART_LAND;
-		out->record = st->copies[s.idx].rec;
-		out->copy = st->copies[s.idx].seq;
-	} else {
-		out->part = st->eng[s.idx].sub;
-		out->record = st->eng[s.idx].pc;
-	}
-	out->line = out->record < ps->count ? ps->lines[out->record] : 0;
-}
-
-/* The status report of core @core in a state, as the driver would give it. */
-static void ck_status_of(const struct ck_prog *cp, const struct ck_state *st,
-			 unsigned int core, struct ncsync_prog_status *ps)
-{
-	const struct ck_bank *b = &st->bank[core];
-	unsigned int e;
-
-	memset(ps, 0, sizeof(*ps));
-	for (e = 0; e < cp->n; e++) {
-		struct ncsync_engine_status *es = &ps->engines[ps->nengines];
-		const struct ncsync_lane *l = ck_wait_at(cp, st, e);
-		const struct ck_eng *x = &st->eng[e];
-
-		if (cp->core[e] != core)
-			continue;
-		ps->nengines++;
-		es->engine = cp->engine[e];
-		es->state = ck_state_of(cp, st, e);
-		es->pc = x->pc;
-		es->dma_outstanding = x->inflight;
-		if (es->state != NCSYNC_ENG_BLOCKED || !l)
-			continue;
-		es->wait_kind = l->wait.bank == NCSYNC_BANK_SEM ?
-				NCSYNC_BLOCK_SEM : NCSYNC_BLOCK_EVENT;
-		es->wait_mode = ncsync_wait_op_mode(&l->wait);
-		es->wait_index = l->wait.index;
-		es->wait_lane = x->sub;
-		es->wait_threshold = l->wait.bank == NCSYNC_BANK_SEM ?
-			ncsync_wait_threshold(&l->wait, x->regs) : 0;
-		es->wait_current = l->wait.bank == NCSYNC_BANK_SEM ?
-				   b->sems[l->wait.index] :
-				   b->events[l->wait.index];
-	}
+	/* The op's own effect: the opcode table's footprint. */
+	ncsync_op_footprint(in, &fp);
+	for (i = 0; i < NCSYNC_NUM_SEMS; i++)
+		if (ncsync_footprint_sem(fp.sem_read, i) ||
+		    ncsync_footprint_sem(fp.sem_write, i))
+			cp->sem_users[CK_G(c, i)] |= CK_ACTOR_ENG(e);
 }
 
 /*
- * The analysis across the parts' reports in @st, malloc'd; NULL when out
- * of memory (the parts never have more engines than it follows).
+ * The semaphores and events the state hash covers, of every core, and the
+ * dense index of those semaphores.
  */
-static struct ncsync_deadlock_cores *ck_deadlock_cores(const struct ck_prog *cp,
-						       const struct ck_state *st)
+static void ck_used(struct ck_prog *cp, const int32_t *sems,
+		    const uint8_t *events)
 {
-	struct ncsync_prog_status ps[CK_MAX_CORES];
-	struct ncsync_asm_part parts[CK_MAX_CORES];
-	struct ncsync_deadlock_cores *dl = malloc(sizeof(*dl));
-	unsigned int c;
+	unsigned int c, i;
 
-	for (c = 0; dl && c < cp->nparts; c++) {
-		parts[c].core = cp->pos[c];
-		parts[c].prog = (struct ncsync_program *)cp->prog[c];
-		ck_status_of(cp, st, c, &ps[c]);
-	}
-	if (dl && ncsync_program_deadlock_cores(parts, ps, cp->nparts, dl)) {
-		free(dl);
-		dl = NULL;
-	}
-	return dl;
+	for (c = 0; c < cp->ncores; c++)
+		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
+			if (cp->sem_users[CK_G(c, i)] || (sems && sems[i]))
+				cp->sem_used[cp->nsem_used++] = CK_G(c, i);
+	for (c = 0; c < cp->ncores; c++)
+		for (i = 0; i < NCSYNC_NUM_EVENTS; i++)
+			if (cp->ev_users[CK_G(c, i)] || (events && events[i]))
+				cp->ev_used[cp->nev_used++] = CK_G(c, i);
+	memset(cp->sem_dense, 0xff, sizeof(cp->sem_dense));
+	for (i = 0; i < cp->nsem_used; i++)
+		cp->sem_dense[cp->sem_used[i]] = i;
 }
 
-int ck_deadlock_of(const struct ck_prog *cp, const struct ck_state *st,
-		   unsigned int e, struct ncsync_check_defect *d)
+/* Decode stream @s into slot @e; -EINVAL if the validator refuses it. */
+static int ck_decode(struct ck_prog *cp, const struct ncsync_stream *s,
+		     unsigned int e)
 {
-	struct ncsync_prog_status ps;
+	uint32_t i;
 
-	ck_status_of(cp, st, cp->core[e], &ps);
-	ncsync_program_deadlock(cp->prog[cp->core[e]], &ps, &d->deadlock);
-	d->engine = cp->engine[e];
-	d->record = st->eng[e].pc;
-	if (cp->nparts > 1) {
-		d->deadlock_cores = ck_deadlock_cores(cp, st);
-		if (!d->deadlock_cores)
-			return -ENOMEM;
+	cp->engine[e] = s->engine;
+	cp->count[e] = s->count;
+	cp->insns[e] = calloc(s->count ? s->count : 1, sizeof(**cp->insns));
+	if (!cp->insns[e])
+		return -ENOMEM;
+	for (i = 0; i < s->count; i++)
+		if (ncsync_record_decode(s->recs + (size_t)i *
+					 NCSYNC_RECORD_SIZE, s->count,
+					 UINT64_MAX, &cp->insns[e][i]))
+			return -EINVAL;
+	return 0;
+}
+
+/* A core at position @pos: the one there, or a new one; -E2BIG. */
+static int ck_add_core(struct ck_prog *cp, unsigned int pos)
+{
+	if (cp->bank_of[pos] != 0xFF)
+		return cp->bank_of[pos];
+	if (cp->ncores == CK_MAX_CORES)
+		return -E2BIG;
+	cp->pos[cp->ncores] = pos;
+	cp->bank_of[pos] = cp->ncores;
+	return cp->ncores++;
+}
+
+/* Part @prog at position @pos: a core and a slot for each engine. */
+static int ck_add_part(struct ck_prog *cp, unsigned int pos,
+		       const struct ncsync_program *prog)
+{
+	unsigned int e;
+	int c, ret;
+
+	if (!prog || !prog->finalized || pos >= NCSYNC_MAX_LNC ||
+	    cp->bank_of[pos] != 0xFF)
+		return -EINVAL;
+	c = ck_add_core(cp, pos);
+	if (c < 0)
+		return c;
+	cp->prog[c] = prog;
+	cp->nparts++;
+	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++) {
+		if (!prog->streams[e])
+			continue;
+		if (cp->n == CK_MAX_SLOTS)
+			return -E2BIG;
+		cp->core[cp->n] = c;
+		ret = ck_decode(cp, prog->streams[e], cp->n++);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
 
-/* The executor's step for @in in @st; false if it cannot run now. */
-static bool ck_step_in(const struct ck_prog *cp, const struct ck_state *st,
-		       const struct ncsync_check_step *in, struct ck_step *s)
+/* The peers the DMA records land on that no part runs on; the masks. */
+static int ck_add_peers(struct ck_prog *cp)
 {
-	unsigned int e, i = 0;
-
-	for (e = 0; e < cp->n && (cp->engine[e] != in->engine ||
-				  cp->pos[cp->core[e]] != in->core); e++)
-		;
-	if (e == cp->n)
-		return false;
-	if (in->part == NCSYNC_PART_LAND) {
-		for (i = 0; i < st->ncopies; i++) {
-			const struct ck_copy *c = &st->copies[i];
-
-			if (c->eng == e && c->seq == in->copy &&
-			    c->rec == in->record)
-				break;
-		}
-		*s = (struct ck_step){ .land = true, .idx = i };
-	} else {
-		if (st->eng[e].status != CK_RUNNING ||
-		    st->eng[e].pc != in->record || st->eng[e].sub != in->part)
-			return false;
-		*s = (struct ck_step){ .idx = e };
-	}
-	return ck_step_enabled(cp, st, *s);
-}
-
-typedef int ck_replay_fn(void *arg, size_t i,
-			 const struct ncsync_check_core *cores,
-			 unsigned int ncores);
-
-/* Run @steps from the initial state, calling @fn after each. */
-static int ck_replay(const struct ck_prog *cp, struct ck_state *st,
-		     struct ncsync_check_core *snap,
-		     const struct ncsync_check_step *steps, size_t nsteps,
-		     ck_replay_fn *fn, void *arg, size_t *done)
-{
-	struct ck_effects fx;
-	struct ck_step s;
-	size_t i;
+	unsigned int e;
+	uint32_t i;
 	int ret;
 
-	ck_snapshot_cores(cp, st, snap);
-	ret = fn ? fn(arg, 0, snap, cp->ncores) : 0;
-	for (i = 0; !ret && i < nsteps; i++) {
-		if (!ck_step_in(cp, st, &steps[i], &s)) {
-			ret = -EPERM;
-			break;
+	for (e = 0; e < cp->n; e++) {
+		for (i = 0; i < cp->count[e]; i++) {
+			const struct ncsync_insn *in = &cp->insns[e][i];
+
+			if (!ncsync_op_has(in->opcode, NCSYNC_OPF_DMA) ||
+			    !(in->dma.flags & NCSYNC_DMA_F_PEER))
+				continue;
+			ret = ck_add_core(cp, in->dma.peer);
+			if (ret < 0)
+				return ret;
 		}
-		ck_apply(cp, st, s, &fx);
-		ck_snapshot_cores(cp, st, snap);
-		ret = fn ? fn(arg, i + 1, snap, cp->ncores) : 0;
 	}
-	if (done)
-		*done = i;
+	for (e = 0; e < cp->n; e++)
+		for (i = 0; i < cp->count[e]; i++)
+			ck_use_insn(cp, &cp->insns[e][i], e);
+	return 0;
+}
+
+static int ck_prog_parts(struct ck_prog *cp,
+			 const struct ncsync_asm_part *parts,
+			 unsigned int nparts)
+{
+	unsigned int i;
+	int ret;
+
+	if (!parts || !nparts)
+		return -EINVAL;
+	for (i = 0; i < nparts; i++) {
+		ret = ck_add_part(cp, parts[i].core, parts[i].prog);
+		if (ret)
+			return ret;
+	}
+	ret = ck_add_peers(cp);
+	cp->state_size = offsetof(struct ck_state, bank) +
+			 cp->ncores * sizeof(struct ck_bank);
 	return ret;
 }
 
-int ncsync_check_replay_cores(const struct ncsync_asm_part *parts,
-			      unsigned int n,
-			      const struct ncsync_check_opts *opts,
-			      const struct ncsync_check_step *steps,
-			      size_t nsteps, ck_replay_fn *fn, void *arg,
-			      size_t *done)
+int ck_prog_init(struct ck_prog *cp, const struct ncsync_asm_part *parts,
+		 unsigned int nparts, bool fifo, const int32_t *sems,
+		 const uint8_t *events)
 {
-	struct ncsync_check_core *snap;
-	struct ck_state *st;
-	struct ck_prog *cp;
 	int ret;
 
-	if (!parts || !opts || (!steps && nsteps) ||
-	    (opts->flags & ~NCSYNC_CHECK_F_DMA_FIFO))
-		return -EINVAL;
-	cp = malloc(sizeof(*cp));
-	if (!cp)
-		return -ENOMEM;
-	ret = ck_prog_init(cp, parts, n, opts->flags & NCSYNC_CHECK_F_DMA_FIFO,
-			   opts->sems, opts->events);
-	if (ret) {
-		free(cp);
-		return ret;
+	memset(cp, 0, sizeof(*cp));
+	memset(cp->bank_of, 0xFF, sizeof(cp->bank_of));
+	cp->fifo = fifo;
+	ret = ck_prog_parts(cp, parts, nparts);
+	if (!ret) {
+		ck_used(cp, sems, events);
+		ret = cp->n ? 0 : -EINVAL;
 	}
-	st = malloc(sizeof(*st));
-	snap = calloc(cp->ncores, sizeof(*snap));
-	if (st && snap) {
-		ck_state_init(cp, st, opts->sems, opts->events);
-		ret = ck_replay(cp, st, snap, steps, nsteps, fn, arg, done);
-	} else {
-		ret = -ENOMEM;
-	}
-	free(st);
-	free(snap);
-	ck_prog_fini(cp);
-	free(cp);
+	if (ret)
+		ck_prog_fini(cp);
 	return ret;
 }
 
-/* ncsync_check_replay()'s callback, called with the state of its core. */
-struct ck_replay_one {
-	int (*fn)(void *arg, size_t i, const struct ncsync_check_state *st);
-	void *arg;
-};
-
-static int ck_replay_one(void *arg, size_t i,
-			 const struct ncsync_check_core *cores,
-			 unsigned int ncores)
+void ck_prog_fini(struct ck_prog *cp)
 {
-	const struct ck_replay_one *one = arg;
+	unsigned int e;
 
-	(void)ncores;
-	return one->fn ? one->fn(one->arg, i, &cores[0].state) : 0;
+	for (e = 0; e < CK_MAX_SLOTS; e++)
+		free(cp->insns[e]);
+	memset(cp->insns, 0, sizeof(cp->insns));
 }
 
-int ncsync_check_replay(const struct ncsync_program *prog,
-			const struct ncsync_check_opts *opts,
-			const struct ncsync_check_step *steps, size_t nsteps,
-			int (*fn)(void *arg, size_t i,
-				  const struct ncsync_check_state *st),
-			void *arg, size_t *done)
+/*
+ * Copy what a state uses: its copies in flight, the program's engines,
+ * the cores' banks (a search copies a state at every step).
+ */
+void ck_state_copy(const struct ck_prog *cp, struct ck_state *dst,
+		   const struct ck_state *src)
 {
-	struct ncsync_asm_part part = {
-		.core = 0, .prog = (struct ncsync_program *)prog,
-	};
-	struct ck_replay_one one = { .fn = fn, .arg = arg };
+	dst->ncopies = src->ncopies;
+	memcpy(dst->copies, src->copies, src->ncopies * sizeof(src->copies[0]));
+	memcpy(dst->eng, src->eng, cp->n * sizeof(src->eng[0]));
+	memcpy(dst->bank, src->bank, cp->ncores * sizeof(src->bank[0]));
+}
 
-	if (!prog)
-		return -EINVAL;
-	return ncsync_check_replay_cores(&part, 1, opts, steps, nsteps,
-					 ck_replay_one, &one, done);
+/* splitmix64's finalizer: a bijection with full avalanche. */
+static uint64_t ck_fmix(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	return z ^ (z >> 31);
+}
+
+void ck_mix(uint64_t h[2], uint64_t v)
+{
+	h[0] = (h[0] ^ ck_fmix(v ^ 0x9E3779B97F4A7C15ULL)) *
+	       0xFF51AFD7ED558CCDULL;
+	h[1] = ((h[1] << 23 | h[1] >> 41) + ck_fmix(v + 0xC4CEB9FE1A85EC53ULL)) *
+	       0x2545F4914F6CDD1DULL;
+}
+
+static void ck_hash_eng(uint64_t h[2], const struct ck_eng *x)
+{
+	unsigned int r;
+
+	ck_mix(h, (uint64_t)x->pc << 32 | x->next);
+	ck_mix(h, (uint64_t)x->sub << 24 | x->status << 16 | x->ending << 8 |
+		  x->inflight);
+	for (r = 0; r < NCSYNC_NUM_REGS; r += 2)
+		ck_mix(h, (uint64_t)x->regs[r] << 32 | x->regs[r + 1]);
+}
+
+/*
+ * The 128-bit hash of what the state's future depends on: the semaphores
+ * and events the program names, the engines, the copies in flight (not
+ * the copy numbers, which only name them).
+ */
+void ck_hash(const struct ck_prog *cp, const struct ck_state *st,
+	     uint64_t h[2])
+{
+	unsigned int i;
+
+	h[0] = 0x6A09E667F3BCC908ULL;
+	h[1] = 0xBB67AE8584CAA73BULL;
+	for (i = 0; i < cp->nsem_used; i++) {
+		unsigned int g = cp->sem_used[i];
+
+		ck_mix(h, (uint64_t)(uint32_t)st->bank[g / NCSYNC_NUM_SEMS]
+				.sems[g % NCSYNC_NUM_SEMS] | (uint64_t)i << 32);
+	}
+	for (i = 0; i < cp->nev_used; i++) {
+		unsigned int g = cp->ev_used[i];
+
+		ck_mix(h, st->bank[g / NCSYNC_NUM_EVENTS]
+				.events[g % NCSYNC_NUM_EVENTS] |
+			  (uint64_t)i << 32 | 1ULL << 63);
+	}
+	for (i = 0; i < cp->n; i++)
+		ck_hash_eng(h, &st->eng[i]);
+	for (i = 0; i < st->ncopies; i++)
+		ck_mix(h, (uint64_t)st->copies[i].eng << 32 |
+			  st->copies[i].rec);
+	ck_mix(h, st->ncopies);
+	h[0] = ck_fmix(h[0] ^ h[1]);
+	h[1] = ck_fmix(h[1] + h[0]);
 }

@@ -17,7 +17,7 @@
 
 #include "ncsync.h"
 #include "ncsync_pseudo.h"
-#include "ncsync_record.h"
+#include "ncsync_optab.h"
 #include "text.h"
 
 /* An output line: @len counts every character, even those that missed. */
@@ -283,7 +283,8 @@ static void dis_insn(struct dis_buf *b, const struct ncsync_insn *in,
 		break;
 	}
 
-	dis_lane(b, &in->lane[0], true, in->opcode == NCSYNC_OPC_DMA);
+	dis_lane(b, &in->lane[0], true,
+		 ncsync_op_has(in->opcode, NCSYNC_OPF_DMA));
 	if (in->nlanes > 1 && !lane_empty(&in->lane[1])) {
 		dis_printf(b, " lane1");
 		dis_lane(b, &in->lane[1], false, false);

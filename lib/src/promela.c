@@ -34,6 +34,7 @@
 
 #include "check.h"
 #include "ncsync_exec.h"
+#include "ncsync_optab.h"
 #include "text.h"
 
 /**
@@ -395,6 +396,7 @@ static void pml_effect(struct pml *p, unsigned int e, uint32_t rec,
 /* The registers slot @e's records name, as a mask. */
 static uint32_t pml_regs(const struct ck_prog *cp, unsigned int e)
 {
+	struct ncsync_footprint fp;
 	uint32_t m = 0, i, l;
 
 	for (i = 0; i < cp->count[e]; i++) {
@@ -407,12 +409,9 @@ static uint32_t pml_regs(const struct ck_prog *cp, unsigned int e)
 			    !in->lane[l].upd.on_land)
 				m |= 1U << in->lane[l].upd.operand;
 		}
-		if (in->opcode == NCSYNC_OPC_MOV32)
-			m |= 1U << in->mov.dst | 1U << in->mov.src;
-		if (in->opcode == NCSYNC_OPC_BRANCH)
-			m |= 1U << in->br.lhs | 1U << in->br.rhs;
-		if (in->opcode == NCSYNC_OPC_POLL_SEM)
-			m |= 1U << in->poll.dst;
+		/* The op's own: the opcode table's footprint. */
+		ncsync_op_footprint(in, &fp);
+		m |= fp.reg_read | fp.reg_write;
 	}
 	return m;
 }
@@ -481,7 +480,8 @@ static void pml_landings(const struct pml *p)
 		fputs("end:\tdo\n", f);
 	for (e = 0; e < cp->n; e++) {
 		for (i = 0; i < cp->count[e]; i++) {
-			if (cp->insns[e][i].opcode != NCSYNC_OPC_DMA)
+			if (!ncsync_op_has(cp->insns[e][i].opcode,
+					   NCSYNC_OPF_DMA))
 				continue;
 			if (p->fifo) {
 				fprintf(f, "\t\t:: id == %u -> ",
@@ -529,8 +529,10 @@ static void pml_globals(struct pml *p, const struct ncsync_check_opts *o)
 		/* A DMA record's id on the channel: its slot's base + index. */
 		p->dma_id[e] = e ? p->dma_id[e - 1] + cp->count[e - 1] : 0;
 		for (r = 0; r < cp->count[e]; r++) {
-			p->ndma += cp->insns[e][r].opcode == NCSYNC_OPC_DMA;
-			p->drain |= cp->insns[e][r].opcode == NCSYNC_OPC_DRAIN;
+			p->ndma += ncsync_op_has(cp->insns[e][r].opcode,
+						 NCSYNC_OPF_DMA);
+			p->drain |= ncsync_op_has(cp->insns[e][r].opcode,
+						  NCSYNC_OPF_DRAIN);
 		}
 	}
 	if (!p->ndma && !p->drain)
@@ -545,7 +547,8 @@ static void pml_globals(struct pml *p, const struct ncsync_check_opts *o)
 	}
 	for (e = 0; e < cp->n; e++)
 		for (r = 0; r < cp->count[e]; r++)
-			if (cp->insns[e][r].opcode == NCSYNC_OPC_DMA)
+			if (ncsync_op_has(cp->insns[e][r].opcode,
+					  NCSYNC_OPF_DMA))
 				fprintf(f, "byte d%u_%u;\n", e, r);
 }
 

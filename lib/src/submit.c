@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "ncsync_optab.h"
 
 static void ncsync_submit_error_set(struct ncsync_submit_error *err,
 				    uint8_t engine, uint32_t index,
@@ -117,7 +118,7 @@ static uint64_t ncsync_program_lands(const struct ncsync_program *prog)
 			if (ncsync_record_decode(s->recs + (size_t)i *
 						 NCSYNC_RECORD_SIZE, s->count,
 						 UINT64_MAX, &in) ||
-			    in.opcode != NCSYNC_OPC_DMA ||
+			    !ncsync_op_has(in.opcode, NCSYNC_OPF_DMA) ||
 			    !(in.dma.flags & NCSYNC_DMA_F_PEER) ||
 			    in.dma.peer >= NCSYNC_MAX_LNC)
 				continue;

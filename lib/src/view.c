@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "ncsync_optab.h"
 
 static void wait_view(const struct ncsync_lane *l, struct ncsync_wait_view *w)
 {
@@ -80,8 +81,9 @@ int ncsync_record_view(const uint8_t *rec, uint32_t nrecords,
 		wait_view(&in.lane[i], &v->wait[i]);
 		update_view(&in.lane[i], &v->update[i]);
 	}
-	v->target = in.opcode == NCSYNC_OPC_BRANCH ? (int64_t)in.br.target : -1;
-	if (in.opcode == NCSYNC_OPC_DMA) {
+	v->target = ncsync_op_has(in.opcode, NCSYNC_OPF_FLOW) ?
+		    (int64_t)in.br.target : -1;
+	if (ncsync_op_has(in.opcode, NCSYNC_OPF_DMA)) {
 		v->dma_src = in.dma.src;
 		v->dma_dst = in.dma.dst;
 		v->dma_len = in.dma.len;
