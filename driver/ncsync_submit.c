@@ -13,6 +13,7 @@
 #include <linux/vmalloc.h>
 
 #include "ncsync_drv.h"
+#include "ncsync_optab.h"
 
 /* Records copied from userspace at a time while decoding. */
 #define NCSYNC_DECODE_CHUNK	64
@@ -40,7 +41,7 @@ static enum ncsync_rec_reason ncsync_rec_decode(struct ncsync_core *core,
 /* The core a decoded record's completion lands on, if another: a bit. */
 static u64 ncsync_insn_lands(const struct ncsync_insn *insn)
 {
-	if (insn->opcode != NCSYNC_OPC_DMA ||
+	if (!ncsync_op_has(insn->opcode, NCSYNC_OPF_DMA) ||
 	    !(insn->dma.flags & NCSYNC_DMA_F_PEER))
 		return 0;
 	return BIT_ULL(insn->dma.peer);
@@ -139,7 +140,7 @@ static size_t ncsync_queue_dma_mem(const struct ncsync_equeue *q)
 	u32 i;
 
 	for (i = 0; i < q->count; i++)
-		if (q->insns[i].opcode == NCSYNC_OPC_DMA)
+		if (ncsync_op_has(q->insns[i].opcode, NCSYNC_OPF_DMA))
 			return array_size(ncsync_dma_depth,
 					  sizeof(struct ncsync_dma_copy));
 	return 0;
