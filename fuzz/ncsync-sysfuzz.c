@@ -2428,7 +2428,7 @@ static bool do_cores(struct thread *w)
 	struct rng *r = &w->r;
 	struct ncsync_queue q[2 * MAX_CORES];
 	struct ncsync_submit sub = { 0 }, want = { 0 };
-	unsigned int lnc = lnc_of(0), own, base, pos, nfds = 0;
+	unsigned int lnc = lnc_of(0), core, own, base, pos, nfds = 0;
 	int fd = pick_fd(r), fds[MAX_CORES];
 	bool fresh[MAX_CORES], predicted, ok;
 	uint8_t *recs = w->recs;
@@ -2436,8 +2436,14 @@ static bool do_cores(struct thread *w)
 
 	if (lnc < 2 || fd < 0)
 		return false;
-	own = fd_core(fd) % lnc;
-	base = fd_core(fd) - own;
+	/*
+	 * Once: another thread may swap the file under the number between
+	 * two looks (core 3 then 0 made base -1, and info[] was read at
+	 * index 0xffffffff: the worker died of SIGSEGV).
+	 */
+	core = fd_core(fd);
+	own = core % lnc;
+	base = core - own;
 	memset(q, 0, sizeof(q));
 	sub.watchdog_ms = gen_watchdog(r);
 	for (pos = 0; pos < lnc && base + pos < ncores; pos++) {
