@@ -148,13 +148,17 @@ static int ncsync_prog_wait_cond(void *arg)
 {
 	struct ncsync_prog_waiter *pw = arg;
 	struct ncsync_core *core = pw->prog->core;
+	struct ncsync_group *g = pw->prog->lnc.group;
 	int ret = 0;
 
 	spin_lock(&core->prog_lock);
-	if (ncsync_prog_over(pw->prog)) {
-		pw->state = pw->prog->lnc.group ?
-			    ncsync_group_state(pw->prog->lnc.group) :
-			    pw->prog->run.state;
+	/*
+	 * A member, waited for by its id on its own core's descriptor, waits
+	 * for the whole program as the primary does: the state it reports
+	 * (the group's, as NCSYNC_IOC_PROG_STATUS's) is final only then.
+	 */
+	if (g ? ncsync_group_ended(g) : ncsync_prog_ended(pw->prog)) {
+		pw->state = g ? ncsync_group_state(g) : pw->prog->run.state;
 		pw->prog->run.seen = true;
 		ret = 1;
 	}

@@ -504,6 +504,37 @@ TEST_F(lnc, cores_member_listed_until_release)
 	rec_prog_free(&b);
 }
 
+/*
+ * PROG_WAIT on the member's id, on the other core's descriptor, waits for
+ * the whole program and reports its final state (the fuzzer saw "final
+ * state 1": the member's own end, with the program still running).
+ */
+TEST_F(lnc, cores_member_wait_is_the_program)
+{
+	struct ncsync_op op = { .bank = NCSYNC_BANK_SEM, .op = NCSYNC_OP_SET,
+				.index = 9, .value = 1 };
+	struct rec_prog a = { 0 }, b = { 0 };
+	struct rec_queue *q;
+	__u32 id, state;
+
+	NEED_LNC();
+	q = rec_prog_queue(&a, NCSYNC_ENGINE_PE);
+	rec_noop(q, NCSYNC_WAIT_SEM_GE, 9, 0, 0, 1);
+	rec_exit(q);
+	rec_exit(rec_prog_queue(&b, NCSYNC_ENGINE_POOL));
+	id = submit2(_metadata, self->fd, &a, &b, 0, LONG_MS);
+	ASSERT_TRUE(wait_blocked(self->fd[0], id, 0));
+	EXPECT_EQ(-ETIMEDOUT, prog_wait(self->fd[1], 1, 200, &state))
+		TH_LOG("returned with state %u while core 0 still waits",
+		       state);
+	ASSERT_EQ(0, ioctl(self->fd[0], NCSYNC_IOC_OP, &op));
+	ASSERT_EQ(0, prog_wait(self->fd[1], 1, LONG_MS, &state));
+	EXPECT_EQ((__u32)NCSYNC_PROG_DONE, state);
+	expect_done(_metadata, self->fd[0], id);
+	rec_prog_free(&a);
+	rec_prog_free(&b);
+}
+
 /* The ping-pong of ping_pong_between_cores, as one program. */
 TEST_F(lnc, cores_ping_pong)
 {
