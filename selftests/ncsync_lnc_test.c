@@ -445,6 +445,44 @@ TEST_F(lnc, cores_producer_consumer)
 	rec_prog_free(&b);
 }
 
+/* Release program @id of @fd (NCSYNC_STATUS_F_RELEASE): 0 or -errno. */
+static int release(int fd, __u32 id)
+{
+	struct ncsync_prog_status ps = { .id = id,
+					 .flags = NCSYNC_STATUS_F_RELEASE };
+
+	return ioctl(fd, NCSYNC_IOC_PROG_STATUS, &ps) ? -errno : 0;
+}
+
+/* Set semaphore @idx of @fd to @value: 0 or -errno. */
+static int sem_set(int fd, unsigned int idx, __u32 value)
+{
+	struct ncsync_op op = { .bank = NCSYNC_BANK_SEM, .op = NCSYNC_OP_SET,
+				.index = idx, .value = value };
+
+	return ioctl(fd, NCSYNC_IOC_OP, &op) ? -errno : 0;
+}
+
+/*
+ * A program across cores whose core-1 member (fd[1]'s first program, id 1)
+ * ends at once while core 0 waits for sem[9] >= 1; its id, once core 0
+ * blocks.
+ */
+static __u32 submit_waiting(struct __test_metadata *_metadata,
+			    const int *fd, struct rec_prog *a,
+			    struct rec_prog *b)
+{
+	struct rec_queue *q = rec_prog_queue(a, NCSYNC_ENGINE_PE);
+	__u32 id;
+
+	rec_noop(q, NCSYNC_WAIT_SEM_GE, 9, 0, 0, 1);
+	rec_exit(q);
+	rec_exit(rec_prog_queue(b, NCSYNC_ENGINE_POOL));
+	id = submit2(_metadata, fd, a, b, 0, LONG_MS);
+	EXPECT_TRUE(wait_blocked(fd[0], id, 0));
+	return id;
+}
+
 /*
  * The other core's descriptor forgets the member with the program
  * (engines.rst, "Programs across cores", Accounting): its id there names
@@ -464,10 +502,7 @@ TEST_F(lnc, cores_member_forgotten_with_program)
 	expect_done(_metadata, self->fd[0], id);
 	ASSERT_EQ(0, status_of(self->fd[1], 1, -1, &ps, NULL));
 	EXPECT_EQ((__u32)NCSYNC_PROG_DONE, ps.state);
-	memset(&ps, 0, sizeof(ps));
-	ps.id = id;
-	ps.flags = NCSYNC_STATUS_F_RELEASE;
-	ASSERT_EQ(0, ioctl(self->fd[0], NCSYNC_IOC_PROG_STATUS, &ps));
+	ASSERT_EQ(0, release(self->fd[0], id));
 	EXPECT_EQ(-ENOENT, status_of(self->fd[1], 1, -1, &ps, NULL));
 	EXPECT_EQ(-ENOENT, status_of(self->fd[0], id, -1, &ps, NULL));
 	rec_prog_free(&a);
@@ -477,27 +512,15 @@ TEST_F(lnc, cores_member_forgotten_with_program)
 /* The member of a program that still runs stays until it is released. */
 TEST_F(lnc, cores_member_listed_until_release)
 {
-	struct ncsync_op op = { .bank = NCSYNC_BANK_SEM, .op = NCSYNC_OP_SET,
-				.index = 9, .value = 1 };
 	struct rec_prog a = { 0 }, b = { 0 };
 	struct ncsync_prog_status ps;
-	struct rec_queue *q;
 	__u32 id;
 
 	NEED_LNC();
-	q = rec_prog_queue(&a, NCSYNC_ENGINE_PE);
-	rec_noop(q, NCSYNC_WAIT_SEM_GE, 9, 0, 0, 1);
-	rec_exit(q);
-	rec_exit(rec_prog_queue(&b, NCSYNC_ENGINE_POOL));
-	id = submit2(_metadata, self->fd, &a, &b, 0, LONG_MS);
-	ASSERT_TRUE(wait_blocked(self->fd[0], id, 0));
-	memset(&ps, 0, sizeof(ps));
-	ps.id = id;
-	ps.flags = NCSYNC_STATUS_F_RELEASE;
-	EXPECT_EQ(-1, ioctl(self->fd[0], NCSYNC_IOC_PROG_STATUS, &ps));
-	EXPECT_EQ(EBUSY, errno);
+	id = submit_waiting(_metadata, self->fd, &a, &b);
+	EXPECT_EQ(-EBUSY, release(self->fd[0], id));
 	EXPECT_EQ(0, status_of(self->fd[1], 1, -1, &ps, NULL));
-	ASSERT_EQ(0, ioctl(self->fd[0], NCSYNC_IOC_OP, &op));
+	ASSERT_EQ(0, sem_set(self->fd[0], 9, 1));
 	expect_done(_metadata, self->fd[0], id);
 	EXPECT_EQ(0, status_of(self->fd[1], 1, -1, &ps, NULL));
 	rec_prog_free(&a);
@@ -511,23 +534,15 @@ TEST_F(lnc, cores_member_listed_until_release)
  */
 TEST_F(lnc, cores_member_wait_is_the_program)
 {
-	struct ncsync_op op = { .bank = NCSYNC_BANK_SEM, .op = NCSYNC_OP_SET,
-				.index = 9, .value = 1 };
 	struct rec_prog a = { 0 }, b = { 0 };
-	struct rec_queue *q;
 	__u32 id, state;
 
 	NEED_LNC();
-	q = rec_prog_queue(&a, NCSYNC_ENGINE_PE);
-	rec_noop(q, NCSYNC_WAIT_SEM_GE, 9, 0, 0, 1);
-	rec_exit(q);
-	rec_exit(rec_prog_queue(&b, NCSYNC_ENGINE_POOL));
-	id = submit2(_metadata, self->fd, &a, &b, 0, LONG_MS);
-	ASSERT_TRUE(wait_blocked(self->fd[0], id, 0));
+	id = submit_waiting(_metadata, self->fd, &a, &b);
 	EXPECT_EQ(-ETIMEDOUT, prog_wait(self->fd[1], 1, 200, &state))
 		TH_LOG("returned with state %u while core 0 still waits",
 		       state);
-	ASSERT_EQ(0, ioctl(self->fd[0], NCSYNC_IOC_OP, &op));
+	ASSERT_EQ(0, sem_set(self->fd[0], 9, 1));
 	ASSERT_EQ(0, prog_wait(self->fd[1], 1, LONG_MS, &state));
 	EXPECT_EQ((__u32)NCSYNC_PROG_DONE, state);
 	expect_done(_metadata, self->fd[0], id);
