@@ -28,17 +28,21 @@
 #include "ncsync_names.h"
 #include "ncsync_trace.h"
 
-/* What executing a record leads to. */
+/*
+ * What executing a record leads to: the op's own steps
+ * (common/ncsync_effect.h) keep their values, so that the effect's result
+ * is the engine's step as it is, without a table between them.
+ */
 enum ncsync_step {
-	NCSYNC_STEP_NEXT,
-	NCSYNC_STEP_JUMP,
-	NCSYNC_STEP_HALT,
-	NCSYNC_STEP_EXIT,
+	NCSYNC_STEP_NEXT = NCSYNC_OP_NEXT,
+	NCSYNC_STEP_JUMP = NCSYNC_OP_JUMP,
+	NCSYNC_STEP_HALT = NCSYNC_OP_HALT,
+	NCSYNC_STEP_EXIT = NCSYNC_OP_EXIT,
+	NCSYNC_STEP_DRAIN = NCSYNC_OP_DRAIN,	/* a Drain with copies in flight */
+	NCSYNC_STEP_DMA_FULL = NCSYNC_OP_DMA_FULL, /* no free slot for a DMA */
+	NCSYNC_STEP_WAIT,	/* the wait of lane ncsync_exec.lane fails */
 	NCSYNC_STEP_FAULT,
 	NCSYNC_STEP_STOP,
-	NCSYNC_STEP_WAIT,	/* the wait of lane ncsync_exec.lane fails */
-	NCSYNC_STEP_DRAIN,	/* a Drain with copies in flight */
-	NCSYNC_STEP_DMA_FULL,	/* a DMA record without a free slot */
 };
 
 /*
@@ -161,21 +165,35 @@ static const struct ncsync_bank_ops ncsync_exec_bank = {
 	.dma_issue = ncsync_exec_dma_issue,
 };
 
-/* The waits of a record from lane @x->lane on, in lane order. */
+/* Whether a step says the record must block before it goes on. */
+static bool ncsync_step_blocks(enum ncsync_step step)
+{
+	return step == NCSYNC_STEP_WAIT || step == NCSYNC_STEP_DRAIN ||
+	       step == NCSYNC_STEP_DMA_FULL;
+}
+
+/*
+ * The waits of a record from lane @x->lane on, in lane order.  The lane is
+ * counted in a local and stored only when its wait fails: a record that
+ * passes all its waits, the common case, writes nothing.
+ */
 static enum ncsync_step ncsync_exec_waits_locked(struct ncsync_exec *x,
 						 const struct ncsync_insn *in)
 {
+	unsigned int lane;
 	u8 fault = 0;
 
 	lockdep_assert_held(&x->core->lock);
-	for (; x->lane < in->nlanes; x->lane++) {
-		const struct ncsync_lane *l = &in->lane[x->lane];
+	for (lane = x->lane; lane < in->nlanes; lane++) {
+		const struct ncsync_lane *l = &in->lane[lane];
 
 		if (!l->wait.active)
 			continue;
 		if (!ncsync_exec_wait(l, x->q->regs, &ncsync_exec_bank, x,
-				      &fault))
+				      &fault)) {
+			x->lane = lane;
 			return NCSYNC_STEP_WAIT;
+		}
 		ncsync_exec_unblocked(x);
 		if (fault && x->strict) {
 			x->fault = fault;
@@ -186,24 +204,17 @@ static enum ncsync_step ncsync_exec_waits_locked(struct ncsync_exec *x,
 }
 
 /*
- * The op's own effect (common/ncsync_effect.h).  Drain and DMA return a
- * step of their own when they must block; the engine sleeps without the
- * lock and comes back.
+ * The op's own effect (common/ncsync_effect.h), whose result is the
+ * engine's step (enum ncsync_step).  Drain and DMA return a step of their
+ * own when they must block; the engine sleeps without the lock and comes
+ * back.
  */
 static enum ncsync_step ncsync_exec_effect_locked(struct ncsync_exec *x,
 						  const struct ncsync_insn *in)
 {
-	static const u8 steps[] = {
-		[NCSYNC_OP_NEXT] = NCSYNC_STEP_NEXT,
-		[NCSYNC_OP_JUMP] = NCSYNC_STEP_JUMP,
-		[NCSYNC_OP_HALT] = NCSYNC_STEP_HALT,
-		[NCSYNC_OP_EXIT] = NCSYNC_STEP_EXIT,
-		[NCSYNC_OP_DRAIN] = NCSYNC_STEP_DRAIN,
-		[NCSYNC_OP_DMA_FULL] = NCSYNC_STEP_DMA_FULL,
-	};
-
 	lockdep_assert_held(&x->core->lock);
-	return steps[ncsync_exec_op(in, x->q->regs, &ncsync_exec_bank, x)];
+	return (enum ncsync_step)ncsync_exec_op(in, x->q->regs,
+						&ncsync_exec_bank, x);
 }
 
 /* The updates not paired with their lane's wait, in lane order. */
@@ -248,8 +259,10 @@ static enum ncsync_step ncsync_exec_insn_locked(struct ncsync_exec *x,
 	if (step != NCSYNC_STEP_NEXT)
 		return step;
 	step = ncsync_exec_effect_locked(x, in);
-	if (step == NCSYNC_STEP_DRAIN || step == NCSYNC_STEP_DMA_FULL)
+	if (unlikely(ncsync_step_blocks(step))) {
+		x->lane = in->nlanes;	/* its waits passed */
 		return step;
+	}
 	upd = ncsync_exec_updates_locked(x, in);
 	return upd == NCSYNC_STEP_NEXT ? step : upd;
 }
@@ -273,22 +286,23 @@ static enum ncsync_step ncsync_exec_run(struct ncsync_exec *x)
 
 		WRITE_ONCE(q->st.pc, x->pc);
 		step = ncsync_exec_insn_locked(x, in);
-		if (step >= NCSYNC_STEP_WAIT) {
+		if (unlikely(ncsync_step_blocks(step))) {
 			x->resumed = true;
 			break;
 		}
 		x->resumed = false;
 		x->lane = 0;
-		if (step == NCSYNC_STEP_FAULT)
+		if (unlikely(step == NCSYNC_STEP_FAULT))
 			break;
 		WRITE_ONCE(q->st.executed, q->st.executed + 1);
-		if (step == NCSYNC_STEP_JUMP)
-			x->pc = in->br.target;
-		else if (step == NCSYNC_STEP_NEXT)
+		if (likely(step == NCSYNC_STEP_NEXT)) {
 			x->pc++;
-		else
+		} else if (step == NCSYNC_STEP_JUMP) {
+			x->pc = in->br.target;
+			step = NCSYNC_STEP_NEXT;
+		} else {
 			break;
-		step = NCSYNC_STEP_NEXT;
+		}
 	} while (x->pc < q->count && ++n < NCSYNC_RUN_MAX &&
 		 !need_resched() && !READ_ONCE(x->prog->stop));
 	ncsync_core_unlock(x->core, &x->wake);
@@ -545,7 +559,7 @@ static void ncsync_engine_run(struct ncsync_engine *eng,
 			break;
 		}
 		step = ncsync_exec_run(&x);
-		if (step >= NCSYNC_STEP_WAIT) {
+		if (ncsync_step_blocks(step)) {
 			if (!ncsync_exec_block(&x, step)) {
 				step = NCSYNC_STEP_STOP;
 				break;
