@@ -98,6 +98,8 @@ static const struct verdict verdicts[] = {
 	  "--max-states 100000)" },
 	{ "barrier-loop.s", "--max-memory=8", 3,
 	  "(limit: memory, --max-memory 8 MiB)" },
+	{ "barrier-loop.s", "--timeout=1", 3,
+	  "(limit: time, --timeout 1 ms)" },
 	{ "publish-race.s", "--max-states=10", 1,
 	  "defect: 1 defect in 10 states (limit: states, --max-states 10: "
 	  "there may be more defects)" },
