@@ -101,12 +101,14 @@ bench: deps all
 		$(TOP)/Documentation/ncsync/images/bench.png
 
 # ncsync_check() in states per second on the examples, on the host, and
-# SPIN on their Promela models (Documentation/ncsync/check.rst).  A
+# SPIN on their Promela models (Documentation/ncsync/check.rst), with
+# counter barriers, then with event barriers.  A
 # measurement, not part of `make check`.
 .PHONY: bench-check
 bench-check: all
 	$(MAKE) -C bench
 	$(BUILD)/bench/check-bench
+	$(BUILD)/bench/check-bench --lowering events
 
 # Fuzzing (Documentation/ncsync/fuzzing.rst): the libFuzzer targets on the
 # host, FUZZ_TIME seconds each, then the syscall fuzzer in the VM for

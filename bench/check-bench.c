@@ -4,9 +4,10 @@
  * the programs of examples/ (or the files named on the command line).
  * Host only, no device: `make bench-check`, or
  *   build/bench/check-bench [--no-spin] [--no-accel] [--max-states N]
- *                           [FILE.s ...]
+ *                           [--lowering events] [FILE.s ...]
  * Each program is checked with the library's defaults but the state limit
- * (default 2000000), lowered with counter barriers; the column "loop" says
+ * (default 2000000), lowered with counter barriers, or with event barriers
+ * (--lowering events: the rows' names end in "/ev"); the column "loop" says
  * whether the verdict came by induction over a loop's passes (--no-accel:
  * never).  After the examples, barrier-loop.s with 1000 and 1000000
  * passes.  A measurement, not a test: nothing is checked against a target.
@@ -38,6 +39,7 @@ static const char *const examples[] = {
 };
 
 static bool use_spin = true;
+static enum ncsync_barrier_lowering lowering = NCSYNC_LOWER_COUNTER;
 
 /* The whole text of @path (it holds no NUL), or NULL. */
 static char *slurp(const char *path)
@@ -95,8 +97,7 @@ static int build_parts(const char *text, struct ncsync_asm_part *parts)
 		lnc = parts[i].core + 1 > lnc ? parts[i].core + 1 : lnc;
 	for (i = 0; i < n && !ret; i++)
 		ret = ncsync_program_set_lnc(parts[i].prog, lnc) ?:
-		      ncsync_program_lower(parts[i].prog,
-					   NCSYNC_LOWER_COUNTER) ?:
+		      ncsync_program_lower(parts[i].prog, lowering) ?:
 		      ncsync_program_finalize(parts[i].prog);
 	if (ret)
 		for (i = 0; i < n; i++)
@@ -208,6 +209,9 @@ static int bench(const char *path, uint64_t max_states, unsigned int passes)
 	if (passes)
 		snprintf(name + strlen(name), sizeof(name) - strlen(name),
 			 "%u", passes);
+	if (lowering == NCSYNC_LOWER_EVENTS)
+		snprintf(name + strlen(name), sizeof(name) - strlen(name),
+			 "/ev");
 	n = text ? build_parts(text, parts) : -1;
 	ret = n < 0 ? n : 0;
 	ncsync_check_opts_init(&o);
@@ -255,6 +259,9 @@ int main(int argc, char **argv)
 			flags |= NCSYNC_CHECK_F_NO_ACCEL;
 		else if (!strcmp(argv[i], "--max-states") && i + 1 < argc)
 			max_states = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--lowering") && i + 1 < argc &&
+			 !strcmp(argv[i + 1], "events") && ++i)
+			lowering = NCSYNC_LOWER_EVENTS;
 		else
 			break;
 	}

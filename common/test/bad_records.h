@@ -37,7 +37,8 @@
  * The logical core matters to a DMA record's peer: an entry with @lnc is
  * refused only by ncsync_record_check_lnc() for a logical core of fewer
  * than NCSYNC_MAX_LNC cores (every lnc the module takes but 64, and
- * NCSYNC_BAD_LNC); the decoder, and so the library, accepts it.
+ * NCSYNC_BAD_LNC); the decoder accepts it, and so does the library but for
+ * a program given its logical core (ncsync_program_set_lnc()).
  */
 #ifndef _NCSYNC_TEST_BAD_RECORDS_H
 #define _NCSYNC_TEST_BAD_RECORDS_H

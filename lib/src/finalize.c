@@ -50,7 +50,11 @@ static int ncsync_fixups_resolve(struct ncsync_program *prog)
 	return 0;
 }
 
-/* Check every record with the shared validator, as the kernel will. */
+/*
+ * Check every record with the shared validator, as the kernel will, and,
+ * when the program was given its logical core (ncsync_program_set_lnc()),
+ * the rule that needs it: a DMA record's peer inside it.
+ */
 static int ncsync_program_validate(struct ncsync_program *prog)
 {
 	struct ncsync_insn insn;
@@ -73,6 +77,9 @@ static int ncsync_program_validate(struct ncsync_program *prog)
 			 */
 			r = ncsync_record_decode(ncsync_stream_at(s, i),
 						 s->count, UINT64_MAX, &insn);
+			/* A logical core set: its peers, as submission does. */
+			if (!r && prog->lnc)
+				r = ncsync_record_check_lnc(&insn, prog->lnc);
 			if (r) {
 				prog->bad_engine = s->engine;
 				prog->bad_index = i;

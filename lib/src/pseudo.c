@@ -149,7 +149,10 @@ int ncsync_put_core_barrier(struct ncsync_stream *s, uint8_t sem, uint32_t id,
  * when ncsync_program_submit() or ncsync_program_submit_cores() lowers
  * them, and for 1 by ncsync_program_lower() and ncsync_program_finalize().
  * ncsync_add_lower_control_fence() adds its core barrier leg when @lnc is
- * above 1 at the time of the call.
+ * above 1 at the time of the call.  ncsync_program_finalize() then
+ * refuses a DMA record whose peer is at or beyond @lnc
+ * (NCSYNC_REC_DMA_PEER_OUTSIDE, ncsync_program_error()), as submission on
+ * a logical core of @lnc cores does.
  *
  * Return: 0; -EINVAL for a NULL @prog or @lnc out of range; -EBUSY once
  * lowered or finalized.

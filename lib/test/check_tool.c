@@ -98,6 +98,8 @@ static const struct verdict verdicts[] = {
 	  "--max-states 100000)" },
 	{ "barrier-loop.s", "--max-memory=8", 3,
 	  "(limit: memory, --max-memory 8 MiB)" },
+	{ "barrier-loop.s", "--timeout=1", 3,
+	  "(limit: time, --timeout 1 ms)" },
 	{ "publish-race.s", "--max-states=10", 1,
 	  "defect: 1 defect in 10 states (limit: states, --max-states 10: "
 	  "there may be more defects)" },
@@ -329,6 +331,7 @@ static void put_file(const char *dir, const char *name, const char *text,
 static void bad_values(const char *dir)
 {
 	static char opts[4096], five[4096], eqwait[4096], eqcore[4096];
+	static char peer9[4096], peer2[4096];
 	const char *fence = example("fence.s");
 	const char *pp = example("pingpong-cores.s");
 	const char *const cases[][5] = {
@@ -343,6 +346,10 @@ static void bad_values(const char *dir)
 		  "core 1: outside a logical core of 1 core" },
 		{ "check", five, NULL, NULL,
 		  "more than 4 cores (with the peers its DMA records signal) or 16 engines" },
+		{ "check", "--lnc", "2", peer9,
+		  "peer9.s: line 3: engine pool record 1: DMA completion update on a core outside the logical core" },
+		{ "check", peer2, NULL, NULL,
+		  "peer2.s: core 1: line 6: engine act record 0: DMA completion update on a core outside the logical core" },
 		{ "check", "--conformance", eqwait, NULL,
 		  "engine pool record 0: conformance: EventSemaphore wait not GE" },
 		{ "check", "--conformance", eqcore, NULL,
@@ -361,6 +368,13 @@ static void bad_values(const char *dir)
 	put_file(dir, "eqcore.s", "core 0\nengine pool\n\tnop\ncore 1\n"
 		 "engine pool\n\tevsem wait sem[1] == 0\n", eqcore,
 		 sizeof(eqcore));
+	/* A peer outside the logical core (--lnc, or the parts' default). */
+	put_file(dir, "peer9.s", "engine pool\n\tnop\n"
+		 "\tdma 0x0, 0x100, 64, peer=9 on_land sem[3]++\n", peer9,
+		 sizeof(peer9));
+	put_file(dir, "peer2.s", "core 0\nengine pool\n\tnop\ncore 1\n"
+		 "engine act\n\tdma 0x0, 0x100, 64, peer=2 on_land sem[3]++\n",
+		 peer2, sizeof(peer2));
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const char *args[] = { cases[i][0], cases[i][1], cases[i][2],
 				       cases[i][3], NULL };
@@ -373,6 +387,8 @@ static void bad_values(const char *dir)
 	unlink(five);
 	unlink(eqwait);
 	unlink(eqcore);
+	unlink(peer9);
+	unlink(peer2);
 }
 
 /* An image from ncsync asm -o is checked as its text is. */

@@ -133,6 +133,28 @@ static void bad_table(void)
 				  "finalize %s: engine %s record %u", b->name,
 				  ncsync_engine_name(engine), idx);
 		ncsync_program_free(p);
+		if (!b->lnc)
+			continue;
+		/* Given the logical core, finalization refuses it too. */
+		p = with_bad(engine, engines[(n + 2) % ARRAY_LEN(engines)],
+			     idx, bad);
+		ret = ncsync_program_set_lnc(p, NCSYNC_BAD_LNC) ?:
+		      ncsync_program_finalize(p);
+		TAP_CHECK(ret == -EINVAL && error_of(p, &e) == 0 &&
+			  names(&e, engine, idx, b->reason) &&
+			  is_record(p, &e, bad),
+			  "finalize %s with lnc %u: engine %s record %u",
+			  b->name, NCSYNC_BAD_LNC, ncsync_engine_name(engine),
+			  idx);
+		ncsync_program_free(p);
+		p = with_bad(engine, engines[(n + 2) % ARRAY_LEN(engines)],
+			     idx, bad);
+		ret = ncsync_program_set_lnc(p, NCSYNC_MAX_LNC) ?:
+		      ncsync_program_finalize(p);
+		TAP_CHECK(ret == 0 && error_of(p, &e) == -ENOENT,
+			  "finalize %s with lnc %u: accepted", b->name,
+			  NCSYNC_MAX_LNC);
+		ncsync_program_free(p);
 	}
 	TAP_CHECK(reasons == (1U << NCSYNC_REC_CONF_FIRST) - 2,
 		  "the table has every reason but NCSYNC_REC_OK: %#x", reasons);

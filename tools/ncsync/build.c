@@ -13,14 +13,24 @@
 /*
  * ncsync_program_finalize() failed with @err: say why.  Every failure
  * leaves its message in ncsync_program_lower_error(): the lowering's, a
- * label's or the record the validator refused (engine, record, reason).
+ * label's or the record the validator refused (engine, record, reason),
+ * which is preceded by its text line when it has one.
  */
 static void report_refused(const char *path, struct ncsync_program *prog,
 			   int err)
 {
 	const char *msg = ncsync_program_lower_error(prog);
+	struct ncsync_submit_error rec;
+	struct ncsync_stream *s;
+	uint32_t line = 0;
 
-	if (msg)
+	if (!ncsync_program_error(prog, &rec)) {
+		s = ncsync_program_find_stream(prog, rec.engine);
+		line = s ? ncsync_stream_line(s, rec.index) : 0;
+	}
+	if (msg && line)
+		fail_msg("%s: line %u: %s", path, line, msg);
+	else if (msg)
 		fail_msg("%s: %s", path, msg);
 	else
 		fail_err(err, "%s: finalizing the program", path);
@@ -110,16 +120,19 @@ static int finish_parts(const char *path, struct ncsync_asm_part *parts,
 	for (i = 0; !pbo.info && !bo->lnc && i < n; i++)
 		if (parts[i].core >= pbo.lnc)
 			pbo.lnc = parts[i].core + 1;
+	/* Every position first: a record's peer is checked against it. */
+	for (i = 0; !pbo.info && i < n; i++)
+		if (parts[i].core >= pbo.lnc) {
+			ret = fail_msg("%s: core %u: outside a logical core of %u core%s",
+				       path, parts[i].core, pbo.lnc,
+				       pbo.lnc == 1 ? "" : "s");
+			for (j = 0; j < n; j++)
+				ncsync_program_free(parts[j].prog);
+			return ret;
+		}
 	for (i = 0; i < n && !ret; i++) {
 		snprintf(what, sizeof(what), "%s: core %u", path,
 			 parts[i].core);
-		if (!pbo.info && parts[i].core >= pbo.lnc) {
-			ncsync_program_free(parts[i].prog);
-			ret = fail_msg("%s: outside a logical core of %u core%s",
-				       what, pbo.lnc, pbo.lnc == 1 ? "" : "s");
-			i++;
-			break;
-		}
 		ret = lower_text(what, parts[i].prog, &pbo) ?:
 		      finish_program(what, parts[i].prog);
 	}
