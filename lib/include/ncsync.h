@@ -277,6 +277,8 @@ int ncsync_add_call(struct ncsync_stream *s, const char *name,
 int ncsync_add_return(struct ncsync_stream *s, const struct ncsync_events *ev);
 /* Why the last lowering failed, or NULL. */
 const char *ncsync_program_lower_error(const struct ncsync_program *prog);
+int ncsync_program_lower_where(const struct ncsync_program *prog,
+			       unsigned int *line, unsigned int *col);
 
 /* Text form (Documentation/ncsync/asm.rst). */
 
