@@ -149,3 +149,70 @@ int ncsync_lower_own_check(struct ncsync_program *prog)
 	}
 	return 0;
 }
+
+/* Add @bank @index, at @value, off its idle value @idle, to @out. */
+static unsigned int ncsync_idle_put(struct ncsync_idle *out, unsigned int max,
+				    unsigned int n, uint8_t bank,
+				    unsigned int index, int32_t value,
+				    const char *idle, const char *owner)
+{
+	if (n < max)
+		out[n] = (struct ncsync_idle){
+			.bank = bank, .index = (uint8_t)index, .value = value,
+			.idle = idle, .owner = owner,
+		};
+	return n + 1;
+}
+
+/**
+ * ncsync_program_idle_check() - what the program's lowering owns on a
+ *	core, off the value it must have when the program starts.
+ * @prog: a lowered or finalized program.
+ * @dev: the core it is about to be submitted to.
+ * @out: out: room for @max resources (may be NULL when @max is 0).
+ * @max: the room.
+ *
+ * The counter C0 of the counter form must not be negative (a program
+ * cancelled inside its start rendezvous leaves it so, and the next start
+ * hangs), the event-form bits must be clear (a program halted or
+ * cancelled leaves them set), a core barrier's semaphore must be 0
+ * (Documentation/ncsync/barriers.rst).  C1 may hold any value: the
+ * passes re-arm it.  Read through the mapping: a program running on the
+ * core meanwhile may change them.
+ *
+ * Return: the number of resources off their idle value (the first @max
+ * stored, in the order counters, events, core barrier semaphores), or
+ * -EINVAL for a NULL @prog or @dev, or a NULL @out with @max.
+ */
+int ncsync_program_idle_check(const struct ncsync_program *prog,
+			      const struct ncsync_dev *dev,
+			      struct ncsync_idle *out, unsigned int max)
+{
+	unsigned int i, n = 0;
+	int32_t v;
+
+	if (!prog || !dev || (!out && max))
+		return -EINVAL;
+	if (prog->ctr_sem >= 0) {
+		v = ncsync_sem_read(dev, (uint8_t)prog->ctr_sem);
+		if (v < 0)
+			n = ncsync_idle_put(out, max, n, NCSYNC_BANK_SEM,
+					    prog->ctr_sem, v, ">= 0",
+					    ncsync_own_sem_name(prog, NCSYNC_BANK_SEM,
+								prog->ctr_sem));
+	}
+	for (i = 0; i < NCSYNC_NUM_EVENTS; i++)
+		if (prog->res_events[i] && ncsync_event_read(dev, i))
+			n = ncsync_idle_put(out, max, n, NCSYNC_BANK_EVENT, i,
+					    1, "clear",
+					    ncsync_own_sem_name(prog, NCSYNC_BANK_EVENT, i));
+	for (i = 0; i < NCSYNC_NUM_SEMS; i++) {
+		if (!prog->own_core_sems[i])
+			continue;
+		v = ncsync_sem_read(dev, i);
+		if (v)
+			n = ncsync_idle_put(out, max, n, NCSYNC_BANK_SEM, i, v,
+					    "0", ncsync_own_sem_name(prog, NCSYNC_BANK_SEM, i));
+	}
+	return (int)n;
+}
