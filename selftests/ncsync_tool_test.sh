@@ -281,6 +281,20 @@ printf 'engine pool\n\tnop then sem[0]++\nengine sp\n\tnop then sem[0]++\nbarrie
 t 0 "run --conformance of a counter-form barrier" "$N" run --conformance "$tmp/conform.s" &&
 	check "conform.s: done, the counter at 2 (two +1 arrivals)" sh -c \
 	"grep -q 'on core 0: done' '$out' && grep -q '\[240\]=2 ' '$out'"
+# What the lowering owns, off its value at the start: run warns, names
+# it and suggests a reset (the one-engine barrier still runs).
+printf 'engine pool\n\tbarrier\n\tnop then sem[7]++\n' > "$tmp/idle.s"
+"$N" sem set 240 -3 > /dev/null
+t 0 "run with the barrier counter left negative" "$N" run "$tmp/idle.s" &&
+	check "run warns: sem[240] = -3, not >= 0, and suggests a reset" sh -c \
+	"grep -q '^ncsync: warning: .*idle.s: core 0: sem\[240\] = -3, a counter of the all-engine barrier.s counter form, is not >= 0 when the program starts' '$err' && grep -q 'reset the core first: ncsync -c 0 reset' '$err'"
+t 0 "run it again" "$N" run "$tmp/idle.s" &&
+	check "no warning: its start set the counter" sh -c "! grep -q warning '$err'"
+"$N" event set 241 > /dev/null
+t 0 "run --lowering events with an event bit left set" "$N" run --lowering events "$tmp/idle.s" &&
+	check "run warns: ev[241] = 1, not clear" grep -q \
+	'warning: .*core 0: ev\[241\] = 1, an event bit of the all-engine barrier.s event form, is not clear' "$err"
+"$N" reset > /dev/null
 t 0 "run producer-consumer.s" "$N" run "$ex/producer-consumer.s" &&
 	check "producer-consumer: sem[2] = 8, sem[3] = 64" sh -c \
 	"grep -q '\[2\]=8 ' '$out' && grep -q '\[3\]=64' '$out' && ! grep -q '\[1\]=' '$out'"

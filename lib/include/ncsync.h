@@ -277,6 +277,30 @@ int ncsync_add_call(struct ncsync_stream *s, const char *name,
 int ncsync_add_return(struct ncsync_stream *s, const struct ncsync_events *ev);
 /* Why the last lowering failed, or NULL. */
 const char *ncsync_program_lower_error(const struct ncsync_program *prog);
+int ncsync_program_lower_where(const struct ncsync_program *prog,
+			       unsigned int *line, unsigned int *col);
+
+/**
+ * struct ncsync_idle - a resource a program's lowering owns, off the value
+ *	it must have when the program starts (ncsync_program_idle_check()).
+ * @bank: NCSYNC_BANK_SEM or NCSYNC_BANK_EVENT.
+ * @index: the semaphore or event.
+ * @value: its value on the core (an event: 1, set).
+ * @idle: the value it must have, as text: ">= 0", "0", "clear".
+ * @owner: what it is, as text: "a counter of the all-engine barrier's
+ *	counter form", ...
+ */
+struct ncsync_idle {
+	uint8_t bank;
+	uint8_t index;
+	int32_t value;
+	const char *idle;
+	const char *owner;
+};
+
+int ncsync_program_idle_check(const struct ncsync_program *prog,
+			      const struct ncsync_dev *dev,
+			      struct ncsync_idle *out, unsigned int max);
 
 /* Text form (Documentation/ncsync/asm.rst). */
 

@@ -91,8 +91,8 @@ static int asm_core(struct asm_ctx *c, const struct asm_tok *mn)
 		ret = ncsync_program_new(&prog);
 		if (ret < 0)
 			return asm_fail(c, mn->s, ret, "out of memory");
-		c->prog->cur_line = 0;
-		prog->cur_line = c->lineno;
+		c->prog->cur_src.line = 0;
+		prog->cur_src.line = c->lineno;
 	}
 	p->core = pos;
 	p->line = c->lineno;
@@ -131,6 +131,8 @@ static int asm_stmt(struct asm_ctx *c)
 
 	if (!asm_read_ident(c, &mn))
 		return asm_err(c, c->p, "expected an instruction or a label");
+	/* The records of the statement have its column. */
+	c->prog->cur_src.col = (uint32_t)(mn.s - c->line) + 1;
 	if (asm_tok_is(&mn, "engine") || asm_tok_is(&mn, "barrier") ||
 	    asm_tok_is(&mn, "func") || asm_tok_is(&mn, "endfunc") ||
 	    asm_tok_is(&mn, "core"))
@@ -206,12 +208,13 @@ static int asm_text(struct asm_ctx *c, const char *text)
 		c->p = line;
 		for (c->end = line; *c->end && *c->end != '\n'; c->end++)
 			;
-		c->prog->cur_line = c->lineno;
+		c->prog->cur_src.line = c->lineno;
+		c->prog->cur_src.col = 0;
 		ret = asm_line(c);
 		if (ret || !*c->end)
 			break;
 	}
-	c->prog->cur_line = 0;
+	c->prog->cur_src = (struct ncsync_src){ 0 };
 	if (!ret && c->outer) {
 		ret = -EINVAL;
 		if (c->err) {

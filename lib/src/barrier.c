@@ -80,6 +80,7 @@ int ncsync_ctr_take(struct ncsync_program *prog, unsigned int mask)
 		ret = ncsync_res_sem_take(prog, c0 + 1);
 	if (ret < 0)
 		return ret;
+	prog->own_regs |= 1U << NCSYNC_REG_BARRIER_COUNT;
 	prog->ctr_sem = (int)c0;
 	return prog->ctr_sem;
 }
@@ -224,6 +225,7 @@ int ncsync_ev_take(struct ncsync_program *prog, unsigned int mask)
 				return ret;
 		}
 	}
+	prog->own_regs |= 1U << NCSYNC_REG_BARRIER_PHASE;
 	return 0;
 }
 

@@ -852,7 +852,7 @@ static void ck_accel_out(const struct ck_run *r, uint32_t status)
 	o->engine = r->cp.engine[e];
 	o->core = r->cp.pos[r->cp.core[e]];
 	o->record = rec;
-	o->line = rec < ps->count ? ps->lines[rec] : 0;
+	o->line = rec < ps->count ? ps->lines[rec].line : 0;
 	o->why = status == NCSYNC_ACCEL_FELL_BACK ? ck_accel_why(r->accel) :
 						    NULL;
 }

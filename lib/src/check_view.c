@@ -92,7 +92,7 @@ void ck_step_out(const struct ck_prog *cp, const struct ck_state *st,
 		out->part = st->eng[s.idx].sub;
 		out->record = st->eng[s.idx].pc;
 	}
-	out->line = out->record < ps->count ? ps->lines[out->record] : 0;
+	out->line = out->record < ps->count ? ps->lines[out->record].line : 0;
 }
 
 /* The status report of core @core in a state, as the driver would give it. */

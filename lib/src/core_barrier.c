@@ -180,6 +180,25 @@ int ncsync_core_barriers_plan(struct ncsync_program *prog)
 	return ret;
 }
 
+/* The lowering owns the semaphore of every 0xD8, checked by the plan. */
+void ncsync_core_sems_take(struct ncsync_program *prog)
+{
+	unsigned int mask = ncsync_program_engines(prog);
+	const struct ncsync_stream *ref;
+	struct ncsync_pseudo p;
+	uint32_t i;
+
+	if (!mask)
+		return;
+	ref = prog->streams[__builtin_ctz(mask)];
+	for (i = 0; i < ref->count; i++) {
+		if (ncsync_stream_at(ref, i)[0] != NCSYNC_OPC_CORE_BARRIER)
+			continue;
+		ncsync_pseudo_decode(ncsync_stream_at(ref, i), &p);
+		prog->own_core_sems[p.sem] = true;
+	}
+}
+
 /**
  * ncsync_core_barrier_lower() - the records of one 0xD8 on one stream.
  * @t: the stream being rewritten.

@@ -12,6 +12,7 @@
  *   barrier.c              the all-engine barrier's records, both forms
  *   lower_call.c,          lowering passes: Calls inlined; core
  *   core_barrier.c         barriers checked and rewritten
+ *   lower_own.c            what the program may not write
  *   lower.c                the lowering pipeline (ncsync_program_lower())
  *   finalize.c             lowering, branch targets, validation
  *   pseudo.c               builders of pseudo-ops and barriers
@@ -49,6 +50,21 @@
 #define NCSYNC_DEFAULT_RESERVED		16
 
 /**
+ * struct ncsync_src - where a record of a stream came from.
+ * @line: the 1-based text line ncsync_asm() read it from, 0 for none.
+ * @col: the 1-based column of its statement on @line, 0 for none.
+ * @lowered: a builder emitted it on the lowering's behalf
+ *	(ncsync_add_sync_barrier(), ncsync_add_core_barrier()): it may write
+ *	what the lowering owns (Documentation/ncsync/barriers.rst, "What a
+ *	program may not write").
+ */
+struct ncsync_src {
+	uint32_t line;
+	uint32_t col;
+	bool lowered;
+};
+
+/**
  * struct ncsync_stream - the records of one engine.
  * @prog: the program it belongs to.
  * @engine: its engine (NCSYNC_ENGINE_*).
@@ -57,7 +73,8 @@
  * @count: records in @recs.
  * @cap: records @recs has room for.
  * @recs: @count records of NCSYNC_RECORD_SIZE bytes.
- * @lines: the text line each record was assembled from (ncsync_asm();
+ * @lines: where each record came from: its text line and column
+ *	(ncsync_asm();
  *	lowered barriers keep the line of their 0xD5), 0 for none.
  */
 struct ncsync_stream {
@@ -67,7 +84,7 @@ struct ncsync_stream {
 	uint32_t count;
 	uint32_t cap;
 	uint8_t *recs;
-	uint32_t *lines;
+	struct ncsync_src *lines;
 };
 
 /**
@@ -140,6 +157,11 @@ struct ncsync_func {
  * @res_event_count: events in the reserved slice.
  * @res_sems: semaphores of the reserved slice the lowerings took.
  * @res_events: events of the reserved slice the lowerings took.
+ * @own_regs: the registers the lowerings took, bit r for register r:
+ *	NCSYNC_REG_BARRIER_COUNT, NCSYNC_REG_BARRIER_PHASE.
+ * @own_core_sems: the semaphores of the program's core barriers.
+ *	With @res_sems and @res_events, what the program may not write
+ *	(lower_own.c).
  * @ctr_used: a counter-form barrier was emitted or lowered.
  * @ctr_mask: the engines of the program when it was.
  * @ctr_sem: the first of the two counter semaphores, or -1.
@@ -158,11 +180,14 @@ struct ncsync_func {
  * @bad_engine: the engine of the record the last finalization refused.
  * @bad_index: its index.
  * @bad_reason: its enum ncsync_rec_reason, or 0 (ncsync_program_error()).
- * @cur_line: the text line of the records appended now, 0 for none.
+ * @cur_src: where the records appended now come from (line 0: none).
  * @funcs: @nfuncs functions (ncsync_program_add_function()), dropped by
  *	the lowering once inlined.
  * @nfuncs: functions in @funcs.
  * @lower_msg: why the last lowering failed, or "" (ncsync_program_lower_error()).
+ * @lower_line: the text line of the record it names, or 0
+ *	(ncsync_program_lower_where()).
+ * @lower_col: the column of that record's statement, or 0.
  * @lnc: the logical core size set by ncsync_program_set_lnc(), or 0.
  * @dev_lnc: when @lnc is 0, the lnc of the device a submission lowers
  *	the program for, or 0.
@@ -186,6 +211,8 @@ struct ncsync_program {
 	unsigned int res_event_count;
 	bool res_sems[NCSYNC_NUM_SEMS];
 	bool res_events[NCSYNC_NUM_EVENTS];
+	uint32_t own_regs;
+	bool own_core_sems[NCSYNC_NUM_SEMS];
 	bool ctr_used;
 	unsigned int ctr_mask;
 	int ctr_sem;
@@ -201,10 +228,12 @@ struct ncsync_program {
 	uint8_t bad_engine;
 	uint32_t bad_index;
 	uint32_t bad_reason;
-	uint32_t cur_line;
+	struct ncsync_src cur_src;
 	struct ncsync_func **funcs;
 	unsigned int nfuncs;
 	char lower_msg[NCSYNC_LOWER_MSG_MAX];
+	uint32_t lower_line;
+	uint32_t lower_col;
 	unsigned int lnc;
 	unsigned int dev_lnc;
 	unsigned int core_lnc;
@@ -293,7 +322,11 @@ int ncsync_barrier_block_emit(struct ncsync_stream *t, const uint8_t *rec,
 /* lower.c */
 int ncsync_lower_pending(const struct ncsync_program *prog);
 
+/* lower_own.c */
+int ncsync_lower_own_check(struct ncsync_program *prog);
+
 /* core_barrier.c */
+void ncsync_core_sems_take(struct ncsync_program *prog);
 unsigned int ncsync_lower_lnc(const struct ncsync_program *prog);
 int ncsync_core_arrive(struct ncsync_stream *s, uint8_t sem,
 		       unsigned int lnc);
@@ -322,7 +355,7 @@ int ncsync_put_core_barrier(struct ncsync_stream *s, uint8_t sem, uint32_t id,
 struct ncsync_call_undo {
 	bool done;
 	uint8_t *recs[NCSYNC_MAX_ENGINE_ID];
-	uint32_t *lines[NCSYNC_MAX_ENGINE_ID];
+	struct ncsync_src *lines[NCSYNC_MAX_ENGINE_ID];
 	uint32_t count[NCSYNC_MAX_ENGINE_ID];
 	uint32_t cap[NCSYNC_MAX_ENGINE_ID];
 	struct ncsync_label *labels;

@@ -10,7 +10,8 @@
  *      inlined at each Call, undone if a later pass fails.
  *   2. The plan: every pseudo-op left has a lowering, the core barriers
  *      (0xD8) agree across the streams (core_barrier.c), the resources the
- *      prologues need are taken from the reserved slice (barrier.c).
+ *      prologues need are taken from the reserved slice (barrier.c);
+ *      the program must not write what the lowering owns (lower_own.c).
  *   3. The rewrite: each stream copied record by record, a 0xD5 into the
  *      barrier's records in the asked form (barrier.c), a 0xD8 into the
  *      core barrier's, always in the counter form (core_barrier.c); the
@@ -107,7 +108,7 @@ static int ncsync_lower_stream(struct ncsync_lowering *lw,
 	if (!map)
 		return -ENOMEM;
 	lw->map[s->engine] = map;
-	s->prog->cur_line = 0;
+	s->prog->cur_src = (struct ncsync_src){ 0 };
 
 	if (lw->ctr_prologue) {
 		ret = ncsync_emit_ctr_prologue(t, s->prog);
@@ -120,14 +121,14 @@ static int ncsync_lower_stream(struct ncsync_lowering *lw,
 			return ret;
 	}
 	for (i = 0; i < s->count; i++) {
-		s->prog->cur_line = s->lines[i];
+		s->prog->cur_src = s->lines[i];
 		map[i] = t->count;
 		ret = ncsync_lower_record(lw, t, ncsync_stream_at(s, i));
 		if (ret < 0)
 			return ret;
 	}
 	map[s->count] = t->count;
-	s->prog->cur_line = 0;
+	s->prog->cur_src = (struct ncsync_src){ 0 };
 	if (lw->ev_prologue) {
 		/* Falling off the end is an Exit: give it the epilogue. */
 		ret = ncsync_emit_ev_epilogue(t, lw->mask);
@@ -163,7 +164,7 @@ static void ncsync_lower_commit(struct ncsync_program *prog,
 	for (i = 0; i < NCSYNC_MAX_ENGINE_ID; i++) {
 		struct ncsync_stream *s = prog->streams[i];
 		struct ncsync_stream *t = &lw->tmp[i];
-		uint32_t *lines;
+		struct ncsync_src *lines;
 		uint8_t *recs;
 
 		if (!s || !lw->map[i])
@@ -278,7 +279,10 @@ static int ncsync_lower_take(struct ncsync_program *prog,
 		if (ret < 0)
 			return ret;
 	}
-	return 0;
+	if (lw->core)
+		ncsync_core_sems_take(prog);
+	/* Now that it owns them, the program must not write them. */
+	return ncsync_lower_own_check(prog);
 }
 
 /*
@@ -344,7 +348,7 @@ int ncsync_program_lower(struct ncsync_program *prog,
 	if (!ret)
 		ret = ncsync_lower_streams(prog, lw);
 	ncsync_lower_calls_end(prog, &lw->undo, ret);
-	prog->cur_line = 0;
+	prog->cur_src = (struct ncsync_src){ 0 };
 	for (e = 0; e < NCSYNC_MAX_ENGINE_ID; e++) {
 		free(lw->tmp[e].recs);
 		free(lw->tmp[e].lines);

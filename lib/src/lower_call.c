@@ -386,7 +386,7 @@ static int ncsync_inline_body(struct ncsync_calls *cx, struct ncsync_stream *t,
 		       in->labels[li].index == i)
 			ret = ncsync_label_bind(t, copy[li++]);
 		if (ret >= 0 && i < f->body.count) {
-			cx->prog->cur_line = f->body.lines[i];
+			cx->prog->cur_src = f->body.lines[i];
 			ret = ncsync_inline_record(cx, t, f, copy, i, end, &fx);
 		}
 	}
@@ -405,7 +405,7 @@ static int ncsync_inline_call(struct ncsync_calls *cx, struct ncsync_stream *t,
 			      const uint8_t *rec)
 {
 	struct ncsync_events ev, wait, upd;
-	uint32_t line = cx->prog->cur_line;
+	struct ncsync_src src = cx->prog->cur_src;
 	const struct ncsync_func *f;
 	struct ncsync_pseudo p;
 	int ret = 0;
@@ -420,7 +420,7 @@ static int ncsync_inline_call(struct ncsync_calls *cx, struct ncsync_stream *t,
 		ret = ncsync_add_nop(t, &wait);
 	if (ret >= 0)
 		ret = ncsync_inline_body(cx, t, f);
-	cx->prog->cur_line = line;
+	cx->prog->cur_src = src;
 	if (ret >= 0 && !ncsync_events_zero(&upd))
 		ret = ncsync_add_nop(t, &upd);
 	return ret < 0 ? ret : 0;
@@ -438,7 +438,7 @@ static int ncsync_calls_stream(struct ncsync_calls *cx,
 		const uint8_t *rec = ncsync_stream_at(s, i);
 
 		map[i] = t->count;
-		cx->prog->cur_line = s->lines[i];
+		cx->prog->cur_src = s->lines[i];
 		if (rec[0] == NCSYNC_OPC_CALL)
 			ret = ncsync_inline_call(cx, t, rec);
 		else if (rec[0] == NCSYNC_OPC_DMA_BARRIER)
@@ -449,7 +449,7 @@ static int ncsync_calls_stream(struct ncsync_calls *cx,
 			return ret;
 	}
 	map[s->count] = t->count;
-	cx->prog->cur_line = 0;
+	cx->prog->cur_src = (struct ncsync_src){ 0 };
 	return 0;
 }
 

@@ -200,7 +200,7 @@ uint32_t ncsync_stream_line(const struct ncsync_stream *s, uint32_t index)
 {
 	if (!s || index >= s->count || !s->lines)
 		return 0;
-	return s->lines[index];
+	return s->lines[index].line;
 }
 
 /* Read-only access: a finalized program stays finalized. */
@@ -218,7 +218,8 @@ uint8_t *ncsync_stream_append(struct ncsync_stream *s)
 	if (s->count >= NCSYNC_MAX_RECORDS)
 		return NULL;
 	if (s->count == s->cap) {
-		uint32_t cap = s->cap ? s->cap * 2 : 64, *lines;
+		uint32_t cap = s->cap ? s->cap * 2 : 64;
+		struct ncsync_src *lines;
 		uint8_t *recs;
 
 		if (cap > NCSYNC_MAX_RECORDS)
@@ -235,7 +236,10 @@ uint8_t *ncsync_stream_append(struct ncsync_stream *s)
 	}
 	rec = s->recs + (size_t)s->count * NCSYNC_RECORD_SIZE;
 	memset(rec, 0, NCSYNC_RECORD_SIZE);
-	s->lines[s->count] = s->prog ? s->prog->cur_line : 0;
+	if (s->prog)
+		s->lines[s->count] = s->prog->cur_src;
+	else
+		memset(&s->lines[s->count], 0, sizeof(s->lines[s->count]));
 	s->count++;
 	return rec;
 }
@@ -335,6 +339,8 @@ int ncsync_lower_fail(struct ncsync_program *prog, int ret, const char *fmt,
 {
 	va_list ap;
 
+	prog->lower_line = 0;
+	prog->lower_col = 0;
 	va_start(ap, fmt);
 	vsnprintf(prog->lower_msg, sizeof(prog->lower_msg), fmt, ap);
 	va_end(ap);
@@ -360,6 +366,36 @@ const char *ncsync_program_lower_error(const struct ncsync_program *prog)
 	if (!prog || !prog->lower_msg[0])
 		return NULL;
 	return prog->lower_msg;
+}
+
+/**
+ * ncsync_program_lower_where() - the text position of the last lowering
+ *	failure.
+ * @prog: the program.
+ * @line: out: the 1-based line of the record the failure names (a text
+ *	ncsync_asm() read).
+ * @col: out: the 1-based column of its statement.
+ *
+ * A failure that names a record of the text has one: a write to what the
+ * lowering owns (Documentation/ncsync/barriers.rst, "What a program may
+ * not write").  A tool prints it as the assembler's errors, file:line:col.
+ *
+ * Return: 0 with @line and @col set; -ENOENT when the last lowering or
+ * finalization did not fail or its failure has no text position (@line
+ * and @col are then 0); -EINVAL for a NULL argument.
+ */
+int ncsync_program_lower_where(const struct ncsync_program *prog,
+			       unsigned int *line, unsigned int *col)
+{
+	if (!prog || !line || !col)
+		return -EINVAL;
+	*line = 0;
+	*col = 0;
+	if (!prog->lower_msg[0] || !prog->lower_line)
+		return -ENOENT;
+	*line = prog->lower_line;
+	*col = prog->lower_col;
+	return 0;
 }
 
 /* The function @name of @engine, or NULL. */

@@ -245,6 +245,7 @@ static int ncsync_put_sync_barrier(struct ncsync_stream *s, const void *arg)
 int ncsync_add_sync_barrier(struct ncsync_program *prog)
 {
 	unsigned int mask;
+	bool lowered;
 	int ret;
 
 	if (!prog)
@@ -260,7 +261,11 @@ int ncsync_add_sync_barrier(struct ncsync_program *prog)
 	if (ret < 0)
 		return ret;
 	prog->ctr_mask = mask;
+	/* Its records may write the counters and r31. */
+	lowered = prog->cur_src.lowered;
+	prog->cur_src.lowered = true;
 	ret = ncsync_append_all(prog, ncsync_put_sync_barrier, prog);
+	prog->cur_src.lowered = lowered;
 	if (ret < 0)
 		return ret;
 	prog->ctr_used = true;
@@ -402,6 +407,7 @@ int ncsync_add_core_barrier(struct ncsync_program *prog, uint8_t sem,
 {
 	struct ncsync_mark mark;
 	unsigned int mask;
+	bool lowered;
 	int ret;
 
 	ret = ncsync_core_barrier_check(prog, sem, lnc);
@@ -409,13 +415,19 @@ int ncsync_add_core_barrier(struct ncsync_program *prog, uint8_t sem,
 		return ret;
 	mask = ncsync_program_engines(prog);
 	ncsync_program_mark(prog, &mark);
+	/* Its records may write @sem, which the lowering now owns. */
+	lowered = prog->cur_src.lowered;
+	prog->cur_src.lowered = true;
 	ret = ncsync_add_sync_barrier(prog);
 	if (!ret)
 		ret = ncsync_core_arrive(prog->streams[__builtin_ctz(mask)],
 					 sem, lnc);
 	if (!ret)
 		ret = ncsync_add_sync_barrier(prog);
+	prog->cur_src.lowered = lowered;
 	if (ret < 0)
 		ncsync_program_rewind(prog, &mark);
+	else
+		prog->own_core_sems[sem] = true;
 	return ret;
 }

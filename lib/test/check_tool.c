@@ -433,6 +433,58 @@ static void bad_inputs(const char *dir)
 	unlink(bad);
 }
 
+/* The program: it writes the counter and r31 of its barrier. */
+#define OWN_WRITE \
+	"engine pool\nengine act\n" \
+	"engine pool\n\tnop then sem[240]++\n\tbarrier\n" \
+	"engine act\n\tbarrier\n\tmovi r31, 0\n"
+
+/*
+ * A write to what the lowering owns: check (with --conformance too) and
+ * asm refuse it (exit 2, asm 1), at its line and column (across cores: naming
+ * the core); without the barrier it is the program's.
+ */
+static void own_write(const char *dir)
+{
+	static char own[4096], fine[4096], cores[4096], img[4096];
+	const char *c1[] = { "check", own, NULL };
+	const char *c2[] = { "check", "--conformance", own, NULL };
+	const char *c3[] = { "asm", own, "-o", img, NULL };
+	const char *c4[] = { "check", fine, NULL };
+	const char *c5[] = { "check", cores, NULL };
+	int st;
+
+	snprintf(img, sizeof(img), "%s/own.img", dir);
+	put_file(dir, "own.s", OWN_WRITE, own, sizeof(own));
+	put_file(dir, "fine.s", "engine pool\n\tnop then sem[240]++\n"
+		 "\tmovi r31, 0\n", fine, sizeof(fine));
+	put_file(dir, "cores.s", "core 0\nengine pool\n\tcore_barrier sem[9]\n"
+		 "core 1\nengine pool\n\tcore_barrier sem[9]\n"
+		 "\tsema_clear 9..9\n", cores, sizeof(cores));
+	st = run(c1);
+	TAP_CHECK(st == 2 && !out[0] &&
+		  strstr(err, "own.s:4:2: engine pool record 0 (line 4:2) writes sem[240], a counter of the all-engine barrier's counter form: the lowering owns it"),
+		  "check of a write to a barrier counter: exit %d, line:column and the counter", st);
+	st = run(c2);
+	TAP_CHECK(st == 2 && strstr(err, "own.s:4:2: ") &&
+		  strstr(err, "sem[240]"),
+		  "check --conformance of it: exit %d, refused", st);
+	st = run(c3);
+	TAP_CHECK(st == 1 && strstr(err, "own.s:4:2: ") &&
+		  access(img, F_OK),
+		  "asm of it: exit %d, refused, no image", st);
+	st = run(c4);
+	TAP_CHECK(st == 0, "without a barrier sem[240] and r31 are the program's: exit %d",
+		  st);
+	st = run(c5);
+	TAP_CHECK(st == 2 && strstr(err, "cores.s:7:2: core 1: engine pool record 1") &&
+		  strstr(err, "sem[9], the semaphore of the program's core barriers"),
+		  "across cores: the core and the core barrier's semaphore: exit %d", st);
+	unlink(own);
+	unlink(fine);
+	unlink(cores);
+}
+
 /* A copy to the other core, whose engine waits for two. */
 #define CROSSED \
 	"core 0\nengine pool\n" \
@@ -515,6 +567,7 @@ int main(void)
 	replay_defect(dir);
 	bad_inputs(dir);
 	bad_values(dir);
+	own_write(dir);
 	image(dir);
 	cores(dir);
 	unlink(out_path);

@@ -216,10 +216,11 @@ static void build_ops(struct ncsync_stream *s, const struct ncsync_events *ev,
 	ncsync_add_exit(s, ev);
 	ncsync_add_sema_clear(s, i, 3 * i, ev);
 	ncsync_add_sema_clear_mask(s, mask, ev);
-	ncsync_add_poll_sem(s, i % 2, 31 - i, 16 * i, 16 - i, ev);
+	/* r30 and r31 belong to the barrier lowerings: r29 is the last. */
+	ncsync_add_poll_sem(s, i % 2, 29 - i, 16 * i, 16 - i, ev);
 	for (alu = 0; alu <= NCSYNC_ALU_LAST; alu++)
 		ncsync_add_mov32(s, alu, i, 2 * i, alu * 0x11111111U, ev);
-	ncsync_add_mov32_imm(s, 31, 0xDEADBEEF, ev);
+	ncsync_add_mov32_imm(s, 29, 0xDEADBEEF, ev);
 	ncsync_add_branch(s, label, ev);
 	for (comp = NCSYNC_BR_LT; comp <= NCSYNC_BR_GT; comp++) {
 		ncsync_add_branch_imm(s, comp, 1 + comp % 2, i, -comp, label,
@@ -240,8 +241,15 @@ static struct ncsync_program *build_program(void)
 	unsigned int i, k;
 	int label[2];
 
-	if (ncsync_program_new(&p))
+	/*
+	 * The lowerings' slices away from the semaphores and events the
+	 * records write, which a program with barriers may not write.
+	 */
+	if (ncsync_program_new(&p) ||
+	    ncsync_program_set_reserved(p, 200, 16, 200, 16)) {
+		ncsync_program_free(p);
 		return NULL;
+	}
 	for (k = 0; k < 2; k++) {
 		if (ncsync_program_stream(p, k + 1, &s[k])) {
 			ncsync_program_free(p);

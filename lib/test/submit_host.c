@@ -45,10 +45,11 @@ int close(int fd)
 	return (int)syscall(SYS_close, fd);
 }
 
+/* The fake cores' CSR window: the semaphores and events they read. */
+static uint32_t csr[NCSYNC_CSR_SIZE / 4];
+
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
-	static uint32_t csr[NCSYNC_CSR_SIZE / 4];
-
 	return csr;
 }
 
@@ -286,6 +287,79 @@ static void lnc_cores(void)
 	close2(dev);
 }
 
+/* A one-engine program with a barrier, lowered in the form @how. */
+static struct ncsync_program *one_barrier(enum ncsync_barrier_lowering how)
+{
+	struct ncsync_program *p;
+	struct ncsync_stream *s;
+
+	ncsync_program_new(&p);
+	ncsync_program_stream(p, NCSYNC_ENGINE_POOL, &s);
+	ncsync_add_all_engine_barrier(p, NULL);
+	ncsync_program_lower(p, how);
+	return p;
+}
+
+/*
+ * ncsync_program_idle_check(): what the lowering owns, off its value at
+ * the start, read from the core (Documentation/ncsync/barriers.rst).
+ */
+static void idle(struct ncsync_dev *dev)
+{
+	uint32_t *sems = &csr[NCSYNC_CSR_SEM_READ / 4];
+	uint32_t *events = &csr[NCSYNC_CSR_EVENTS / 4];
+	struct ncsync_program *p = one_barrier(NCSYNC_LOWER_COUNTER);
+	struct ncsync_stream *s;
+	struct ncsync_idle out[4];
+	int n;
+
+	sems[241] = 0x80000000;	/* C1: any value will do */
+	sems[240] = 5;
+	TAP_CHECK(ncsync_program_idle_check(p, dev, out, 4) == 0,
+		  "idle: C0 at 5, C1 negative: nothing to say");
+	sems[240] = (uint32_t)-3;
+	n = ncsync_program_idle_check(p, dev, out, 4);
+	TAP_CHECK(n == 1 && out[0].bank == NCSYNC_BANK_SEM &&
+		  out[0].index == 240 && out[0].value == -3 &&
+		  !strcmp(out[0].idle, ">= 0") &&
+		  strstr(out[0].owner, "counter form"),
+		  "idle: C0 negative: sem[240] = -3, not >= 0 (%d)", n);
+	TAP_CHECK(ncsync_program_idle_check(p, dev, NULL, 0) == 1 &&
+		  ncsync_program_idle_check(p, dev, NULL, 1) == -EINVAL &&
+		  ncsync_program_idle_check(NULL, dev, out, 4) == -EINVAL &&
+		  ncsync_program_idle_check(p, NULL, out, 4) == -EINVAL,
+		  "idle: counting only; bad arguments");
+	ncsync_program_free(p);
+	sems[240] = sems[241] = 0;
+
+	p = one_barrier(NCSYNC_LOWER_EVENTS);
+	events[241] = 1;
+	events[200] = 1;	/* not the program's */
+	n = ncsync_program_idle_check(p, dev, out, 4);
+	TAP_CHECK(n == 1 && out[0].bank == NCSYNC_BANK_EVENT &&
+		  out[0].index == 241 && out[0].value == 1 &&
+		  !strcmp(out[0].idle, "clear"),
+		  "idle: an event-form bit set: ev[241], not clear (%d)", n);
+	ncsync_program_free(p);
+	events[241] = events[200] = 0;
+
+	ncsync_program_new(&p);
+	ncsync_program_stream(p, NCSYNC_ENGINE_ACT, &s);
+	ncsync_add_core_barrier(p, 30, 1);
+	sems[30] = 2;
+	sems[242] = (uint32_t)-1;	/* act's C0 */
+	n = ncsync_program_idle_check(p, dev, out, 1);
+	TAP_CHECK(n == 2 && out[0].index == 242 && out[0].value == -1,
+		  "idle: act's C0 first, and a core barrier's semaphore counted (%d)",
+		  n);
+	n = ncsync_program_idle_check(p, dev, out, 4);
+	TAP_CHECK(n == 2 && out[1].index == 30 && out[1].value == 2 &&
+		  !strcmp(out[1].idle, "0") && strstr(out[1].owner, "core"),
+		  "idle: the core barrier's sem[30] = 2, not 0 (%d)", n);
+	ncsync_program_free(p);
+	sems[30] = sems[242] = 0;
+}
+
 int main(void)
 {
 	struct ncsync_submit_error err;
@@ -299,6 +373,7 @@ int main(void)
 	TAP_CHECK(ret == 0, "open the fake core (%d)", ret);
 	if (ret)
 		return tap_done();
+	idle(dev);
 
 	ncsync_program_new(&p);
 	ncsync_program_stream(p, NCSYNC_ENGINE_SP, &s);

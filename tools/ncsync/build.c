@@ -48,16 +48,40 @@ static int asm_refused(const char *path, int ret,
 }
 
 /*
- * Lower @prog, of @what (the file, or the file and a core), for the
+ * The lowering of @prog, of @what (@path, or "@path: @core"), failed with
+ * @ret: say why, at the line and column of the record it names as the
+ * assembler's errors, when it names one (ncsync_program_lower_where()).
+ */
+static void report_lowering(const char *path, const char *core,
+			    const char *what,
+			    const struct ncsync_program *prog, int ret)
+{
+	const char *msg = ncsync_program_lower_error(prog);
+	unsigned int line, col;
+
+	if (msg && !ncsync_program_lower_where(prog, &line, &col))
+		fail_msg("%s:%u:%u: %s%s%s", path, line, col, core,
+			 core[0] ? ": " : "", msg);
+	else if (msg)
+		fail_msg("%s: lowering: %s", what, msg);
+	else
+		fail_err(ret, "%s: lowering the barriers", what);
+}
+
+/*
+ * Lower @prog, of @path (@core: "core N", or ""), for the
  * reserved slices and the logical core of bo->info (NULL: the defaults,
  * lnc 1); frees it and prints the error when it fails.  0 or EXIT_FAIL.
  */
-static int lower_text(const char *what, struct ncsync_program *prog,
-		      const struct build_opts *bo)
+static int lower_text(const char *path, const char *core,
+		      struct ncsync_program *prog, const struct build_opts *bo)
 {
 	const struct ncsync_info *in = bo->info;
-	const char *msg;
+	char what[PATH_MAX + 16];
 	int ret = 0;
+
+	snprintf(what, sizeof(what), "%s%s%s", path, core[0] ? ": " : "",
+		 core);
 
 	if (in)
 		ret = ncsync_program_set_reserved(prog,
@@ -77,11 +101,7 @@ static int lower_text(const char *what, struct ncsync_program *prog,
 	ret = ncsync_program_lower(prog, bo->lowering);
 	if (!ret)
 		return 0;
-	msg = ncsync_program_lower_error(prog);
-	if (msg)
-		fail_msg("%s: lowering: %s", what, msg);
-	else
-		fail_err(ret, "%s: lowering the barriers", what);
+	report_lowering(path, core, what, prog, ret);
 	ncsync_program_free(prog);
 	return EXIT_FAIL;
 }
@@ -113,7 +133,7 @@ static int finish_parts(const char *path, struct ncsync_asm_part *parts,
 			unsigned int n, const struct build_opts *bo)
 {
 	struct build_opts pbo = *bo;
-	char what[PATH_MAX + 16];
+	char what[PATH_MAX + 16], core[16];
 	unsigned int i, j;
 	int ret = 0;
 
@@ -131,9 +151,9 @@ static int finish_parts(const char *path, struct ncsync_asm_part *parts,
 			return ret;
 		}
 	for (i = 0; i < n && !ret; i++) {
-		snprintf(what, sizeof(what), "%s: core %u", path,
-			 parts[i].core);
-		ret = lower_text(what, parts[i].prog, &pbo) ?:
+		snprintf(core, sizeof(core), "core %u", parts[i].core);
+		snprintf(what, sizeof(what), "%s: %s", path, core);
+		ret = lower_text(path, core, parts[i].prog, &pbo) ?:
 		      finish_program(what, parts[i].prog);
 	}
 	for (j = 0; ret && j < n; j++)
@@ -175,7 +195,7 @@ int build_parts(const char *path, const char *buf, size_t len,
 	if (n)
 		ret = finish_parts(path, parts, n, bo);
 	else
-		ret = lower_text(path, parts[0].prog, bo) ?:
+		ret = lower_text(path, "", parts[0].prog, bo) ?:
 		      finish_program(path, parts[0].prog);
 	if (!ret)
 		*nparts = n;
@@ -202,7 +222,7 @@ static int build_text(const char *path, const char *buf, size_t len,
 		return fail_msg("%s: a program across cores ('core' statements) where the program of one core is expected",
 				path);
 	*progp = parts[0].prog;
-	return lower_text(path, *progp, bo);
+	return lower_text(path, "", *progp, bo);
 }
 
 /*

@@ -93,14 +93,46 @@ static int run_build(struct run *run)
 	return ret;
 }
 
+/*
+ * Warn when what @prog's lowering owns on @dev (core @core) is off the
+ * value it must have at the start: the barrier would hang or release
+ * early (ncsync_program_idle_check()).  Only a warning: the run goes on.
+ */
+static void warn_idle(const struct run *run, const struct ncsync_program *prog,
+		      const struct ncsync_dev *dev, unsigned int core)
+{
+	struct ncsync_idle idle[8];
+	int n, i;
+
+	n = ncsync_program_idle_check(prog, dev, idle, ARRAY_SIZE(idle));
+	for (i = 0; i < n && i < (int)ARRAY_SIZE(idle); i++)
+		fprintf(stderr, "ncsync: warning: %s: core %u: %s[%u] = %d, %s, is not %s when the program starts: its barrier may hang or release early\n",
+			run->path, core,
+			idle[i].bank == NCSYNC_BANK_SEM ? "sem" : "ev",
+			idle[i].index, idle[i].value, idle[i].owner,
+			idle[i].idle);
+	if (n > (int)ARRAY_SIZE(idle))
+		fprintf(stderr, "ncsync: warning: %s: core %u: %d more\n",
+			run->path, core, n - (int)ARRAY_SIZE(idle));
+	if (n > 0)
+		fprintf(stderr, "ncsync: warning: %s: reset the core first: ncsync -c %u reset\n",
+			run->path, core);
+}
+
 static int run_submit(struct run *run)
 {
 	struct ncsync_submit_error serr;
 	uint32_t flags;
+	unsigned int i;
 	int ret;
 
 	flags = (run->o.strict ? NCSYNC_SUBMIT_F_STRICT : 0) |
 		(run->o.conformance ? NCSYNC_SUBMIT_F_CONFORM : 0);
+	if (!run->nparts)
+		warn_idle(run, run->prog, run->dev, opt_core);
+	for (i = 0; i < run->nparts; i++)
+		warn_idle(run, run->parts[i].prog, run->parts[i].dev,
+			  run->parts[i].core);
 	if (run->nparts)
 		return cores_submit(run, flags);
 	ret = ncsync_program_submit(run->dev, run->prog, flags,
