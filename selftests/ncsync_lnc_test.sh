@@ -212,7 +212,7 @@ lnc_refusals() {
 	refused 1 "check.s: check found a defect: not submitted" \
 		-c 0 run --check "$tmpd/check.s"
 	[ "$("$tool" -c 0 sem get 20)" = 0 ] || why="$why; it ran"
-	refused 1 "deadlock: no step can run; 0:pool waits in record 1" \
+	refused 1 "deadlock: 0:pool waits for sem[4] >= 1 (line 4), no step can run" \
 		check "$tmpd/check.s"
 	refused 0 "(cores 0-1, submitted on core 0): done" -c 0 run --check "$ex/pingpong-cores.s"
 	lnc_result run_cores_check

@@ -589,6 +589,66 @@ int ncsync_program_deadlock_cores(const struct ncsync_asm_part *parts,
 				  unsigned int n,
 				  struct ncsync_deadlock_cores *dl);
 
+/**
+ * struct ncsync_barrier_miss - an engine that will not arrive at the
+ *	barrier others wait in (struct ncsync_barrier_short).
+ * @engine: the engine (NCSYNC_ENGINE_*).
+ * @ended: 1 when it ended (done or halted), 0 when it waits elsewhere.
+ * @pad: zero.
+ * @line: the text line of @branch, 0 for none.
+ * @branch: the record of its stream that makes it miss the barrier: the
+ *	last branch (not the barrier's own) that jumps forward over one of
+ *	the barrier's arrivals, or the last Exit before the first of them;
+ *	-1 when none does, or the barrier's line is 0.
+ */
+struct ncsync_barrier_miss {
+	uint8_t engine;
+	uint8_t ended;
+	uint8_t pad[2];
+	uint32_t line;
+	int64_t branch;
+};
+
+/**
+ * struct ncsync_barrier_short - a lowered barrier some engines of a part
+ *	wait in and others will not reach (ncsync_program_barrier_short()).
+ * @line: the barrier's text line (its lowered records keep it); 0 for
+ *	none: a program not assembled from text, or the start rendezvous.
+ * @core: the position of the part's core.
+ * @nwaiting: entries of @waiting; 0 when no engine waits in a barrier
+ *	that another misses.
+ * @nmissing: entries of @missing.
+ * @pad: zero.
+ * @waiting: the engines (NCSYNC_ENGINE_*) that wait in the barrier.
+ * @missing: the part's other engines: each ended or waits elsewhere.
+ */
+struct ncsync_barrier_short {
+	uint32_t line;
+	uint8_t core;
+	uint8_t nwaiting;
+	uint8_t nmissing;
+	uint8_t pad;
+	uint8_t waiting[NCSYNC_DEADLOCK_MAX_ENGINES];
+	struct ncsync_barrier_miss missing[NCSYNC_DEADLOCK_MAX_ENGINES];
+};
+
+/*
+ * Whether semaphore or event @index (@bank: NCSYNC_BANK_SEM or _EVENT) is
+ * one the barrier lowerings of @prog took (Documentation/ncsync/
+ * barriers.rst, "What it owns").
+ */
+bool ncsync_program_barrier_owns(const struct ncsync_program *prog,
+				 uint8_t bank, uint8_t index);
+/*
+ * The first part, of the @n @parts with their reports @status, with
+ * engines waiting in a lowered barrier that another engine of the part
+ * will not reach; @out->nwaiting 0 when there is none.  0, or -EINVAL.
+ */
+int ncsync_program_barrier_short(const struct ncsync_asm_part *parts,
+				 const struct ncsync_prog_status *status,
+				 unsigned int n,
+				 struct ncsync_barrier_short *out);
+
 /* Checking a program on every schedule (Documentation/ncsync/check.rst). */
 
 /* What ncsync_check() concluded. */
@@ -783,6 +843,10 @@ struct ncsync_check_core {
  * @values: unposted-wait decided on the reachable states: every value the
  *	semaphore waited on took in the states the search reached, in
  *	increasing order (for an event, 0 clear and 1 set); NULL otherwise.
+ * @barrier: deadlock and barrier-imbalance where engines wait in a
+ *	lowered barrier that another engine will not reach: the barrier and
+ *	who misses it, as ncsync_program_barrier_short() tells it of the
+ *	state reached; NULL otherwise.
  */
 struct ncsync_check_defect {
 	uint32_t kind;
@@ -799,6 +863,7 @@ struct ncsync_check_defect {
 	const struct ncsync_deadlock_cores *deadlock_cores;
 	uint32_t nvalues;
 	const int32_t *values;
+	const struct ncsync_barrier_short *barrier;
 };
 
 /* What the loop acceleration did (struct ncsync_check_accel.status). */

@@ -54,6 +54,7 @@ void ck_defect_free(struct ncsync_check_defect *d)
 		free((void *)d->steps);
 		free((void *)d->cores);
 		free((void *)d->deadlock_cores);
+		free((void *)d->barrier);
 	}
 	free(d);
 }

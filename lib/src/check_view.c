@@ -154,6 +154,35 @@ static struct ncsync_deadlock_cores *ck_deadlock_cores(const struct ck_prog *cp,
 	return dl;
 }
 
+/*
+ * The barrier engines wait in in @st that another will not reach, into
+ * @d->barrier (malloc'd); none leaves it NULL.  0 or -ENOMEM.
+ */
+static int ck_barrier_short(const struct ck_prog *cp,
+			    const struct ck_state *st,
+			    struct ncsync_check_defect *d)
+{
+	struct ncsync_prog_status ps[CK_MAX_CORES];
+	struct ncsync_asm_part parts[CK_MAX_CORES];
+	struct ncsync_barrier_short *b = malloc(sizeof(*b));
+	unsigned int c;
+
+	if (!b)
+		return -ENOMEM;
+	for (c = 0; c < cp->nparts; c++) {
+		parts[c].core = cp->pos[c];
+		parts[c].prog = (struct ncsync_program *)cp->prog[c];
+		ck_status_of(cp, st, c, &ps[c]);
+	}
+	if (ncsync_program_barrier_short(parts, ps, cp->nparts, b) ||
+	    !b->nwaiting) {
+		free(b);
+		b = NULL;
+	}
+	d->barrier = b;
+	return 0;
+}
+
 int ck_deadlock_of(const struct ck_prog *cp, const struct ck_state *st,
 		   unsigned int e, struct ncsync_check_defect *d)
 {
@@ -163,6 +192,8 @@ int ck_deadlock_of(const struct ck_prog *cp, const struct ck_state *st,
 	ncsync_program_deadlock(cp->prog[cp->core[e]], &ps, &d->deadlock);
 	d->engine = cp->engine[e];
 	d->record = st->eng[e].pc;
+	if (ck_barrier_short(cp, st, d))
+		return -ENOMEM;
 	if (cp->nparts > 1) {
 		d->deadlock_cores = ck_deadlock_cores(cp, st);
 		if (!d->deadlock_cores)

@@ -81,9 +81,27 @@ struct verdict {
 static const struct verdict verdicts[] = {
 	{ "abba.s", NULL, 1, "cycle: pool -> pe -> pool" },
 	{ "deadlock.s", NULL, 1, "cycle: pool -> pe -> pool" },
-	{ "publish-race.s", NULL, 1, "dma-race: the copy of act record 1" },
-	{ "dma-drain.s", NULL, 1, "dma-race: the copy of pool record 19" },
+	{ "publish-race.s", NULL, 1, "dma-race: act's copy (line 33) overlaps pool's copy in flight (line 27, pool#0@1)" },
+	{ "dma-drain.s", NULL, 1, "dma-race: pool's copy (line 44) overlaps pool's copy in flight (line 42, pool#0@17)" },
 	{ "dma-drain.s", "--dma-fifo", 0, "safe: 0 defects" },
+	{ "barrier-skip.s", NULL, 1,
+	  "\ndeadlock: pool waits in barrier (line 36), which dve skips "
+	  "(line 35), after 44 steps\n" },
+	{ "barrier-skip.s", NULL, 1,
+	  "\nbarrier-imbalance: pool waits in barrier (line 36), which dve "
+	  "skips (line 35)" },
+	{ "barrier-skip.s", NULL, 1,
+	  "  barrier (line 36): pool, act wait; dve ended: its branch at "
+	  "line 35 (dve@17) skips it\n" },
+	{ "barrier-skip.s", NULL, 1,
+	  "  sems: [1]=1; barriers': [240]=5 [241]=402653184\n" },
+	{ "barrier-skip.s", "-j", 1,
+	  "\"barrier\":{\"line\":36,\"waiting\":[{\"engine\":\"pool\"},"
+	  "{\"engine\":\"act\"}],\"missing\":[{\"engine\":\"dve\","
+	  "\"ended\":true,\"record\":17,\"line\":35}]}" },
+	{ "barrier-skip.s", "--lowering=events", 1,
+	  "  barrier (line 36): pool, act wait; dve ended: its branch at "
+	  "line 35 (dve@15) skips it\n" },
 	{ "fence.s", NULL, 0, "safe: 0 defects" },
 	{ "producer-consumer.s", NULL, 0, "safe: 0 defects" },
 	{ "token-ring.s", NULL, 0, "safe: 0 defects" },
@@ -152,10 +170,10 @@ static void replay(void)
 	TAP_CHECK(st == 1 && schedule_of(sched, sizeof(sched)),
 		  "check abba.s prints a schedule");
 	st = run(r1);
-	TAP_CHECK(st == 1 && strstr(out, "engines: pool blocked at 4.w0 pe "
-				   "blocked at 4.w0\n    sems: all 0") &&
+	TAP_CHECK(st == 1 && strstr(out, "engines: pool blocked at line 29 (4.w0) pe "
+				   "blocked at line 39 (4.w0)\n    sems: all 0") &&
 		  strstr(out, "defect at step ") &&
-		  strstr(out, ": deadlock: no step can run; pool waits in record 4\n"),
+		  strstr(out, ": deadlock: pool waits for sem[2] > 0 (line 29), no step can run\n"),
 		  "replay of that schedule ends with both engines blocked, the deadlock marked, exit 1 (%d)",
 		  st);
 	st = run(r2);
@@ -277,7 +295,7 @@ static void replay_defect(const char *dir)
 		  "replay -j: JSON, its steps with their lines, the state reached, the defect; exit %d", st);
 	st = run(rt);
 	TAP_CHECK(st == 1 && strstr(out, "  nop then ev[3] set  (line 5)\n") &&
-		  strstr(out, "defect at step 3: event: by act record 0\n"),
+		  strstr(out, "defect at step 3: event: act sets ev[3] while it is set (line 5)\n"),
 		  "replay: each step's source line, the defect marked, exit %d", st);
 	*strrchr(sched, ' ') = '\0';
 	st = run(rj);
@@ -324,6 +342,46 @@ static void put_file(const char *dir, const char *name, const char *text,
 	if (f) {
 		fputs(text, f);
 		fclose(f);
+	}
+}
+
+/*
+ * The headline of each kind in the source's terms: what the engine waits
+ * for or does, its line, and why.
+ */
+static void headlines(const char *dir)
+{
+	static const char *const cases[][3] = {
+		{ "unposted.s", "engine pool\n\tnop\n\tnop wait ev[5] set\n"
+		  "engine pe\n\tnop\n",
+		  "\nunposted-wait: pool waits for ev[5] set (line 3), nothing "
+		  "posts it, after " },
+		{ "even.s", "engine pool\n\tnop then sem[2] += 2\n"
+		  "\tnop then sem[2] += 2\nengine pe\n\tnop wait sem[2] == 3\n",
+		  "\nunposted-wait: pe waits for sem[2] == 3 (line 5), never "
+		  "true: what it waits on takes only 0, 2, 4, after " },
+		{ "overflow.s", "# options: --sem 3=2147483647\nengine pool\n"
+		  "\tnop then sem[3]++\n",
+		  "\noverflow: pool adds to sem[3] past 2^31 - 1 (line 3), "
+		  "after 1 step\n" },
+		{ "underflow.s", "# options: --sem 3=-2147483648\nengine pool\n"
+		  "\tnop then sem[3]--\n",
+		  "\noverflow: pool subtracts from sem[3] below -2^31 (line 3)" },
+		{ "clear.s", "engine pool\n\tnop then ev[4] clear\n",
+		  "\nevent: pool clears ev[4] while it is clear (line 2)" },
+	};
+	static char path[4096];
+	const char *args[] = { "check", path, NULL };
+	size_t i;
+	int st;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		put_file(dir, cases[i][0], cases[i][1], path, sizeof(path));
+		st = run(args);
+		TAP_CHECK(st == 1 && strstr(out, cases[i][2]),
+			  "check %s: says \"%s\", exit %d", cases[i][0],
+			  cases[i][2] + 1, st);
+		unlink(path);
 	}
 }
 
@@ -510,15 +568,15 @@ static void cores_checked(const char *dir)
 		  "check of pingpong-cores.s across two cores: safe, exit %d",
 		  st);
 	st = run(cx);
-	TAP_CHECK(st == 1 && strstr(out, "deadlock: no step can run; 0:pool waits in record 1") &&
+	TAP_CHECK(st == 1 && strstr(out, "deadlock: 0:pool waits for sem[4] >= 1 (line 4), no step can run") &&
 		  strstr(out, "schedule: 0:pool@0.fx 0:pool#0@0.land\n") &&
-		  strstr(out, "  core 1:\n    engines: 1:act blocked at 0.w0\n    sems: [3]=1\n"),
+		  strstr(out, "  core 1:\n    engines: 1:act blocked at line 7 (0.w0)\n    sems: [3]=1\n"),
 		  "check of a deadlock across cores: the schedule and each core, exit %d",
 		  st);
 	st = run(rp);
 	TAP_CHECK(st == 1 && strstr(out, "step 2: 0:pool#0@0.land") &&
-		  strstr(out, "    core 1:\n      engines: 1:act blocked at 0.w0\n      sems: [3]=1\n") &&
-		  strstr(out, "defect at step 2: deadlock: no step can run; 0:pool waits in record 1\n"),
+		  strstr(out, "    core 1:\n      engines: 1:act blocked at line 7 (0.w0)\n      sems: [3]=1\n") &&
+		  strstr(out, "defect at step 2: deadlock: 0:pool waits for sem[4] >= 1 (line 4), no step can run\n"),
 		  "replay of its schedule: the landing on core 1, exit %d", st);
 	st = run(bad);
 	TAP_CHECK(st == 1 && strstr(err, "step 2 (1:pool@0.fx) cannot run"),
@@ -568,6 +626,7 @@ int main(void)
 	bad_inputs(dir);
 	bad_values(dir);
 	own_write(dir);
+	headlines(dir);
 	image(dir);
 	cores(dir);
 	unlink(out_path);

@@ -94,9 +94,28 @@ void check_step_text(const struct checking *ck,
 /* The source line of each of @n steps, from the program (replay). */
 void check_step_lines(const struct checking *ck,
 		      struct ncsync_check_step *steps, size_t n);
-/* "deadlock: no step can run; pool waits in record 3" */
+/* The program of the part at position @core, or NULL. */
+struct ncsync_program *check_prog(const struct checking *ck,
+				  unsigned int core);
+/* The decoded record @record of @engine of core @core; false if none. */
+bool check_view(const struct checking *ck, unsigned int core,
+		uint8_t engine, uint32_t record, struct ncsync_record_view *v);
+/* "waits for sem[2] > 0 (line 30)" of blocked engine @e of @st. */
+bool check_engine_wait(const struct checking *ck, unsigned int core,
+		       const struct ncsync_check_state *st,
+		       const struct ncsync_check_engine *e, char *buf,
+		       size_t len);
+
+/*
+ * check_what.c: a defect in the source's terms.
+ */
+/* "line 12", or "record 7" without a line. */
+void check_where(const struct checking *ck, unsigned int core,
+		 uint8_t engine, uint32_t record, char *buf, size_t len);
+/* "unposted-wait: pool waits for ev[5] set (line 12), nothing posts it" */
 void check_print_what(const struct checking *ck,
 		      const struct ncsync_check_defect *d);
+
 /* -j: "schedule", each step's "step", "engine", "record", "line". */
 void check_json_schedule(bool multi, const struct ncsync_check_step *steps,
 			 size_t n);
@@ -110,7 +129,8 @@ void check_json_defect(const struct checking *ck,
 /* The part of a step, "w0" ... "land"; false if @s names none. */
 bool check_parse_part(const char *s, uint8_t *part);
 /* Every core of a state: one alone, several under "core N:". */
-void check_print_cores(bool multi, const struct ncsync_check_core *cores,
-		       unsigned int n, const char *indent);
+void check_print_cores(const struct checking *ck,
+		       const struct ncsync_check_core *cores, unsigned int n,
+		       const char *indent);
 
 #endif /* NCSYNC_CHECK_H */

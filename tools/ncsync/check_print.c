@@ -67,24 +67,28 @@ bool check_parse_part(const char *s, uint8_t *part)
 	return false;
 }
 
-/* The stream of @engine of the core at position @core, or NULL. */
-static struct ncsync_stream *step_stream(const struct checking *ck,
-					 unsigned int core, uint8_t engine)
+struct ncsync_program *check_prog(const struct checking *ck,
+				  unsigned int core)
 {
-	struct ncsync_stream *st = NULL;
 	unsigned int i;
 
 	for (i = 0; i < ck->nparts; i++)
 		if (ck->parts[i].core == core)
-			st = ncsync_program_find_stream(ck->parts[i].prog,
-							engine);
-	return st;
+			return ck->parts[i].prog;
+	return NULL;
 }
 
-/* The decoded record @record of @engine of core @core; false if none. */
-static bool step_view(const struct checking *ck, unsigned int core,
-		      uint8_t engine, uint32_t record,
-		      struct ncsync_record_view *v)
+/* The stream of @engine of the core at position @core, or NULL. */
+static struct ncsync_stream *step_stream(const struct checking *ck,
+					 unsigned int core, uint8_t engine)
+{
+	struct ncsync_program *prog = check_prog(ck, core);
+
+	return prog ? ncsync_program_find_stream(prog, engine) : NULL;
+}
+
+bool check_view(const struct checking *ck, unsigned int core,
+		uint8_t engine, uint32_t record, struct ncsync_record_view *v)
 {
 	struct ncsync_stream *st = step_stream(ck, core, engine);
 
@@ -128,31 +132,73 @@ static const char *engine_state_word(const struct ncsync_check_engine *e)
 	}
 }
 
-/* "    pool blocked at 7.w0, pe done at 9; sems ...; events ...; copies" */
-static void print_state(bool multi, unsigned int core,
+/*
+ * The non-zero entries of a bank of @n, " [3]=1" (semaphores) or " 3"
+ * (events), the lowered barriers' own after "; barriers':"; " all 0" or
+ * " none" when there are none.
+ */
+static void print_bank(const struct checking *ck, unsigned int core,
+		       uint8_t bank, const int32_t *v, unsigned int n)
+{
+	struct ncsync_program *prog = check_prog(ck, core);
+	unsigned int i, k, shown = 0;
+	bool own;
+
+	for (k = 0; k < 2; k++) {
+		unsigned int head = 0;
+
+		for (i = 0; i < n; i++) {
+			own = ncsync_program_barrier_owns(prog, bank, i);
+			if (!v[i] || own != (k == 1))
+				continue;
+			if (k && !head++)
+				printf("%s barriers':", shown ? ";" : "");
+			if (bank == NCSYNC_BANK_SEM)
+				printf(" [%u]=%d", i, v[i]);
+			else
+				printf(" %u", i);
+			shown++;
+		}
+	}
+	if (!shown)
+		printf(bank == NCSYNC_BANK_SEM ? " all 0" : " none");
+}
+
+/*
+ * "    pool blocked at line 7 (7.w0), pe done at line 9 (9); sems ...;
+ * events ...; copies"
+ */
+static void print_state(const struct checking *ck, unsigned int core,
 			const struct ncsync_check_state *st,
 			const char *indent)
 {
-	unsigned int i, n = 0;
+	int32_t ev[NCSYNC_NUM_EVENTS];
+	bool multi = ck->multi;
+	char where[40];
+	unsigned int i;
 
 	printf("%sengines:", indent);
 	for (i = 0; i < st->nengines; i++) {
 		const struct ncsync_check_engine *e = &st->engines[i];
 
-		printf(" %s %s at %u", eng_name(multi, core, e->engine),
-		       engine_state_word(e), e->pc);
-		if (e->state <= NCSYNC_ENG_BLOCKED)
+		check_where(ck, core, e->engine, e->pc, where, sizeof(where));
+		printf(" %s %s at %s", eng_name(multi, core, e->engine),
+		       engine_state_word(e), where);
+		if (!strncmp(where, "line", 4))
+			printf(" (%u%s%s)", e->pc,
+			       e->state <= NCSYNC_ENG_BLOCKED ? "." : "",
+			       e->state <= NCSYNC_ENG_BLOCKED ?
+			       part_names[e->part] : "");
+		else if (e->state <= NCSYNC_ENG_BLOCKED)
 			printf(".%s", part_names[e->part]);
 	}
 	printf("%s\n%ssems:", st->nengines ? "" : " none", indent);
-	for (i = 0; i < NCSYNC_NUM_SEMS; i++)
-		if (st->sems[i] && ++n)
-			printf(" [%u]=%d", i, st->sems[i]);
-	printf("%s\n%sevents set:", n ? "" : " all 0", indent);
-	for (i = 0, n = 0; i < NCSYNC_NUM_EVENTS; i++)
-		if (st->events[i] && ++n)
-			printf(" %u", i);
-	printf("%s\n%scopies in flight:", n ? "" : " none", indent);
+	print_bank(ck, core, NCSYNC_BANK_SEM, st->sems, NCSYNC_NUM_SEMS);
+	printf("\n%sevents set:", indent);
+	for (i = 0; i < NCSYNC_NUM_EVENTS; i++)
+		ev[i] = st->events[i];
+	print_bank(ck, core, NCSYNC_BANK_EVENT, ev, NCSYNC_NUM_EVENTS);
+	printf("\n%scopies in flight:", indent);
 	for (i = 0; i < st->ncopies; i++)
 		printf(" %s#%u@%u",
 		       eng_name(multi, st->copies[i].core,
@@ -161,20 +207,21 @@ static void print_state(bool multi, unsigned int core,
 	printf("%s\n", st->ncopies ? "" : " none");
 }
 
-void check_print_cores(bool multi, const struct ncsync_check_core *cores,
-		       unsigned int n, const char *indent)
+void check_print_cores(const struct checking *ck,
+		       const struct ncsync_check_core *cores, unsigned int n,
+		       const char *indent)
 {
 	char sub[16];
 	unsigned int i;
 
-	if (!multi) {
-		print_state(false, 0, &cores[0].state, indent);
+	if (!ck->multi) {
+		print_state(ck, 0, &cores[0].state, indent);
 		return;
 	}
 	snprintf(sub, sizeof(sub), "%s  ", indent);
 	for (i = 0; i < n; i++) {
 		printf("%score %u:\n", indent, cores[i].core);
-		print_state(true, cores[i].core, &cores[i].state, sub);
+		print_state(ck, cores[i].core, &cores[i].state, sub);
 	}
 }
 
@@ -213,55 +260,6 @@ static void print_cycle(const struct ncsync_check_defect *d, bool multi)
 	printf(" -> %s\n", eng_name(multi, d->core, dl->cycle[0]));
 }
 
-/* An unposted wait's values: the first 16 and how many. */
-static void print_values(const struct ncsync_check_defect *d)
-{
-	uint32_t i;
-
-	if (!d->values)
-		return;
-	printf(" (what it waits on takes only");
-	for (i = 0; i < d->nvalues && i < 16; i++)
-		printf("%s %d", i ? "," : "", d->values[i]);
-	if (d->nvalues > 16)
-		printf(", ... %u values", d->nvalues);
-	printf(")");
-}
-
-/* What the defect is, in one line after its kind. */
-static void print_what(const struct ncsync_check_defect *d, bool multi)
-{
-	const char *eng = eng_name(multi, d->core, d->engine);
-
-	switch (d->kind) {
-	case NCSYNC_DEFECT_DMA_RACE:
-		printf("the copy of %s record %u overlaps %s#%u@%u in flight",
-		       eng, d->record,
-		       eng_name(multi, d->other.core, d->other.engine),
-		       d->other.copy, d->other.record);
-		break;
-	case NCSYNC_DEFECT_EVENT:
-	case NCSYNC_DEFECT_OVERFLOW:
-		printf("by %s record %u", eng, d->record);
-		break;
-	case NCSYNC_DEFECT_DEADLOCK:
-		printf("no step can run; %s waits in record %u", eng,
-		       d->record);
-		break;
-	default:
-		printf("%s waits in record %u", eng, d->record);
-		print_values(d);
-		break;
-	}
-}
-
-void check_print_what(const struct checking *ck,
-		      const struct ncsync_check_defect *d)
-{
-	printf("%s: ", ncsync_defect_name(d->kind));
-	print_what(d, ck->multi);
-}
-
 static void print_defect(const struct checking *ck,
 			 const struct ncsync_check_defect *d)
 {
@@ -284,46 +282,96 @@ static void print_defect(const struct checking *ck,
 			printf("  (line %u)", d->steps[i].line);
 		putchar('\n');
 	}
-	check_print_cores(ck->multi, d->cores, d->ncores, "  ");
-	print_cycle(d, ck->multi);
+	check_print_cores(ck, d->cores, d->ncores, "  ");
+	if (d->barrier)
+		print_barrier_short(ck->multi, check_prog(ck, d->barrier->core),
+				    d->barrier, "  ");
+	else
+		print_cycle(d, ck->multi);
 }
 
-/*
- * The "wait" of a blocked engine of a checked state, as run reports the
- * kernel's: the wait of the lane its next step is, or else (a drain, a
- * DMA record with no free slot) its copies in flight.
+/**
+ * struct eng_wait - the wait a blocked engine of a checked state is in.
+ * @kind: NCSYNC_BLOCK_*.
+ * @mode: a semaphore's or event's wait mode.
+ * @index: its semaphore or event.
+ * @lane: its lane, -1 for a drain or a full DMA queue.
+ * @thr: a semaphore wait's threshold.
+ * @current: the semaphore's value, the event's state, or the copies in
+ *	flight.
  */
-static void json_check_wait(const struct checking *ck, unsigned int core,
-			    const struct ncsync_check_state *st,
-			    const struct ncsync_check_engine *e)
+struct eng_wait {
+	uint8_t kind, mode, index;
+	int lane;
+	int32_t thr, current;
+};
+
+/*
+ * The wait of engine @e of @st, as run reports the kernel's: the wait of
+ * the lane its next step is, or else (a drain, a DMA record with no free
+ * slot) its copies in flight; false if its record is unknown.
+ */
+static bool engine_wait(const struct checking *ck, unsigned int core,
+			const struct ncsync_check_state *st,
+			const struct ncsync_check_engine *e,
+			struct eng_wait *out)
 {
 	unsigned int lane = e->part == NCSYNC_PART_WAIT1;
 	const struct ncsync_wait_view *w;
 	struct ncsync_record_view v;
-	uint8_t kind;
-	int32_t thr;
+
+	if (!check_view(ck, core, e->engine, e->pc, &v))
+		return false;
+	w = &v.wait[lane];
+	memset(out, 0, sizeof(*out));
+	if (e->part > NCSYNC_PART_WAIT1 || !w->active) {
+		out->kind = v.opcode == NCSYNC_OPC_DRAIN ? NCSYNC_BLOCK_DRAIN :
+			    NCSYNC_BLOCK_DMA_FULL;
+		out->lane = -1;
+		out->current = e->inflight;
+		return true;
+	}
+	out->kind = w->bank == NCSYNC_BANK_EVENT ? NCSYNC_BLOCK_EVENT :
+		    NCSYNC_BLOCK_SEM;
+	out->mode = w->mode;
+	out->index = w->index;
+	out->lane = lane;
+	out->thr = !w->reg ? (int32_t)w->value : w->value < NCSYNC_NUM_REGS ?
+		   (int32_t)e->regs[w->value] : 0;
+	if (out->kind == NCSYNC_BLOCK_EVENT)
+		out->thr = 0;
+	out->current = out->kind == NCSYNC_BLOCK_EVENT ?
+		       st->events[w->index] : st->sems[w->index];
+	return true;
+}
+
+bool check_engine_wait(const struct checking *ck, unsigned int core,
+		       const struct ncsync_check_state *st,
+		       const struct ncsync_check_engine *e, char *buf,
+		       size_t len)
+{
+	struct eng_wait w;
+
+	if (!engine_wait(ck, core, st, e, &w))
+		return false;
+	source_wait(buf, len, check_prog(ck, core), e->engine, e->pc, w.kind,
+		    w.mode, w.index, w.thr);
+	return true;
+}
+
+/* The "wait" of a blocked engine of a checked state. */
+static void json_check_wait(const struct checking *ck, unsigned int core,
+			    const struct ncsync_check_state *st,
+			    const struct ncsync_check_engine *e)
+{
+	struct eng_wait w;
 	char on[64];
 
-	if (!step_view(ck, core, e->engine, e->pc, &v))
+	if (!engine_wait(ck, core, st, e, &w))
 		return;
-	w = &v.wait[lane];
-	if (e->part > NCSYNC_PART_WAIT1 || !w->active) {
-		kind = v.opcode == NCSYNC_OPC_DRAIN ? NCSYNC_BLOCK_DRAIN :
-		       NCSYNC_BLOCK_DMA_FULL;
-		describe_wait(on, sizeof(on), kind, 0, 0, 0);
-		j_wait(on, kind, 0, 0, -1, 0, e->inflight);
-		return;
-	}
-	kind = w->bank == NCSYNC_BANK_EVENT ? NCSYNC_BLOCK_EVENT :
-	       NCSYNC_BLOCK_SEM;
-	thr = !w->reg ? (int32_t)w->value : w->value < NCSYNC_NUM_REGS ?
-	      (int32_t)e->regs[w->value] : 0;
-	if (kind == NCSYNC_BLOCK_EVENT)
-		thr = 0;
-	describe_wait(on, sizeof(on), kind, w->mode, w->index, thr);
-	j_wait(on, kind, w->mode, w->index, lane, thr,
-	       kind == NCSYNC_BLOCK_EVENT ? st->events[w->index] :
-	       st->sems[w->index]);
+	describe_wait(on, sizeof(on), w.kind, w.mode, w.index, w.thr);
+	j_wait(on, w.kind, w.mode, w.index, w.lane,
+	       w.kind == NCSYNC_BLOCK_EVENT ? 0 : w.thr, w.current);
 }
 
 /*
@@ -346,7 +394,7 @@ static uint8_t defect_fault(const struct checking *ck,
 		return NCSYNC_FAULT_SEM_OVERFLOW;
 	last = &d->steps[d->nsteps - 1];
 	if (d->kind != NCSYNC_DEFECT_EVENT ||
-	    !step_view(ck, core, engine, last->record, &v))
+	    !check_view(ck, core, engine, last->record, &v))
 		return NCSYNC_FAULT_NONE;
 	lane = last->part == NCSYNC_PART_UPDATE1;
 	if (v.update[lane].bank != NCSYNC_BANK_EVENT)
@@ -468,7 +516,11 @@ void check_json_defect(const struct checking *ck,
 		j_uint("core", d->core);
 	j_str("engine", engine_label(d->engine));
 	j_uint("record", d->record);
+	j_uint("line", ncsync_stream_line(step_stream(ck, d->core, d->engine),
+					  d->record));
 	check_json_schedule(multi, d->steps, d->nsteps);
+	if (d->barrier)
+		json_barrier_short(multi, d->barrier);
 	if (multi)
 		json_cores_cycle(d->deadlock_cores);
 	else if (d->deadlock.ncycle) {

@@ -217,7 +217,7 @@ static int replay_step(void *arg, size_t i,
 			printf("  (line %u)", s->line);
 		putchar('\n');
 	}
-	check_print_cores(rp->ck->multi, cores, ncores, "    ");
+	check_print_cores(rp->ck, cores, ncores, "    ");
 	return 0;
 }
 

@@ -188,6 +188,124 @@ void describe_wait(char *buf, size_t len, uint8_t kind, uint8_t mode,
 	}
 }
 
+void source_where(struct ncsync_program *prog, uint8_t engine,
+		  uint32_t record, char *buf, size_t len)
+{
+	uint32_t line = ncsync_stream_line(prog ?
+			ncsync_program_find_stream(prog, engine) : NULL,
+			record);
+
+	if (line)
+		snprintf(buf, len, "line %u", line);
+	else
+		snprintf(buf, len, "record %u", record);
+}
+
+void source_wait(char *buf, size_t len, struct ncsync_program *prog,
+		 uint8_t engine, uint32_t pc, uint8_t kind, uint8_t mode,
+		 uint8_t index, int32_t threshold)
+{
+	char where[32], what[64];
+	bool owned = false;
+
+	source_where(prog, engine, pc, where, sizeof(where));
+	if (kind == NCSYNC_BLOCK_SEM)
+		owned = ncsync_program_barrier_owns(prog, NCSYNC_BANK_SEM,
+						    index);
+	else if (kind == NCSYNC_BLOCK_EVENT)
+		owned = ncsync_program_barrier_owns(prog, NCSYNC_BANK_EVENT,
+						    index);
+	if (owned) {
+		snprintf(buf, len, "waits in barrier (%s)", where);
+		return;
+	}
+	describe_wait(what, sizeof(what), kind, mode, index, threshold);
+	snprintf(buf, len, "waits for %s (%s)", what, where);
+}
+
+/* "pool", or across cores "1:pool". */
+static const char *core_engine(bool multi, unsigned int core, uint8_t engine,
+			       char *buf, size_t len)
+{
+	if (!multi)
+		return engine_label(engine);
+	snprintf(buf, len, "%u:%s", core, engine_label(engine));
+	return buf;
+}
+
+/* Whether record @r of @engine of @prog is an Exit. */
+static bool is_exit(struct ncsync_program *prog, uint8_t engine, int64_t r)
+{
+	struct ncsync_stream *s = prog ? ncsync_program_find_stream(prog,
+								      engine) :
+					 NULL;
+	struct ncsync_record_view v;
+
+	return s && r >= 0 && r < ncsync_stream_count(s) &&
+	       !ncsync_record_view(ncsync_stream_peek(s, r), UINT32_MAX, &v) &&
+	       v.opcode == NCSYNC_OPC_EXIT;
+}
+
+void print_barrier_short(bool multi, struct ncsync_program *prog,
+			 const struct ncsync_barrier_short *b,
+			 const char *indent)
+{
+	const struct ncsync_barrier_miss *m;
+	char name[24];
+	unsigned int i;
+
+	printf("%sbarrier (line %u):", indent, b->line);
+	for (i = 0; i < b->nwaiting; i++)
+		printf("%s %s", i ? "," : "",
+		       core_engine(multi, b->core, b->waiting[i], name,
+				   sizeof(name)));
+	printf(" wait%s", b->nwaiting == 1 ? "s" : "");
+	for (i = 0; i < b->nmissing; i++) {
+		m = &b->missing[i];
+		printf("; %s %s", core_engine(multi, b->core, m->engine, name,
+					      sizeof(name)),
+		       m->ended ? "ended" : "waits elsewhere");
+		if (m->branch >= 0)
+			printf(": its %s at line %u (%s@%lld) skips it",
+			       is_exit(prog, m->engine, m->branch) ?
+			       "exit" : "branch", m->line,
+			       engine_label(m->engine), (long long)m->branch);
+	}
+	putchar('\n');
+}
+
+void json_barrier_short(bool multi, const struct ncsync_barrier_short *b)
+{
+	const struct ncsync_barrier_miss *m;
+	unsigned int i;
+
+	j_obj("barrier");
+	if (multi)
+		j_uint("core", b->core);
+	j_uint("line", b->line);
+	j_arr("waiting");
+	for (i = 0; i < b->nwaiting; i++) {
+		j_obj(NULL);
+		j_str("engine", engine_label(b->waiting[i]));
+		j_end();
+	}
+	j_end();
+	j_arr("missing");
+	for (i = 0; i < b->nmissing; i++) {
+		m = &b->missing[i];
+		j_obj(NULL);
+		j_str("engine", engine_label(m->engine));
+		j_bool("ended", m->ended);
+		if (m->branch >= 0) {
+			j_uint("record", m->branch);
+			j_uint("line", m->line);
+		}
+		j_end();
+	}
+	j_end();
+	j_end();
+}
+
 /* "[3]=1 [240]=16 ..." wrapped at 78 columns. */
 void print_sem_list(FILE *f, const char *indent,
 		    const struct ncsync_sem_value *sems, unsigned int n)

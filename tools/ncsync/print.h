@@ -30,6 +30,26 @@ const char *engine_label(uint8_t engine);
 const char *bank_label(uint8_t bank);
 void describe_wait(char *buf, size_t len, uint8_t kind, uint8_t mode,
 		   uint8_t index, int32_t threshold);
+/* Where record @record of @engine of @prog is: "line 12", or "record 7". */
+void source_where(struct ncsync_program *prog, uint8_t engine,
+		  uint32_t record, char *buf, size_t len);
+/*
+ * A blocked engine's wait in the source's terms: "waits for sem[2] > 0
+ * (line 30)", and for a wait on a lowered barrier's own semaphore or
+ * event "waits in barrier (line 14)".
+ */
+void source_wait(char *buf, size_t len, struct ncsync_program *prog,
+		 uint8_t engine, uint32_t pc, uint8_t kind, uint8_t mode,
+		 uint8_t index, int32_t threshold);
+/*
+ * "barrier (line 14): pool, act wait; dve ended: its branch at line 11
+ * (dve@17) skips it" (ncsync_program_barrier_short()), and its -j
+ * "barrier"; @prog is the part of @b's core.
+ */
+void print_barrier_short(bool multi, struct ncsync_program *prog,
+			 const struct ncsync_barrier_short *b,
+			 const char *indent);
+void json_barrier_short(bool multi, const struct ncsync_barrier_short *b);
 
 /* Banks. */
 void print_sem_list(FILE *f, const char *indent,

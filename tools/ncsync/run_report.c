@@ -5,6 +5,8 @@
  * core of a program across cores, and for a program that did not end the
  * deadlock analysis (ncsync_program_deadlock_cores()).
  */
+#include <string.h>
+
 #include "opts.h"
 #include "print.h"
 #include "run.h"
@@ -15,14 +17,50 @@
  * @multi: name each engine with its core's position ("1:pe").
  * @dl: the analysis.
  * @st: the status of engine i of @dl, in the caller's reports.
+ * @prog: the part engine i of @dl runs.
+ * @barrier: the barrier the stuck engines wait in, when another engine
+ *	misses it (ncsync_program_barrier_short()); nwaiting 0 otherwise.
+ * @barrier_prog: the part of @barrier's core.
  */
 struct run_dl {
 	bool multi;
 	struct ncsync_deadlock_cores dl;
 	const struct ncsync_engine_status *st[NCSYNC_DEADLOCK_MAX_ENGINES];
+	struct ncsync_program *prog[NCSYNC_DEADLOCK_MAX_ENGINES];
+	struct ncsync_barrier_short barrier;
+	struct ncsync_program *barrier_prog;
 };
 
 /* The report of a run */
+
+/*
+ * The non-zero semaphores of a status: the program's, then on a line of
+ * their own the lowered barriers' counters.
+ */
+static void print_run_sems(struct ncsync_program *prog, const char *indent,
+			   const struct ncsync_sem_value *sems, unsigned int n)
+{
+	struct ncsync_sem_value own[NCSYNC_NUM_SEMS], other[NCSYNC_NUM_SEMS];
+	unsigned int i, nown = 0, nother = 0;
+	char sub[24];
+
+	printf("%snon-zero semaphores:%s", indent, n ? "\n" : " none\n");
+	for (i = 0; i < n && i < NCSYNC_NUM_SEMS; i++) {
+		if (ncsync_program_barrier_owns(prog, NCSYNC_BANK_SEM,
+						sems[i].index))
+			own[nown++] = sems[i];
+		else
+			other[nother++] = sems[i];
+	}
+	snprintf(sub, sizeof(sub), "%s  ", indent);
+	if (nother)
+		print_sem_list(stdout, sub, other, nother);
+	if (!nown)
+		return;
+	printf("%sthe barriers' counters:\n", sub);
+	snprintf(sub, sizeof(sub), "%s    ", indent);
+	print_sem_list(stdout, sub, own, nown);
+}
 
 static void wait_text(const struct ncsync_engine_status *e, char *buf, size_t len)
 {
@@ -45,18 +83,27 @@ static void print_engine(struct ncsync_program *prog,
 			 const struct ncsync_engine_status *e,
 			 const char *indent)
 {
-	char what[64], line[NCSYNC_DISASM_LINE_MAX] = "";
+	char what[96], where[32], line[NCSYNC_DISASM_LINE_MAX] = "";
 	struct ncsync_stream *s;
 
 	s = ncsync_program_find_stream(prog, e->engine);
 	if (s && e->pc < ncsync_stream_count(s))
 		ncsync_disasm(ncsync_stream_peek(s, e->pc), line,
 			      sizeof(line));
-	printf("%sengine %u %-4s %-9s record %u, %llu executed", indent,
-	       e->engine, engine_label(e->engine), ncsync_engine_state_name(e->state),
-	       e->pc, (unsigned long long)e->executed);
+	source_where(prog, e->engine, e->pc, where, sizeof(where));
+	printf("%sengine %u %-4s %-9s %s", indent, e->engine,
+	       engine_label(e->engine), ncsync_engine_state_name(e->state),
+	       where);
+	if (strncmp(where, "record", 6))
+		printf(" (record %u)", e->pc);
+	printf(", %llu executed", (unsigned long long)e->executed);
 	if (e->state == NCSYNC_ENG_BLOCKED) {
-		if (e->wait_kind == NCSYNC_BLOCK_DRAIN) {
+		source_wait(what, sizeof(what), prog, e->engine, e->pc,
+			    e->wait_kind, e->wait_mode, e->wait_index,
+			    e->wait_threshold);
+		if (!strncmp(what, "waits in", 8)) {
+			printf(": %s, now %d", what, e->wait_current);
+		} else if (e->wait_kind == NCSYNC_BLOCK_DRAIN) {
 			printf(": in a drain, %u copies in flight",
 			       e->dma_outstanding);
 		} else if (e->wait_kind == NCSYNC_BLOCK_DMA_FULL) {
@@ -139,9 +186,17 @@ static bool run_dl_analyse(struct run_dl *c,
 	if (ncsync_program_deadlock_cores(parts, copy, n, &c->dl) ||
 	    !c->dl.nstuck)
 		return false;
-	for (i = 0; i < n; i++)
-		for (k = 0; k < st[i]->nengines; k++)
+	if (ncsync_program_barrier_short(parts, copy, n, &c->barrier))
+		c->barrier.nwaiting = 0;
+	c->barrier_prog = NULL;
+	for (i = 0; i < n; i++) {
+		if (parts[i].core == c->barrier.core)
+			c->barrier_prog = parts[i].prog;
+		for (k = 0; k < st[i]->nengines; k++) {
+			c->prog[m] = parts[i].prog;
 			c->st[m++] = &st[i]->engines[k];
+		}
+	}
 	return true;
 }
 
@@ -156,23 +211,33 @@ static const char *slot_name(const struct run_dl *c,
 	return buf;
 }
 
-/* "pool waits for sem[2] > 0, now 0: only pe (record 12) would post..." */
+/*
+ * "pool waits for sem[2] > 0 (line 30), now 0: only pe (line 41, record
+ * 12) would post..."
+ */
 static void print_stuck_slot(const struct run_dl *c, unsigned int i)
 {
 	const struct ncsync_deadlock_slot *d = &c->dl.engines[i];
-	char what[64], name[24];
+	const struct ncsync_engine_status *e = c->st[i];
+	char what[96], name[24], where[32];
 	unsigned int j, k = 0;
 
-	wait_text(c->st[i], what, sizeof(what));
-	printf("    %s waits for %s, now %d: ",
-	       slot_name(c, d, name, sizeof(name)), what,
-	       c->st[i]->wait_current);
+	source_wait(what, sizeof(what), c->prog[i], e->engine, e->pc,
+		    e->wait_kind, e->wait_mode, e->wait_index,
+		    e->wait_threshold);
+	printf("    %s %s, now %d: ", slot_name(c, d, name, sizeof(name)),
+	       what, e->wait_current);
 	for (j = 0; j < c->dl.nengines; j++) {
 		if (d->poster[j] < 0)
 			continue;
-		printf("%s%s (record %lld)", k++ ? ", " : "only ",
+		source_where(c->prog[j], c->dl.engines[j].engine,
+			     d->poster[j], where, sizeof(where));
+		printf("%s%s (%s", k++ ? ", " : "only ",
 		       slot_name(c, &c->dl.engines[j], name, sizeof(name)),
-		       (long long)d->poster[j]);
+		       where);
+		if (strncmp(where, "record", 6))
+			printf(", record %lld", (long long)d->poster[j]);
+		putchar(')');
 	}
 	if (k)
 		printf(" would post it, and %s stuck\n",
@@ -188,7 +253,10 @@ static void run_dl_print(const struct run_dl *c)
 	char name[24];
 	unsigned int k;
 
-	if (dl->ncycle) {
+	if (c->barrier.nwaiting) {
+		print_barrier_short(c->multi, c->barrier_prog, &c->barrier,
+				    "  ");
+	} else if (dl->ncycle) {
 		printf("  deadlock:");
 		for (k = 0; k < dl->ncycle; k++)
 			printf(" %s ->", slot_name(c, &dl->engines[dl->cycle[k]],
@@ -220,6 +288,8 @@ static void run_dl_json(const struct run_dl *c)
 	const struct ncsync_deadlock_cores *dl = &c->dl;
 	unsigned int i, j;
 
+	if (c->barrier.nwaiting)
+		json_barrier_short(c->multi, &c->barrier);
 	j_arr("deadlock");
 	for (i = 0; i < dl->nengines; i++) {
 		const struct ncsync_deadlock_slot *d = &dl->engines[i];
@@ -236,6 +306,10 @@ static void run_dl_json(const struct run_dl *c)
 			j_obj(NULL);
 			json_slot(c, &dl->engines[j]);
 			j_uint("record", d->poster[j]);
+			j_uint("line", ncsync_stream_line(
+				ncsync_program_find_stream(c->prog[j],
+					dl->engines[j].engine),
+				d->poster[j]));
 			j_end();
 		}
 		j_end();
@@ -277,9 +351,7 @@ static void text_report(const struct run *run,
 	putchar('\n');
 	for (i = 0; i < st->nengines; i++)
 		print_engine(run->prog, &st->engines[i], "  ");
-	printf("  non-zero semaphores:%s", st->nsems ? "\n" : " none\n");
-	if (st->nsems)
-		print_sem_list(stdout, "    ", sems, st->nsems);
+	print_run_sems(run->prog, "  ", sems, st->nsems);
 	if (dl)
 		run_dl_print(dl);
 	if (run->timeline)
@@ -379,9 +451,7 @@ static void text_part(const struct run_part *p)
 	printf("  core %u (position %u):\n", p->core, p->pos);
 	for (i = 0; i < st->nengines; i++)
 		print_engine(p->prog, &st->engines[i], "    ");
-	printf("    non-zero semaphores:%s", st->nsems ? "\n" : " none\n");
-	if (st->nsems)
-		print_sem_list(stdout, "      ", sems, st->nsems);
+	print_run_sems(p->prog, "    ", sems, st->nsems);
 }
 
 /*
