@@ -143,17 +143,29 @@ ncsync_exec_wait(const struct ncsync_lane *l, const __u32 *regs,
 	return true;
 }
 
-/* PollSem: each semaphore of the range is read once, in one step. */
+/*
+ * PollSem: each semaphore of the range is read once, in one step; with
+ * the write-back, a nonzero minimum is written over each one it differs
+ * from, in the same step (records.rst, "PollSem").
+ */
 static __always_inline void
 ncsync_exec_poll(const struct ncsync_insn *in, __u32 *regs,
 		 const struct ncsync_bank_ops *ops, void *ctx)
 {
 	__s32 values[NCSYNC_POLL_MAX_COUNT];
 	unsigned int i;
+	__u32 r;
 
 	for (i = 0; i < in->poll.count; i++)
 		values[i] = ops->sem_read(ctx, in->poll.first + i);
-	regs[in->poll.dst] = ncsync_poll_reduce(in, values);
+	r = ncsync_poll_reduce(in, values);
+	regs[in->poll.dst] = r;
+	if (!in->poll.writeback || !r)
+		return;
+	for (i = 0; i < in->poll.count; i++)
+		if (values[i] != (__s32)r)
+			ops->sem_update(ctx, in->poll.first + i,
+					NCSYNC_SEM_UPD_SET, r);
 }
 
 /**

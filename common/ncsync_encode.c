@@ -64,6 +64,7 @@ struct ncsync_record_layout_check {
 	NCSYNC_REC_AT(poll.dst, NCSYNC_REC_POLL_DST);
 	NCSYNC_REC_AT(poll.first, NCSYNC_REC_POLL_FIRST);
 	NCSYNC_REC_AT(poll.count, NCSYNC_REC_POLL_COUNT);
+	NCSYNC_REC_AT(poll.writeback, NCSYNC_REC_POLL_WRITEBACK);
 	NCSYNC_REC_AT(dma.src, NCSYNC_REC_DMA_SRC);
 	NCSYNC_REC_AT(dma.dst, NCSYNC_REC_DMA_DST);
 	NCSYNC_REC_AT(dma.len, NCSYNC_REC_DMA_LEN);
@@ -152,13 +153,14 @@ void ncsync_encode_mov(const struct ncsync_insn *insn, __u8 *rec)
 	put_le(rec + NCSYNC_REC_MOV_IMM, insn->mov.imm, 4);
 }
 
-/* PollSem: operation, register, range. */
+/* PollSem: operation, register, range, write-back. */
 void ncsync_encode_poll(const struct ncsync_insn *insn, __u8 *rec)
 {
 	rec[NCSYNC_REC_POLL_OP] = insn->poll.op;
 	rec[NCSYNC_REC_POLL_DST] = insn->poll.dst;
 	rec[NCSYNC_REC_POLL_FIRST] = insn->poll.first;
 	rec[NCSYNC_REC_POLL_COUNT] = insn->poll.count;
+	rec[NCSYNC_REC_POLL_WRITEBACK] = insn->poll.writeback;
 }
 
 /* DMA: the copy, its latency, flags and peer. */

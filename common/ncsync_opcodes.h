@@ -36,7 +36,7 @@ NCSYNC_OP(GROUP_RESET, 1, "sema_clear", "GroupResetSemaphores", 1,
 	  ncsync_layout_gr, ncsync_decode_gr, ncsync_encode_gr,
 	  ncsync_conform_gr, ncsync_footprint_gr)
 NCSYNC_OP(POLL_SEM, 1, "poll", "PollSem", 1,
-	  NCSYNC_OPF_EFFECT | NCSYNC_OPF_SEM_READ,
+	  NCSYNC_OPF_EFFECT | NCSYNC_OPF_SEM_READ | NCSYNC_OPF_SEM_WRITE,
 	  ncsync_layout_poll, ncsync_decode_poll, ncsync_encode_poll,
 	  NULL, ncsync_footprint_poll)
 NCSYNC_OP(EXIT, 1, "exit", "Exit", 1,

@@ -115,14 +115,20 @@ void ncsync_footprint_gr(const struct ncsync_insn *in,
 		fp->sem_write[i] |= in->gr.mask[i];
 }
 
-/* PollSem reads its range of semaphores and writes its register. */
+/*
+ * PollSem reads its range of semaphores and writes its register; with the
+ * write-back it may write the range too.
+ */
 void ncsync_footprint_poll(const struct ncsync_insn *in,
 			   struct ncsync_footprint *fp)
 {
 	unsigned int i;
 
-	for (i = in->poll.first; i < in->poll.first + in->poll.count; i++)
+	for (i = in->poll.first; i < in->poll.first + in->poll.count; i++) {
 		fp->sem_read[i / 32] |= 1U << (i % 32);
+		if (in->poll.writeback)
+			fp->sem_write[i / 32] |= 1U << (i % 32);
+	}
 	fp->reg_write |= 1U << in->poll.dst;
 }
 

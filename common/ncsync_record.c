@@ -30,7 +30,7 @@ const struct ncsync_span ncsync_layout_br[] = {
 	{ 0, 0 } };
 const struct ncsync_span ncsync_layout_gr[] = {
 	{ 0x0C, 0x0E }, { 0x20, 0x3F }, { 0, 0 } };
-const struct ncsync_span ncsync_layout_poll[] = { { 0x0C, 0x0F }, { 0, 0 } };
+const struct ncsync_span ncsync_layout_poll[] = { { 0x0C, 0x10 }, { 0, 0 } };
 const struct ncsync_span ncsync_layout_exit[] = { { 0x0C, 0x0C }, { 0, 0 } };
 const struct ncsync_span ncsync_layout_dma[] = {
 	{ 0x0C, 0x0D }, { 0x10, 0x27 }, { 0, 0 } };
@@ -382,7 +382,11 @@ enum ncsync_rec_reason ncsync_decode_gr(const __u8 *rec, __u32 nrecords,
 	}
 }
 
-/* PollSem: operation, register, a range of semaphores. */
+/*
+ * PollSem: operation, register, a range of semaphores, and the write-back,
+ * which the hardware has for Min only (BARRIER §5): a minimum written back
+ * over the values it came from never raises one of them.
+ */
 enum ncsync_rec_reason ncsync_decode_poll(const __u8 *rec, __u32 nrecords,
 					  __u64 devmem_size,
 					  struct ncsync_insn *insn)
@@ -391,11 +395,14 @@ enum ncsync_rec_reason ncsync_decode_poll(const __u8 *rec, __u32 nrecords,
 	insn->poll.dst = rec[NCSYNC_REC_POLL_DST];
 	insn->poll.first = rec[NCSYNC_REC_POLL_FIRST];
 	insn->poll.count = rec[NCSYNC_REC_POLL_COUNT];
+	insn->poll.writeback = rec[NCSYNC_REC_POLL_WRITEBACK];
 	if (insn->poll.dst >= NCSYNC_NUM_REGS)
 		return NCSYNC_REC_BAD_REGISTER;
 	if (insn->poll.op > NCSYNC_POLL_SUM || !insn->poll.count ||
 	    insn->poll.count > NCSYNC_POLL_MAX_COUNT ||
-	    insn->poll.first + insn->poll.count > NCSYNC_NUM_SEMS)
+	    insn->poll.first + insn->poll.count > NCSYNC_NUM_SEMS ||
+	    insn->poll.writeback > NCSYNC_POLL_WB_NONZERO ||
+	    (insn->poll.writeback && insn->poll.op != NCSYNC_POLL_MIN))
 		return NCSYNC_REC_BAD_POLL;
 	return NCSYNC_REC_OK;
 }
@@ -572,7 +579,7 @@ const char *ncsync_rec_reason_name(unsigned int reason)
 		[NCSYNC_REC_BAD_DRAIN_COUNT] = "drain count not 1",
 		[NCSYNC_REC_BAD_EXIT_FLAGS] = "invalid exit flags",
 		[NCSYNC_REC_BAD_ALU_OP] = "invalid Mov32 ALU operation",
-		[NCSYNC_REC_BAD_POLL] = "invalid PollSem operation or range",
+		[NCSYNC_REC_BAD_POLL] = "invalid PollSem operation, range or write-back",
 		[NCSYNC_REC_BAD_DMA] = "DMA range or latency out of bounds",
 		[NCSYNC_REC_BAD_DMA_UPDATE] =
 			"DMA completion update not +1 or event set",

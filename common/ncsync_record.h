@@ -126,7 +126,8 @@ struct ncsync_lane {
  * @br: Branch: comparison, dtype, registers, immediate, target index.
  * @gr: GroupResetSemaphores: the clear mode, the range and the mask (the
  *	range form fills the mask too, so execution uses the mask only).
- * @poll: PollSem: operation, destination register and semaphore range.
+ * @poll: PollSem: operation, destination register, semaphore range and
+ *	write-back (NCSYNC_POLL_WB_*).
  * @dma: DMA: source and destination offsets, length and latency; flags
  *	(NCSYNC_DMA_F_PEER) and the peer the completion update lands on, by
  *	its position in the logical core.
@@ -164,6 +165,7 @@ struct ncsync_insn {
 			__u8 dst;
 			__u8 first;
 			__u8 count;
+			__u8 writeback;
 		} poll;
 		struct {
 			__u64 src;

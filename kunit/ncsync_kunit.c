@@ -421,7 +421,7 @@ static void record_reserved_bytes(struct kunit *test)
 		{ NCSYNC_OPC_HALT, { } },
 		{ NCSYNC_OPC_DRAIN, { [0x28] = 1 } },
 		{ NCSYNC_OPC_EXIT, { [0x0C] = 1 } },
-		{ NCSYNC_OPC_POLL_SEM, { [0x0C ... 0x0F] = 1 } },
+		{ NCSYNC_OPC_POLL_SEM, { [0x0C ... 0x10] = 1 } },
 		{ NCSYNC_OPC_MOV32, { [0x0C ... 0x0E] = 1, [0x10 ... 0x13] = 1 } },
 		{ NCSYNC_OPC_BRANCH, { [0x0C ... 0x0E] = 1, [0x10 ... 0x13] = 1,
 				       [0x20 ... 0x21] = 1, [0x30 ... 0x37] = 1 } },
@@ -611,6 +611,12 @@ static void record_poll_exit(struct kunit *test)
 	r[NCSYNC_REC_POLL_FIRST] = 255;
 	r[NCSYNC_REC_POLL_COUNT] = 1;
 	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_OK);
+	/* the write-back, for Min only (BARRIER §5) */
+	r[NCSYNC_REC_POLL_WRITEBACK] = NCSYNC_POLL_WB_NONZERO;
+	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_POLL);
+	r[NCSYNC_REC_POLL_OP] = NCSYNC_POLL_MIN;
+	KUNIT_ASSERT_EQ(test, dec(r, &insn), NCSYNC_REC_OK);
+	KUNIT_EXPECT_EQ(test, insn.poll.writeback, NCSYNC_POLL_WB_NONZERO);
 }
 
 static void record_dma(struct kunit *test)

@@ -819,6 +819,49 @@ TEST_F(core, group_reset_wakes_waiter)
 	rec_prog_free(&p2);
 }
 
+/*
+ * PollSem's write-back (BARRIER §5: "if nonzero write the result back to
+ * all 16 plus a GP register"): a nonzero minimum lowers every semaphore of
+ * the range to it, in the one step of the read, and wakes a wait of
+ * another program that needed it; a zero minimum goes to the register only.
+ */
+TEST_F(core, pollsem_writeback)
+{
+	static const int vals[] = { 4, 2, 9, 5 };
+	struct rec_prog p = {}, p2 = {};
+	struct rec_queue *q;
+	unsigned int i;
+	__u32 id, id2;
+
+	for (i = 0; i < 4; i++)
+		sem_set(_metadata, self->fd, 60 + i, vals[i]);
+	sem_set(_metadata, self->fd, 70, 0);
+	sem_set(_metadata, self->fd, 71, 3);
+	/* pool waits for sem 62 <= 2, then +1 of sem 64 */
+	rec_noop(rec_prog_queue(&p, NCSYNC_ENGINE_POOL), W_LE, 62, U_INC, 64,
+		 2);
+	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
+	wait_blocked(_metadata, self->fd, id, 0, NULL);
+
+	q = rec_prog_queue(&p2, NCSYNC_ENGINE_ACT);
+	rec_poll_writeback(q, 5, 60, 4);		/* min 2: written back */
+	rec_poll_writeback(q, 6, 70, 2);		/* min 0: not */
+	rec_store_reg(q, 65, 5);
+	rec_store_reg(q, 66, 6);
+	id2 = submit_ok(_metadata, self->fd, &p2, 0, WD_LONG);
+	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id2));
+	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(2, sem_get(_metadata, self->fd, 60 + i));
+	EXPECT_EQ(1, sem_get(_metadata, self->fd, 64));
+	EXPECT_EQ(2, sem_get(_metadata, self->fd, 65));
+	EXPECT_EQ(0, sem_get(_metadata, self->fd, 70));
+	EXPECT_EQ(3, sem_get(_metadata, self->fd, 71));
+	EXPECT_EQ(0, sem_get(_metadata, self->fd, 66));
+	rec_prog_free(&p);
+	rec_prog_free(&p2);
+}
+
 /* PollSem min and sum into a register, then the register in use. */
 TEST_F(core, pollsem_min_sum_register_use)
 {

@@ -68,8 +68,9 @@ _Static_assert(NCSYNC_REC_GR_CLEAR_MODE == 0x0C &&
 	       NCSYNC_REC_GR_MASK == 0x20 && NCSYNC_CLEAR_RANGE == 1 &&
 	       NCSYNC_CLEAR_MASK == 2, "records.rst, GroupResetSemaphores");
 _Static_assert(NCSYNC_REC_POLL_OP == 0x0C && NCSYNC_REC_POLL_DST == 0x0D &&
-	       NCSYNC_REC_POLL_FIRST == 0x0E && NCSYNC_REC_POLL_COUNT == 0x0F,
-	       "records.rst, PollSem");
+	       NCSYNC_REC_POLL_FIRST == 0x0E && NCSYNC_REC_POLL_COUNT == 0x0F &&
+	       NCSYNC_REC_POLL_WRITEBACK == 0x10 && !NCSYNC_POLL_WB_NONE &&
+	       NCSYNC_POLL_WB_NONZERO == 1, "records.rst, PollSem");
 _Static_assert(NCSYNC_REC_DMA_SRC == 0x10 && NCSYNC_REC_DMA_DST == 0x18 &&
 	       NCSYNC_REC_DMA_LEN == 0x20 && NCSYNC_REC_DMA_LATENCY_US == 0x24 &&
 	       NCSYNC_REC_DMA_FLAGS == 0x0C && NCSYNC_REC_DMA_PEER == 0x0D &&
@@ -475,6 +476,16 @@ static inline __u8 *rec_poll(struct rec_queue *q, __u8 op, __u8 dst,
 			     __u8 first, __u8 count)
 {
 	return enc_poll(rec_emit(q, 0), op, dst, first, count);
+}
+
+/* PollSem min with the write-back of a nonzero minimum to the range. */
+static inline __u8 *rec_poll_writeback(struct rec_queue *q, __u8 dst,
+				       __u8 first, __u8 count)
+{
+	__u8 *r = enc_poll(rec_emit(q, 0), NCSYNC_POLL_MIN, dst, first, count);
+
+	r[NCSYNC_REC_POLL_WRITEBACK] = NCSYNC_POLL_WB_NONZERO;
+	return r;
 }
 
 static inline __u8 *rec_dma(struct rec_queue *q, __u64 src, __u64 dst,

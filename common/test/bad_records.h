@@ -162,9 +162,9 @@ static const struct ncsync_bad_record ncsync_bad_records[] = {
 	      NCSYNC_REC_RESERVED_BYTE),
 	  .set = { P8(NCSYNC_REC_GR_CLEAR_MODE, NCSYNC_CLEAR_RANGE),
 		   P8(0x0F, 1) } },
-	{ BAD("reserved_poll_10", NCSYNC_OPC_POLL_SEM,
+	{ BAD("reserved_poll_11", NCSYNC_OPC_POLL_SEM,
 	      NCSYNC_REC_RESERVED_BYTE),
-	  .set = { P8(NCSYNC_REC_POLL_COUNT, 1), P8(0x10, 1) } },
+	  .set = { P8(NCSYNC_REC_POLL_COUNT, 1), P8(0x11, 1) } },
 	{ BAD("reserved_dma_28", NCSYNC_OPC_DMA, NCSYNC_REC_RESERVED_BYTE),
 	  .set = { DMA4, P8(0x28, 1) } },
 	/* Wait modes */
@@ -364,7 +364,17 @@ static const struct ncsync_bad_record ncsync_bad_records[] = {
 	  .set = { P8(NCSYNC_REC_MOV_ALU, NCSYNC_ALU_LAST + 1) } },
 	{ BAD("alu_op_ff", NCSYNC_OPC_MOV32, NCSYNC_REC_BAD_ALU_OP),
 	  .set = { P8(NCSYNC_REC_MOV_ALU, 0xFF) } },
-	/* PollSem: the operation, the count, the end of the bank */
+	/*
+	 * PollSem: the operation, the count, the end of the bank, the
+	 * write-back (BARRIER §5: for Min only)
+	 */
+	{ BAD("poll_writeback_2", NCSYNC_OPC_POLL_SEM, NCSYNC_REC_BAD_POLL),
+	  .set = { P8(NCSYNC_REC_POLL_COUNT, 2),
+		   P8(NCSYNC_REC_POLL_WRITEBACK, NCSYNC_POLL_WB_NONZERO + 1) } },
+	{ BAD("poll_writeback_sum", NCSYNC_OPC_POLL_SEM, NCSYNC_REC_BAD_POLL),
+	  .set = { P8(NCSYNC_REC_POLL_OP, NCSYNC_POLL_SUM),
+		   P8(NCSYNC_REC_POLL_COUNT, 2),
+		   P8(NCSYNC_REC_POLL_WRITEBACK, NCSYNC_POLL_WB_NONZERO) } },
 	{ BAD("poll_op_2", NCSYNC_OPC_POLL_SEM, NCSYNC_REC_BAD_POLL),
 	  .set = { P8(NCSYNC_REC_POLL_OP, NCSYNC_POLL_SUM + 1),
 		   P8(NCSYNC_REC_POLL_COUNT, 1) } },

@@ -5,10 +5,12 @@
  * (kunit/ncsync_kunit.c): the same expectations in both places.  Each case
  * goes through the decoding the engines use (ncsync_wait_op_decode(),
  * ncsync_update_op_decode()), from the encoded modes of the seeds.
- * Include after ncsync_exec.h.
+ * The PollSem cases run the effect function (ncsync_effect.h).
  */
 #ifndef NCSYNC_EXEC_CASES_H
 #define NCSYNC_EXEC_CASES_H
+
+#include "ncsync_effect.h"
 
 #define EXEC_S32_MAX	0x7FFFFFFF
 #define EXEC_S32_MIN	(-EXEC_S32_MAX - 1)
@@ -225,32 +227,83 @@ static inline bool exec_mov_case_ok(const struct exec_mov_case *c)
 /**
  * struct exec_poll_case - a PollSem over up to four semaphores.
  * @op: NCSYNC_POLL_*.
+ * @wb: NCSYNC_POLL_WB_*.
  * @count: how many.
  * @values: their values.
  * @result: what it writes to its register.
+ * @after: the semaphores after it (the write-back's effect).
  */
 struct exec_poll_case {
 	__u8 op;
+	__u8 wb;
 	__u8 count;
 	__s32 values[4];
 	__u32 result;
+	__s32 after[4];
 };
 
 static const struct exec_poll_case exec_poll_cases[] = {
-	{ NCSYNC_POLL_MIN, 1, { 5 }, 5 },
-	{ NCSYNC_POLL_MIN, 3, { 5, -2, 7 }, (__u32)-2 },
-	{ NCSYNC_POLL_SUM, 4, { 1, 2, 3, 4 }, 10 },
-	{ NCSYNC_POLL_SUM, 2, { EXEC_S32_MAX, 1 }, 0x80000000 },	/* wraps */
+	{ NCSYNC_POLL_MIN, 0, 1, { 5 }, 5, { 5 } },
+	{ NCSYNC_POLL_MIN, 0, 3, { 5, -2, 7 }, (__u32)-2, { 5, -2, 7 } },
+	{ NCSYNC_POLL_SUM, 0, 4, { 1, 2, 3, 4 }, 10, { 1, 2, 3, 4 } },
+	{ NCSYNC_POLL_SUM, 0, 2, { EXEC_S32_MAX, 1 }, 0x80000000,	/* wraps */
+	  { EXEC_S32_MAX, 1 } },
+	/*
+	 * The write-back (BARRIER §5: "if nonzero write the result back to
+	 * all 16 plus a GP register"): a nonzero minimum to every semaphore
+	 * of the range, a zero one to the register only.
+	 */
+	{ NCSYNC_POLL_MIN, NCSYNC_POLL_WB_NONZERO, 4, { 4, 2, 9, 5 }, 2,
+	  { 2, 2, 2, 2 } },
+	{ NCSYNC_POLL_MIN, NCSYNC_POLL_WB_NONZERO, 3, { 5, -2, 7 },
+	  (__u32)-2, { -2, -2, -2 } },
+	{ NCSYNC_POLL_MIN, NCSYNC_POLL_WB_NONZERO, 3, { 3, 0, 1 }, 0,
+	  { 3, 0, 1 } },
+	{ NCSYNC_POLL_MIN, NCSYNC_POLL_WB_NONZERO, 1, { 6 }, 6, { 6 } },
 };
 
-/* Whether a PollSem case behaves as its table says. */
+/* Semaphores 0-3 for the PollSem cases; nothing else is touched. */
+static inline __s32 exec_poll_sem_read(void *ctx, unsigned int i)
+{
+	return ((__s32 *)ctx)[i];
+}
+
+static inline bool exec_poll_sem_update(void *ctx, unsigned int i,
+					enum ncsync_sem_upd op, __u32 operand)
+{
+	bool ovf;
+
+	((__s32 *)ctx)[i] = ncsync_sem_apply(op, ((__s32 *)ctx)[i], operand,
+					     &ovf);
+	return ovf;
+}
+
+/* Whether a PollSem case behaves as its table says, by the effect. */
 static inline bool exec_poll_case_ok(const struct exec_poll_case *c)
 {
+	static const struct ncsync_bank_ops ops = {
+		.sem_read = exec_poll_sem_read,
+		.sem_update = exec_poll_sem_update,
+	};
 	struct ncsync_insn in = { .opcode = NCSYNC_OPC_POLL_SEM };
+	__u32 regs[NCSYNC_NUM_REGS] = { 0 };
+	__s32 sems[4];
+	unsigned int i;
 
 	in.poll.op = c->op;
+	in.poll.dst = 3;
 	in.poll.count = c->count;
-	return ncsync_poll_reduce(&in, c->values) == c->result;
+	in.poll.writeback = c->wb;
+	for (i = 0; i < 4; i++)
+		sems[i] = c->values[i];
+	if (ncsync_poll_reduce(&in, c->values) != c->result ||
+	    ncsync_exec_op(&in, regs, &ops, sems) != NCSYNC_OP_NEXT ||
+	    regs[3] != c->result)
+		return false;
+	for (i = 0; i < 4; i++)
+		if (sems[i] != c->after[i])
+			return false;
+	return true;
 }
 
 #define EXEC_NCASES(table)	(sizeof(table) / sizeof((table)[0]))

@@ -11,8 +11,9 @@
  *     enough of them are accepted (a layout or a decoder that refuses
  *     everything fails);
  *   - a pseudo-op is refused by the decoder, any other row accepted;
- *   - on random states, ncsync_exec_op() of each accepted record reads and
- *     writes exactly the semaphores of its footprint, changes no register
+ *   - on random states, ncsync_exec_op() of each accepted record reads
+ *     exactly the semaphores of its footprint and writes only semaphores
+ *     of it (a PollSem's write-back may write less), changes no register
  *     outside the footprint's writes, does not depend on a register
  *     outside its reads, touches no event, and uses the DMA ring and the
  *     control flow only as the row's flags say; each lane's wait and
@@ -245,8 +246,9 @@ static inline const char *optab_effect_ok(const struct ncsync_opdesc *d,
 		return "a step its flags do not allow";
 	if (!optab_masks_equal(a.sem_read, fp.sem_read, NCSYNC_NUM_SEMS / 32))
 		return "semaphores read are not the footprint's";
-	if (!optab_masks_equal(a.sem_write, fp.sem_write, NCSYNC_NUM_SEMS / 32))
-		return "semaphores written are not the footprint's";
+	for (i = 0; i < NCSYNC_NUM_SEMS / 32; i++)
+		if (a.sem_write[i] & ~fp.sem_write[i])
+			return "a semaphore written outside the footprint";
 	if (!optab_masks_zero(a.ev_touched, NCSYNC_NUM_EVENTS / 32))
 		return "the op's effect touched an event";
 	if ((a.drained && !(d->flags & NCSYNC_OPF_DRAIN)) ||

@@ -228,6 +228,9 @@ int ncsync_add_sema_clear_mask(struct ncsync_stream *s,
 int ncsync_add_poll_sem(struct ncsync_stream *s, uint8_t op, uint8_t dst,
 			uint8_t first, uint8_t count,
 			const struct ncsync_events *ev);
+int ncsync_add_poll_sem_writeback(struct ncsync_stream *s, uint8_t dst,
+				  uint8_t first, uint8_t count,
+				  const struct ncsync_events *ev);
 int ncsync_add_mov32_imm(struct ncsync_stream *s, uint8_t dst, uint32_t imm,
 			 const struct ncsync_events *ev);
 int ncsync_add_mov32(struct ncsync_stream *s, uint8_t alu, uint8_t dst,

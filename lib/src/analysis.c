@@ -138,7 +138,8 @@ static bool ncsync_dl_insn_posts(const struct ncsync_insn *in,
 
 	/*
 	 * The op's own writes (the opcode table's footprint): a group reset
-	 * lowers, or changes, the semaphores it clears.
+	 * lowers, or changes, the semaphores it clears; a PollSem's
+	 * write-back only lowers those of its range (their minimum).
 	 */
 	if (!need->event && need->dir != NCSYNC_DL_UP &&
 	    ncsync_op_has(in->opcode, NCSYNC_OPF_SEM_WRITE)) {

@@ -398,7 +398,7 @@ int asm_sema_clear(struct asm_ctx *c, const struct asm_tok *mn)
 	return asm_emit(c, mn, &in, lane, NULL);
 }
 
-/* poll min|sum rD, sem[A]..sem[B] */
+/* poll min|sum rD, sem[A]..sem[B] [, writeback] */
 int asm_poll(struct asm_ctx *c, const struct asm_tok *mn)
 {
 	const struct ncsync_text *op = NULL;
@@ -435,10 +435,19 @@ int asm_poll(struct asm_ctx *c, const struct asm_tok *mn)
 			return asm_err(c, at, "more than %u semaphores",
 				       NCSYNC_POLL_MAX_COUNT);
 	}
+	asm_insn(&in, NCSYNC_OPC_POLL_SEM);
+	if (asm_accept(c, ",")) {
+		asm_skip_ws(c);
+		at = c->p;
+		if (!asm_accept_word(c, "writeback"))
+			return asm_err(c, at, "expected 'writeback'");
+		if (op->val != NCSYNC_POLL_MIN)
+			return asm_err(c, at, "writeback needs min");
+		in.poll.writeback = NCSYNC_POLL_WB_NONZERO;
+	}
 	ret = asm_parse_sync(c, lane, false, false);
 	if (ret)
 		return ret;
-	asm_insn(&in, NCSYNC_OPC_POLL_SEM);
 	in.poll.op = op->val;
 	in.poll.dst = dst;
 	in.poll.first = first;

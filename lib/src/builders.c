@@ -327,6 +327,21 @@ int ncsync_add_poll_sem(struct ncsync_stream *s, uint8_t op, uint8_t dst,
 	return ncsync_add_insn(s, &insn);
 }
 
+int ncsync_add_poll_sem_writeback(struct ncsync_stream *s, uint8_t dst,
+				  uint8_t first, uint8_t count,
+				  const struct ncsync_events *ev)
+{
+	struct ncsync_insn insn = {
+		.opcode = NCSYNC_OPC_POLL_SEM,
+		.poll = { .op = NCSYNC_POLL_MIN, .dst = dst, .first = first,
+			  .count = count,
+			  .writeback = NCSYNC_POLL_WB_NONZERO },
+	};
+
+	ncsync_insn_events(&insn, ev);
+	return ncsync_add_insn(s, &insn);
+}
+
 int ncsync_add_mov32(struct ncsync_stream *s, uint8_t alu, uint8_t dst,
 		     uint8_t src, uint32_t imm, const struct ncsync_events *ev)
 {

@@ -267,6 +267,8 @@ static void dis_insn(struct dis_buf *b, const struct ncsync_insn *in,
 		if (in->poll.count > 1)
 			dis_printf(b, "..sem[%u]",
 				   in->poll.first + in->poll.count - 1);
+		if (in->poll.writeback)
+			dis_printf(b, ", writeback");
 		break;
 	case NCSYNC_OPC_DMA:
 		dis_printf(b, "dma 0x%llx, 0x%llx, %u",

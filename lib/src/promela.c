@@ -290,7 +290,10 @@ static void pml_mov(const struct pml *p, const struct ncsync_insn *in)
 	fputs(";\n", f);
 }
 
-/* A PollSem: the minimum or the sum of its semaphores, in one step. */
+/*
+ * A PollSem: the minimum or the sum of its semaphores, and the write-back
+ * of a nonzero minimum, in one step.
+ */
 static void pml_poll(struct pml *p, unsigned int e,
 		     const struct ncsync_insn *in)
 {
@@ -312,6 +315,16 @@ static void pml_poll(struct pml *p, unsigned int e,
 			fprintf(f, "r%u = r%u + ", d, d);
 			pml_res(p, c, NCSYNC_BANK_SEM, in->poll.first + i);
 		}
+	}
+	if (in->poll.writeback) {
+		/* a nonzero minimum over the range, in the same step */
+		fprintf(f, ";\n\t\tif :: r%u != 0 -> skip", d);
+		for (i = 0; i < in->poll.count; i++) {
+			fputs("; ", f);
+			pml_res(p, c, NCSYNC_BANK_SEM, in->poll.first + i);
+			fprintf(f, " = r%u", d);
+		}
+		fputs(" :: else fi", f);
 	}
 	pml_dstep_end(p);
 }

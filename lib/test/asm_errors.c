@@ -117,6 +117,9 @@ static const struct {
 	{ P "poll min r1, sem[1]..sem[17]", 2, 22, "more than 16 semaphores" },
 	{ P "poll min r1, sem[250]..sem[249]", 2, 24, "range first > last" },
 	{ P "poll min r1, ev[1]", 2, 14, "expected sem[N]" },
+	{ P "poll sum r1, sem[1]..sem[2], writeback", 2, 30,
+	  "writeback needs min" },
+	{ P "poll min r1, sem[1], back", 2, 22, "expected 'writeback'" },
 	{ P "poll min r1, sem[250]..sem[256]", 2, 28,
 	  "semaphore index out of range (0-255)" },
 	/* dma */

@@ -147,6 +147,9 @@ static void sim_effect(struct sim *sm, struct sim_eng *x,
 	case NCSYNC_OPC_POLL_SEM:
 		x->regs[in->poll.dst] =
 			ncsync_poll_reduce(in, &sm->sems[in->poll.first]);
+		for (i = 0; in->poll.writeback && x->regs[in->poll.dst] &&
+			    i < in->poll.count; i++)
+			sm->sems[in->poll.first + i] = x->regs[in->poll.dst];
 		break;
 	default:	/* EventSemaphore, NoOp, Drain (no copies here) */
 		break;

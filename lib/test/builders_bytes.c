@@ -150,6 +150,10 @@ int main(void)
 	expect(ncsync_add_poll_sem(s, NCSYNC_POLL_SUM, 3, 8, 4, NULL),
 	       R([0] = 0xB3, [1] = 0x10, [0x0C] = 1, [0x0D] = 3,
 		 [0x0E] = 8, [0x0F] = 4), "poll_sem");
+	expect(ncsync_add_poll_sem_writeback(s, 5, 16, 16, NULL),
+	       R([0] = 0xB3, [1] = 0x10, [0x0C] = 0, [0x0D] = 5,
+		 [0x0E] = 16, [0x0F] = 16, [0x10] = 1),
+	       "poll_sem_writeback: Min, write-back 1 at +0x10");
 	expect(ncsync_add_mov32_imm(s, 7, 0xDEADBEEF, NULL),
 	       R([0] = 0xA7, [1] = 0x10, [0x0D] = 7, [0x10] = 0xEF,
 		 [0x11] = 0xBE, [0x12] = 0xAD, [0x13] = 0xDE),

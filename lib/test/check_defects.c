@@ -113,6 +113,22 @@ static const struct ck_case cases[] = {
 	  "skip:\tnop then sem[4]++\nengine act\n\tnop wait sem[4] > 0\n",
 	  .verdict = NCSYNC_CHECK_DEFECT,
 	  .kinds = K(DEADLOCK) | K(UNPOSTED_WAIT) },
+	/*
+	 * PollSem's write-back (BARRIER §5: "if nonzero write the result
+	 * back to all 16 plus a GP register") lowers sem[4] to the minimum,
+	 * 1, which is what the wait needs ...
+	 */
+	{ "a PollSem's write-back posts a wait",
+	  "engine pool\n\tnop then sem[3]++\n"
+	  "\tpoll min r2, sem[3]..sem[4], writeback\n"
+	  "engine pe\n\tnop wait sem[4] <= 1\n",
+	  .sem = 4, .value = 5, .verdict = NCSYNC_CHECK_SAFE },
+	/* ... and a zero minimum writes nothing back: sem[4] stays 5 */
+	{ "a PollSem whose minimum is zero writes nothing back: deadlock, and unposted-wait",
+	  "engine pool\n\tpoll min r2, sem[3]..sem[4], writeback\n"
+	  "engine pe\n\tnop wait sem[4] <= 1\n",
+	  .sem = 4, .value = 5, .verdict = NCSYNC_CHECK_DEFECT,
+	  .kinds = K(DEADLOCK) | K(UNPOSTED_WAIT) },
 	{ "an endless loop without a defect ends by state repetition",
 	  "engine pool\nl:\tnop\n\tbr l\n",
 	  .verdict = NCSYNC_CHECK_SAFE },

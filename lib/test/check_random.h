@@ -3,10 +3,11 @@
  * Random small programs for the differential tests of ncsync_check(): the
  * reduced search against the full one (check_reduction.c), SPIN against
  * ncsync (check_spin.c).  Two or three engines of two to five lines each:
- * semaphore P and V, waits of every comparison, events, PollSem, counted
- * and endless loops, DMA copies with and without a completion update,
- * Drains, GroupResetSemaphores, register operands, a two-lane
- * EventSemaphore.  And the order of the hashes of their final states.
+ * semaphore P and V, waits of every comparison, events, PollSem (with and
+ * without its write-back), counted and endless loops, DMA copies with and
+ * without a completion update, Drains, GroupResetSemaphores, register
+ * operands, a two-lane EventSemaphore.  And the order of the hashes of
+ * their final states.
  */
 #ifndef NCSYNC_TEST_CHECK_RANDOM_H
 #define NCSYNC_TEST_CHECK_RANDOM_H
@@ -37,6 +38,7 @@ static const char *const ck_menu[] = {
 	"nop wait sem[%u] <= 1", "nop wait sem[%u] > 1", "sema_clear %u",
 	"nop then sem[%u] = 2", "nop then sem[%u] += r1",
 	"evsem wait sem[%u] >= 1 lane1 wait sem[%u] <= 2",
+	"poll min r2, sem[%u]..sem[3], writeback",
 };
 
 static inline void ck_random_line(char *buf, size_t len)

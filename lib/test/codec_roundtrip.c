@@ -83,7 +83,8 @@ static bool view_ops_agree(const struct ncsync_record *v,
 	case NCSYNC_OPC_POLL_SEM:
 		return v->poll.op == in->poll.op && v->poll.dst == in->poll.dst &&
 		       v->poll.first == in->poll.first &&
-		       v->poll.count == in->poll.count;
+		       v->poll.count == in->poll.count &&
+		       v->poll.writeback == in->poll.writeback;
 	case NCSYNC_OPC_EXIT:
 		return !v->exit.flags;
 	case NCSYNC_OPC_DMA:
@@ -218,6 +219,7 @@ static void build_ops(struct ncsync_stream *s, const struct ncsync_events *ev,
 	ncsync_add_sema_clear_mask(s, mask, ev);
 	/* r30 and r31 belong to the barrier lowerings: r29 is the last. */
 	ncsync_add_poll_sem(s, i % 2, 29 - i, 16 * i, 16 - i, ev);
+	ncsync_add_poll_sem_writeback(s, i, 16 * i, 1 + i, ev);
 	for (alu = 0; alu <= NCSYNC_ALU_LAST; alu++)
 		ncsync_add_mov32(s, alu, i, 2 * i, alu * 0x11111111U, ev);
 	ncsync_add_mov32_imm(s, 29, 0xDEADBEEF, ev);
@@ -492,6 +494,7 @@ static void fill_ops(struct ncsync_record *v)
 		v->poll.dst = pick8() & 0x3F;
 		v->poll.first = pick8();
 		v->poll.count = 1 + rnd() % 17;
+		v->poll.writeback = rnd() % 3;
 		break;
 	case NCSYNC_OPC_DMA:
 		v->dma.src = htole64(pick64());

@@ -302,6 +302,15 @@ static void build(void)
 			lane0_set(r, &lane0s[i * 10 + j * 3]);
 		}
 	}
+	/* PollSem min with its write-back */
+	for (j = 0; j < ARRAY_LEN(polls); j++) {
+		r = add(NCSYNC_OPC_POLL_SEM);
+		r[NCSYNC_REC_POLL_DST] = j;
+		r[NCSYNC_REC_POLL_FIRST] = polls[j][0];
+		r[NCSYNC_REC_POLL_COUNT] = polls[j][1];
+		r[NCSYNC_REC_POLL_WRITEBACK] = NCSYNC_POLL_WB_NONZERO;
+		lane0_set(r, &lane0s[j * 5]);
+	}
 	/* DMA: ranges, latency, completion updates, waits */
 	for (i = 0; i < ARRAY_LEN(dmas); i++) {
 		for (j = 0; j < ARRAY_LEN(dma_lanes); j++) {

@@ -238,6 +238,12 @@ class Stream:
         """PollSem: register @dst = min or sum (@op) of @count semaphores."""
         return self._call('add_poll_sem', op, dst, first, count, _ev(events))
 
+    def add_poll_sem_writeback(self, dst: int, first: int, count: int,
+                               events: Optional[Events] = None) -> int:
+        """PollSem min with write-back: a nonzero minimum to the range too."""
+        return self._call('add_poll_sem_writeback', dst, first, count,
+                          _ev(events))
+
     def add_mov32_imm(self, dst: int, imm: int,
                       events: Optional[Events] = None) -> int:
         """Register @dst = @imm."""

@@ -314,6 +314,7 @@ struct ncsync_stats {
 #define NCSYNC_REC_POLL_DST		0x0D
 #define NCSYNC_REC_POLL_FIRST		0x0E
 #define NCSYNC_REC_POLL_COUNT		0x0F
+#define NCSYNC_REC_POLL_WRITEBACK	0x10	/* NCSYNC_POLL_WB_* */
 /* DMA (model-defined) */
 #define NCSYNC_REC_DMA_FLAGS		0x0C	/* NCSYNC_DMA_F_* */
 #define NCSYNC_REC_DMA_PEER		0x0D	/* with NCSYNC_DMA_F_PEER */
@@ -484,7 +485,8 @@ struct ncsync_rec_mov32 {
  * @dst: NCSYNC_REC_POLL_DST: the destination register.
  * @first: NCSYNC_REC_POLL_FIRST: the first semaphore.
  * @count: NCSYNC_REC_POLL_COUNT: 1 .. NCSYNC_POLL_MAX_COUNT.
- * @reserved: +0x10 - +0x3F, zero.
+ * @writeback: NCSYNC_REC_POLL_WRITEBACK: NCSYNC_POLL_WB_*.
+ * @reserved: +0x11 - +0x3F, zero.
  */
 struct ncsync_rec_poll_sem {
 	struct ncsync_rec_head head;
@@ -492,7 +494,8 @@ struct ncsync_rec_poll_sem {
 	__u8 dst;
 	__u8 first;
 	__u8 count;
-	__u8 reserved[48];
+	__u8 writeback;
+	__u8 reserved[47];
 };
 
 /**
@@ -627,6 +630,9 @@ struct ncsync_record_size_check {
 #define NCSYNC_POLL_MIN			0	/* dst = min of the semaphores */
 #define NCSYNC_POLL_SUM			1	/* dst = sum, modulo 2^32 */
 #define NCSYNC_POLL_MAX_COUNT		16
+/* PollSem write-back (BARRIER §5; model-defined byte) */
+#define NCSYNC_POLL_WB_NONE		0	/* the register only */
+#define NCSYNC_POLL_WB_NONZERO		1	/* min != 0: into the range too */
 
 /* Engines: BIR EngineType ordinals (SYNC) */
 #define NCSYNC_ENGINE_POOL		1
@@ -661,7 +667,7 @@ enum ncsync_rec_reason {
 	NCSYNC_REC_BAD_DRAIN_COUNT,
 	NCSYNC_REC_BAD_EXIT_FLAGS,
 	NCSYNC_REC_BAD_ALU_OP,
-	NCSYNC_REC_BAD_POLL,		/* op, count or range */
+	NCSYNC_REC_BAD_POLL,		/* op, count, range or write-back */
 	/* DMA range outside device memory, length 0, latency above 1 s */
 	NCSYNC_REC_BAD_DMA,
 	NCSYNC_REC_BAD_DMA_UPDATE,	/* completion update not +1 or set */
