@@ -308,8 +308,8 @@ lnc_deadlock() {
 	why=
 	refused 1 "program" -c 0 run --watchdog 300 "$tmpd/dl.s"
 	for w in "timed out" "  deadlock: 0:pool -> 1:act -> 0:pool" \
-		 "    0:pool waits for sem[4] >= 1, now 0: only 1:act (record 1) would post it, and is stuck" \
-		 "    1:act waits for sem[3] >= 1, now 0: only 0:pool (record 1) would post it, and is stuck"; do
+		 "    0:pool waits for sem[4] >= 1 (line 3), now 0: only 1:act (line 8, record 1) would post it, and is stuck" \
+		 "    1:act waits for sem[3] >= 1 (line 7), now 0: only 0:pool (line 4, record 1) would post it, and is stuck"; do
 		echo "$out" | grep -qF -- "$w" || why="$why; no '$w'"
 	done
 	out=$("$tool" -j -c 0 run --watchdog 300 "$tmpd/dl.s" 2>/dev/null)

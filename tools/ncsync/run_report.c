@@ -35,7 +35,7 @@ struct run_dl {
 
 /*
  * The non-zero semaphores of a status: the program's, then on a line of
- * their own the lowered barriers' counters.
+ * their own, after "barriers':", the lowered barriers' counters.
  */
 static void print_run_sems(struct ncsync_program *prog, const char *indent,
 			   const struct ncsync_sem_value *sems, unsigned int n)
@@ -55,11 +55,9 @@ static void print_run_sems(struct ncsync_program *prog, const char *indent,
 	snprintf(sub, sizeof(sub), "%s  ", indent);
 	if (nother)
 		print_sem_list(stdout, sub, other, nother);
-	if (!nown)
-		return;
-	printf("%sthe barriers' counters:\n", sub);
-	snprintf(sub, sizeof(sub), "%s    ", indent);
-	print_sem_list(stdout, sub, own, nown);
+	snprintf(sub, sizeof(sub), "%s  barriers': ", indent);
+	if (nown)
+		print_sem_list(stdout, sub, own, nown);
 }
 
 static void wait_text(const struct ncsync_engine_status *e, char *buf, size_t len)
@@ -91,7 +89,7 @@ static void print_engine(struct ncsync_program *prog,
 		ncsync_disasm(ncsync_stream_peek(s, e->pc), line,
 			      sizeof(line));
 	source_where(prog, e->engine, e->pc, where, sizeof(where));
-	printf("%sengine %u %-4s %-9s %s", indent, e->engine,
+	printf("%sengine %u %-4s %-9s at %s", indent, e->engine,
 	       engine_label(e->engine), ncsync_engine_state_name(e->state),
 	       where);
 	if (strncmp(where, "record", 6))
