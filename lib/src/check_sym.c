@@ -78,6 +78,14 @@ static unsigned int ck_sym_copies(const struct ck_state *st, unsigned int e,
 	return n;
 }
 
+/* ck_sym_cmp() compares the fields before @issued with one memcmp(). */
+_Static_assert(offsetof(struct ck_eng, pc) == 0 &&
+	       offsetof(struct ck_eng, issued) ==
+	       offsetof(struct ck_eng, next) + sizeof(uint32_t) &&
+	       offsetof(struct ck_eng, regs) >
+	       offsetof(struct ck_eng, issued),
+	       "struct ck_eng: pc .. next, then issued, then regs");
+
 /*
  * The order of two slots' engines: their state (not the copy count
  * @issued, which only names copies), then the copies in flight each
