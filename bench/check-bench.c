@@ -3,14 +3,16 @@
  * check-bench: how fast ncsync_check() explores, in states per second, on
  * the programs of examples/ (or the files named on the command line).
  * Host only, no device: `make bench-check`, or
- *   build/bench/check-bench [--no-spin] [--no-accel] [--max-states N]
- *                           [--lowering events] [FILE.s ...]
+ *   build/bench/check-bench [--no-spin] [--no-accel] [--no-symmetry]
+ *                           [--max-states N] [--lowering events]
+ *                           [FILE.s ...]
  * Each program is checked with the library's defaults but the state limit
  * (default 2000000), lowered with counter barriers, or with event barriers
  * (--lowering events: the rows' names end in "/ev"); the column "loop" says
  * whether the verdict came by induction over a loop's passes (--no-accel:
- * never).  After the examples, barrier-loop.s with 1000 and 1000000
- * passes.  A measurement, not a test: nothing is checked against a target.
+ * never; --no-symmetry: without the symmetry reduction).  After the
+ * examples, barrier-loop.s with 1000 and 1000000 passes.  A measurement,
+ * not a test: nothing is checked against a target.
  *
  * Each row goes on with SPIN on the same program (ncsync_check_promela(),
  * Documentation/ncsync/check.rst "SPIN: the same program, another
@@ -257,6 +259,8 @@ int main(int argc, char **argv)
 			use_spin = false;
 		else if (!strcmp(argv[i], "--no-accel"))
 			flags |= NCSYNC_CHECK_F_NO_ACCEL;
+		else if (!strcmp(argv[i], "--no-symmetry"))
+			flags |= NCSYNC_CHECK_F_NO_SYMMETRY;
 		else if (!strcmp(argv[i], "--max-states") && i + 1 < argc)
 			max_states = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--lowering") && i + 1 < argc &&

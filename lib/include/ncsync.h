@@ -698,6 +698,7 @@ enum ncsync_check_limit {
 /* struct ncsync_check_opts.flags */
 #define NCSYNC_CHECK_F_DMA_FIFO		0x1U	/* copies land in issue order */
 #define NCSYNC_CHECK_F_NO_ACCEL		0x2U	/* no loop acceleration */
+#define NCSYNC_CHECK_F_NO_SYMMETRY	0x4U	/* no symmetry reduction */
 
 /* The default of struct ncsync_check_opts.max_states. */
 #define NCSYNC_CHECK_MAX_STATES		10000000ULL
@@ -897,6 +898,25 @@ struct ncsync_check_accel {
 	const char *why;
 };
 
+/**
+ * struct ncsync_check_symmetry - the engines ncsync_check() took as
+ *	interchangeable (Documentation/ncsync/check.rst, "Symmetry").
+ * @nclasses: classes of two or more engines; 0 when none, or when
+ *	NCSYNC_CHECK_F_NO_SYMMETRY turned the reduction off.
+ * @nmembers: entries of @core, @engine and @cls used.
+ * @core: each member's core position.
+ * @engine: each member's engine id.
+ * @cls: each member's class, 0 .. @nclasses - 1; the members of a class
+ *	follow each other.
+ */
+struct ncsync_check_symmetry {
+	uint32_t nclasses;
+	uint32_t nmembers;
+	uint8_t core[NCSYNC_CHECK_MAX_ENGINES];
+	uint8_t engine[NCSYNC_CHECK_MAX_ENGINES];
+	uint8_t cls[NCSYNC_CHECK_MAX_ENGINES];
+};
+
 struct ncsync_check_result;
 
 void ncsync_check_opts_init(struct ncsync_check_opts *opts);
@@ -916,6 +936,8 @@ ncsync_check_defect(const struct ncsync_check_result *res, unsigned int i);
 void ncsync_check_free(struct ncsync_check_result *res);
 int ncsync_check_accel(const struct ncsync_check_result *res,
 		       struct ncsync_check_accel *out);
+int ncsync_check_symmetry(const struct ncsync_check_result *res,
+			  struct ncsync_check_symmetry *out);
 const char *ncsync_defect_name(unsigned int kind);
 int ncsync_check_replay(const struct ncsync_program *prog,
 			const struct ncsync_check_opts *opts,

@@ -78,6 +78,9 @@ struct ck_run {
 	bool abstract;
 	bool stop;
 	struct ck_state *conc;
+	/* Symmetry (check_sym.c): the classes, and whether the search uses them. */
+	struct ck_sym sym;
+	bool sym_on;
 };
 
 /* Limit @l ends the search; the first one hit is the one reported. */
@@ -167,7 +170,8 @@ static int ck_seen(struct ck_run *r, const struct ck_state *st, bool add)
 {
 	uint64_t h[2];
 
-	ck_hash(&r->cp, st, h);
+	/* Not on the classes of a loop: they single out its engine. */
+	ck_sym_hash(&r->cp, r->sym_on && !r->abstract ? &r->sym : NULL, st, h);
 	return ck_visited_find(&r->seen, h, add, r->mem_max - ck_mem(r));
 }
 
@@ -584,7 +588,7 @@ static void ck_final(struct ck_run *r, const struct ck_state *st)
 		r->err = -ENOMEM;
 		return;
 	}
-	ck_hash(&r->cp, st, h + 2 * f->n);
+	ck_sym_hash(&r->cp, &r->sym, st, h + 2 * f->n);
 	d[f->n] = ended;
 	if (f->nsems)
 		memcpy(s + f->n * f->nsems, st->bank[0].sems,
@@ -750,6 +754,9 @@ static int ck_run_init(struct ck_run *r)
 		r->unposted_off[e] = total;
 		total += 2 * r->cp.count[e];
 	}
+	if (!(r->opts->flags & NCSYNC_CHECK_F_NO_SYMMETRY))
+		ck_sym_init(&r->sym, &r->cp);
+	r->sym_on = !r->full && r->sym.nclass;
 	r->unposted = calloc(total ? total : 1, 1);
 	r->res = calloc(1, sizeof(*r->res));
 	r->mem_max = (size_t)(r->opts->max_memory_mb ?:
@@ -913,8 +920,8 @@ int ncsync_check_run(const struct ncsync_asm_part *parts, unsigned int n,
 	int ret;
 
 	if (!parts || !opts || !resp ||
-	    (opts->flags &
-	     ~(NCSYNC_CHECK_F_DMA_FIFO | NCSYNC_CHECK_F_NO_ACCEL)))
+	    (opts->flags & ~(NCSYNC_CHECK_F_DMA_FIFO | NCSYNC_CHECK_F_NO_ACCEL |
+			     NCSYNC_CHECK_F_NO_SYMMETRY)))
 		return -EINVAL;
 	r = calloc(1, sizeof(*r));
 	if (!r)
@@ -929,6 +936,8 @@ int ncsync_check_run(const struct ncsync_asm_part *parts, unsigned int n,
 			ret = ck_phases(r);
 		if (!ret && !r->limited && !r->abstract)
 			ret = ck_search_values(r);
+		if (!ret && r->sym_on)
+			ck_sym_out(&r->cp, &r->sym, &r->res->sym);
 		ck_run_fini(r);
 	}
 	if (!ret) {

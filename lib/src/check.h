@@ -3,7 +3,7 @@
  * "The checker's files"), from the bottom: the state (check_state.c), the
  * executor (check_exec.c), the reduction (check_fut.c, check_path.c,
  * check_indep.c), the search (check.c, check_values.c, check_accel.c,
- * check_view.c, check_result.c).  Not installed.
+ * check_sym.c, check_view.c, check_result.c).  Not installed.
  *
  * The executor runs the decoded records of a finalized program on an
  * explicit core state, one step at a time, through the effect function
@@ -275,6 +275,9 @@ const struct ncsync_lane *ck_wait_at(const struct ck_prog *cp,
 				     unsigned int e);
 void ck_hash(const struct ck_prog *cp, const struct ck_state *st,
 	     uint64_t h[2]);
+/* The hash of @st with its slot @order[i] in slot i (NULL: as it is). */
+void ck_hash_order(const struct ck_prog *cp, const struct ck_state *st,
+		   const uint8_t *order, uint64_t h[2]);
 bool ck_ended(const struct ck_state *st, unsigned int e);
 
 /* check_view.c: the public views of the executor's state and steps. */
@@ -388,6 +391,26 @@ int ck_accel_segment(struct ck_accel *a, const struct ck_prog *cp,
 		     uint64_t *next, unsigned int *nseg, uint64_t *thi);
 
 /**
+ * struct ck_sym - check_sym.c: the symmetry of a program, the classes of
+ * slots that are interchangeable (Documentation/ncsync/check.rst,
+ * "Symmetry").
+ * @nclass: classes of two or more slots; 0: no symmetry.
+ * @first: per class, its first entry of @slots; one more: the end.
+ * @slots: the slots of every class, class by class, in slot order.
+ */
+struct ck_sym {
+	unsigned int nclass;
+	uint8_t first[CK_MAX_SLOTS / 2 + 1];
+	uint8_t slots[CK_MAX_SLOTS];
+};
+
+void ck_sym_init(struct ck_sym *sy, const struct ck_prog *cp);
+void ck_sym_hash(const struct ck_prog *cp, const struct ck_sym *sy,
+		 const struct ck_state *st, uint64_t h[2]);
+void ck_sym_out(const struct ck_prog *cp, const struct ck_sym *sy,
+		struct ncsync_check_symmetry *out);
+
+/**
  * struct ncsync_check_result - what ncsync_check() found (check_result.c
  *	reads it, the search fills it).
  * @verdict: safe, defect or inconclusive.
@@ -396,6 +419,7 @@ int ck_accel_segment(struct ck_accel *a, const struct ck_prog *cp,
  * @states: the states explored.
  * @defects: the first defect of each kind, or NULL.
  * @accel: what the loop acceleration did.
+ * @sym: the engines the search took as interchangeable.
  */
 struct ncsync_check_result {
 	enum ncsync_check_verdict verdict;
@@ -404,6 +428,7 @@ struct ncsync_check_result {
 	uint64_t states;
 	struct ncsync_check_defect *defects[NCSYNC_DEFECT_KINDS];
 	struct ncsync_check_accel accel;
+	struct ncsync_check_symmetry sym;
 };
 
 void ck_defect_free(struct ncsync_check_defect *d);

@@ -68,6 +68,15 @@ int ncsync_check_accel(const struct ncsync_check_result *res,
 	return 0;
 }
 
+int ncsync_check_symmetry(const struct ncsync_check_result *res,
+			  struct ncsync_check_symmetry *out)
+{
+	if (!res || !out)
+		return -EINVAL;
+	*out = res->sym;
+	return 0;
+}
+
 bool ncsync_check_complete(const struct ncsync_check_result *res)
 {
 	return res && !res->limited;

@@ -271,10 +271,14 @@ static void ck_hash_eng(uint64_t h[2], const struct ck_eng *x)
  * and events the program names, the engines, the copies in flight (not
  * the copy numbers, which only name them).
  */
-void ck_hash(const struct ck_prog *cp, const struct ck_state *st,
-	     uint64_t h[2])
+void ck_hash_order(const struct ck_prog *cp, const struct ck_state *st,
+		   const uint8_t *order, uint64_t h[2])
 {
+	uint8_t inv[CK_MAX_SLOTS];
 	unsigned int i;
+
+	for (i = 0; i < cp->n; i++)
+		inv[order ? order[i] : i] = i;
 
 	h[0] = 0x6A09E667F3BCC908ULL;
 	h[1] = 0xBB67AE8584CAA73BULL;
@@ -292,11 +296,17 @@ void ck_hash(const struct ck_prog *cp, const struct ck_state *st,
 			  (uint64_t)i << 32 | 1ULL << 63);
 	}
 	for (i = 0; i < cp->n; i++)
-		ck_hash_eng(h, &st->eng[i]);
+		ck_hash_eng(h, &st->eng[order ? order[i] : i]);
 	for (i = 0; i < st->ncopies; i++)
-		ck_mix(h, (uint64_t)st->copies[i].eng << 32 |
+		ck_mix(h, (uint64_t)inv[st->copies[i].eng] << 32 |
 			  st->copies[i].rec);
 	ck_mix(h, st->ncopies);
 	h[0] = ck_fmix(h[0] ^ h[1]);
 	h[1] = ck_fmix(h[1] + h[0]);
+}
+
+void ck_hash(const struct ck_prog *cp, const struct ck_state *st,
+	     uint64_t h[2])
+{
+	ck_hash_order(cp, st, NULL, h);
 }

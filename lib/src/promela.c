@@ -614,10 +614,13 @@ int ncsync_check_promela(const struct ncsync_asm_part *parts, unsigned int n,
 		ncsync_check_opts_init(&dflt);
 		opts = &dflt;
 	}
-	/* The limits and the acceleration are the search's: not a model's. */
+	/*
+	 * The limits, the acceleration and the symmetry are the search's:
+	 * not a model's.
+	 */
 	if (!out || opts->reserved ||
-	    (opts->flags & ~(NCSYNC_CHECK_F_DMA_FIFO |
-			     NCSYNC_CHECK_F_NO_ACCEL)))
+	    (opts->flags & ~(NCSYNC_CHECK_F_DMA_FIFO | NCSYNC_CHECK_F_NO_ACCEL |
+			     NCSYNC_CHECK_F_NO_SYMMETRY)))
 		return -EINVAL;
 	cp = malloc(sizeof(*cp));
 	if (!cp)

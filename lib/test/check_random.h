@@ -12,8 +12,11 @@
 #ifndef NCSYNC_TEST_CHECK_RANDOM_H
 #define NCSYNC_TEST_CHECK_RANDOM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static uint64_t ck_rng = 0x9E3779B97F4A7C15ULL;
 
@@ -74,6 +77,44 @@ static inline void ck_random_program(char *text, size_t len)
 	}
 }
 
+/*
+ * A program of two or three engines that run one random body (2 to 5
+ * lines) and, half the time, a pool with a body of its own: the engines
+ * the symmetry reduction takes as interchangeable.  With @odd, the last
+ * engine's copy of the body has one line changed (then it is not).
+ */
+static inline void ck_random_symmetric(char *text, size_t len, bool odd)
+{
+	static const char *const engines[] = { "act", "pe", "dve" };
+	char body[6][96], line[96];
+	unsigned int n = 2 + ck_rnd(2), k = 2 + ck_rnd(4), e, i;
+	unsigned int changed = ck_rnd(k);
+	size_t off = 0;
+
+	if (ck_rnd(2)) {
+		off += snprintf(text, len, "engine pool\ntop:\n");
+		for (i = 2 + ck_rnd(3); i; i--) {
+			ck_random_line(line, sizeof(line));
+			off += snprintf(text + off, len - off, "\t%s\n", line);
+		}
+	}
+	for (i = 0; i < k; i++)
+		ck_random_line(body[i], sizeof(body[i]));
+	for (e = 0; e < n; e++) {
+		off += snprintf(text + off, len - off, "engine %s\ntop:\n",
+				engines[e]);
+		for (i = 0; i < k; i++) {
+			if (odd && e == n - 1 && i == changed)
+				do {
+					ck_random_line(line, sizeof(line));
+				} while (!strcmp(line, body[i]));
+			else
+				strcpy(line, body[i]);
+			off += snprintf(text + off, len - off, "\t%s\n", line);
+		}
+	}
+}
+
 /* The order of two 128-bit state hashes (struct ck_finals.h), for qsort. */
 static inline int ck_cmp_hash(const void *a, const void *b)
 {
@@ -82,6 +123,23 @@ static inline int ck_cmp_hash(const void *a, const void *b)
 	if (x[0] != y[0])
 		return x[0] < y[0] ? -1 : 1;
 	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* Sort the @n hashes at @h and drop repeats; the number left. */
+static inline size_t ck_uniq_hashes(uint64_t *h, size_t n)
+{
+	size_t i, k = 0;
+
+	if (!n)
+		return 0;
+	qsort(h, n, 2 * sizeof(uint64_t), ck_cmp_hash);
+	for (i = 0; i < n; i++)
+		if (!k || ck_cmp_hash(h + 2 * i, h + 2 * (k - 1))) {
+			h[2 * k] = h[2 * i];
+			h[2 * k + 1] = h[2 * i + 1];
+			k++;
+		}
+	return k;
 }
 
 #endif /* NCSYNC_TEST_CHECK_RANDOM_H */

@@ -18,18 +18,7 @@
 /* Sort and drop repeats; the number left. */
 static size_t uniq(struct ck_finals *f)
 {
-	size_t i, n = 0;
-
-	if (!f->n)
-		return 0;
-	qsort(f->h, f->n, 2 * sizeof(uint64_t), ck_cmp_hash);
-	for (i = 0; i < f->n; i++)
-		if (!n || ck_cmp_hash(f->h + 2 * i, f->h + 2 * (n - 1))) {
-			f->h[2 * n] = f->h[2 * i];
-			f->h[2 * n + 1] = f->h[2 * i + 1];
-			n++;
-		}
-	return f->n = n;
+	return f->n = ck_uniq_hashes(f->h, f->n);
 }
 
 struct totals {

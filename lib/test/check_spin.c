@@ -11,8 +11,9 @@
  * that leave a bit 0 or 1 and block count one error, so the counts are
  * printed, not compared.)  Half the programs land their copies in issue order
  * (NCSYNC_CHECK_F_DMA_FIFO), some start from non-zero semaphores and set
- * events, and three in eight run across two cores (a random program on
- * each, and a copy that signals the other core).
+ * events, three in eight run across two cores (a random program on
+ * each, and a copy that signals the other core), and two in eight run one
+ * body on two or three engines (which the symmetry reduction merges).
  *
  *   check_spin [--count N] [--seed S] [--time SECONDS]
  *
@@ -81,15 +82,20 @@ static unsigned int parts_of(const char *text, struct ncsync_asm_part *parts)
 /*
  * Three programs in eight across two cores (of every landing order and
  * both SPIN searches): a random program on each, and a copy whose
- * completion update lands on the other core.
+ * completion update lands on the other core.  Two in eight run one body
+ * on two or three engines (the symmetry reduction's case).
  */
 static void random_text(char *text, size_t len, unsigned int i)
 {
 	size_t off;
 	unsigned int c;
 
-	if (i % 8 < 5) {
+	if (i % 8 < 3) {
 		ck_random_program(text, len);
+		return;
+	}
+	if (i % 8 < 5) {	/* engines the symmetry reduction merges */
+		ck_random_symmetric(text, len, false);
 		return;
 	}
 	for (c = 0, off = 0; c < 2; c++) {

@@ -111,9 +111,11 @@ static const struct verdict verdicts[] = {
 	  "checked by induction over its passes" },
 	{ "abba.s", NULL, 1,
 	  "searched pass by pass: a defect found on the classes" },
-	{ "barrier-loop.s", "--max-states=100000", 3,
-	  "inconclusive: 0 defects in 100000 states (limit: states, "
-	  "--max-states 100000)" },
+	{ "barrier-loop.s", "--max-states=20000", 3,
+	  "inconclusive: 0 defects in 20000 states (limit: states, "
+	  "--max-states 20000)" },
+	{ "fence.s", NULL, 0, "symmetric engines: act pe dve sp" },
+	{ "fence.s", "--no-symmetry", 0, "safe: 0 defects" },
 	{ "barrier-loop.s", "--max-memory=8", 3,
 	  "(limit: memory, --max-memory 8 MiB)" },
 	{ "barrier-loop.s", "--timeout=1", 3,
@@ -138,6 +140,21 @@ static void examples(void)
 			  v->file, v->opt ? " " : "", v->opt ? v->opt : "", st,
 			  v->status, v->says);
 	}
+}
+
+/* The symmetry line and its JSON; none with --no-symmetry. */
+static void symmetry(void)
+{
+	const char *off[] = { "check", example("fence.s"), "--no-symmetry",
+			      NULL };
+	const char *json[] = { "-j", "check", example("fence.s"), NULL };
+	int st = run(off);
+
+	TAP_CHECK(!st && !strstr(out, "symmetric"),
+		  "check fence.s --no-symmetry: no symmetric engines");
+	st = run(json);
+	TAP_CHECK(!st && strstr(out, "\"symmetry\":[[\"act\",\"pe\",\"dve\",\"sp\"]]"),
+		  "check -j fence.s: \"symmetry\": the class of act pe dve sp");
 }
 
 /* The schedule line of the last check's first defect, into @buf. */
@@ -619,6 +636,7 @@ int main(void)
 	snprintf(out_path, sizeof(out_path), "%s/out", dir);
 	snprintf(err_path, sizeof(err_path), "%s/err", dir);
 	examples();
+	symmetry();
 	replay();
 	replay_long(dir);
 	replay_many_operands(dir);

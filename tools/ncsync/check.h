@@ -22,6 +22,7 @@ struct check_opts {
 	uint32_t max_memory;	/* MiB */
 	bool dma_fifo;
 	bool no_accel;		/* no loop acceleration */
+	bool no_symmetry;	/* no symmetry reduction */
 	bool conformance;	/* refuse what the profile refuses first */
 	struct init_banks init;
 	uint32_t lnc;		/* 0: the text's */

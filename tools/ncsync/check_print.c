@@ -603,14 +603,48 @@ static void json_accel(const struct checking *ck,
 	j_end();
 }
 
+/* The classes of interchangeable engines, after the verdict's line. */
+static void print_symmetry(const struct checking *ck,
+			   const struct ncsync_check_symmetry *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nmembers; i++) {
+		bool first = !i || s->cls[i] != s->cls[i - 1];
+		bool last = i + 1 == s->nmembers || s->cls[i + 1] != s->cls[i];
+
+		printf("%s%s%s", first ? "symmetric engines: " : " ",
+		       eng_name(ck->multi, s->core[i], s->engine[i]),
+		       last ? "\n" : "");
+	}
+}
+
+static void json_symmetry(const struct checking *ck,
+			  const struct ncsync_check_symmetry *s)
+{
+	unsigned int i;
+
+	j_arr("symmetry");
+	for (i = 0; i < s->nmembers; i++) {
+		if (!i || s->cls[i] != s->cls[i - 1])
+			j_arr(NULL);
+		j_str(NULL, eng_name(ck->multi, s->core[i], s->engine[i]));
+		if (i + 1 == s->nmembers || s->cls[i + 1] != s->cls[i])
+			j_end();
+	}
+	j_end();
+}
+
 void check_report(const struct checking *ck,
 		  const struct ncsync_check_result *res)
 {
+	struct ncsync_check_symmetry sym;
 	enum ncsync_check_verdict v = ncsync_check_verdict(res);
 	unsigned int i, n = ncsync_check_ndefects(res);
 	struct ncsync_check_accel accel;
 
 	ncsync_check_accel(res, &accel);
+	ncsync_check_symmetry(res, &sym);
 	if (opt_json) {
 		j_obj(NULL);
 		j_str("file", ck->path);
@@ -620,6 +654,7 @@ void check_report(const struct checking *ck,
 		j_str("limit",
 		      ncsync_check_limit_name(ncsync_check_limit(res)));
 		json_accel(ck, &accel);
+		json_symmetry(ck, &sym);
 		j_arr("defects");
 		for (i = 0; i < n; i++)
 			check_json_defect(ck, ncsync_check_defect(res, i));
@@ -634,6 +669,7 @@ void check_report(const struct checking *ck,
 	print_limit(ck, res);
 	printf("\n");
 	print_accel(ck, &accel);
+	print_symmetry(ck, &sym);
 	for (i = 0; i < n; i++)
 		print_defect(ck, ncsync_check_defect(res, i));
 }

@@ -59,6 +59,7 @@ enum {
 	CO_DMA_FIFO, CO_WATCHDOG, CO_STRICT, CO_CONFORMANCE, CO_LNC,
 	CO_MAX_MEMORY,
 	CO_NO_ACCEL,
+	CO_NO_SYMMETRY,
 	CO_PROMELA,
 };
 
@@ -90,6 +91,8 @@ const struct opt check_opt_table[] = {
 			    .min = 1, .max = 1U << 20 },
 	[CO_NO_ACCEL] = { "no-accel", 'A', OPT_FLAG,
 			  OPT_FIELD(struct check_opts, no_accel) },
+	[CO_NO_SYMMETRY] = { "no-symmetry", 'Y', OPT_FLAG,
+			     OPT_FIELD(struct check_opts, no_symmetry) },
 	[CO_PROMELA] = { "promela", 'P', OPT_PATH,
 			 OPT_FIELD(struct check_opts, promela) },
 	{ /* sentinel */ }
@@ -173,7 +176,8 @@ int checking_build(struct checking *ck)
 	ck->copts.timeout_ms = ck->o.timeout;
 	ck->copts.max_memory_mb = ck->o.max_memory;
 	ck->copts.flags = (ck->o.dma_fifo ? NCSYNC_CHECK_F_DMA_FIFO : 0) |
-			  (ck->o.no_accel ? NCSYNC_CHECK_F_NO_ACCEL : 0);
+			  (ck->o.no_accel ? NCSYNC_CHECK_F_NO_ACCEL : 0) |
+			  (ck->o.no_symmetry ? NCSYNC_CHECK_F_NO_SYMMETRY : 0);
 	memcpy(ck->copts.sems, ck->o.init.sems, sizeof(ck->copts.sems));
 	memcpy(ck->copts.events, ck->o.init.events,
 	       sizeof(ck->copts.events));

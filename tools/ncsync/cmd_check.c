@@ -2,9 +2,9 @@
 /*
  * ncsync(1): ncsync check FILE [--lowering counter|events] [--sem N=V,...]
  * [--event N,...] [--max-states N] [--timeout MS] [--dma-fifo] [--lnc N]
- * [--max-memory MIB] [--no-accel] [--promela OUT.pml]: every schedule of
- * FILE's lowered program explored (checking.c) and reported
- * (check_print.c); or its Promela model written.
+ * [--max-memory MIB] [--no-accel] [--no-symmetry] [--promela OUT.pml]:
+ * every schedule of FILE's lowered program explored (checking.c) and
+ * reported (check_print.c); or its Promela model written.
  */
 #include <errno.h>
 #include <stdlib.h>

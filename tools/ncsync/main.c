@@ -64,7 +64,7 @@ static const struct cmd cmds[] = {
 	{ "check", "FILE [--lowering counter|events] [--sem N=V,...]\n"
 	  "\t    [--event N,...] [--max-states N] [--timeout MS] [--dma-fifo]\n"
 	  "\t    [--conformance] [--lnc N] [--max-memory MIB] [--no-accel]\n"
-	  "\t    [--promela OUT.pml]",
+	  "\t    [--no-symmetry] [--promela OUT.pml]",
 	  "explore every schedule of FILE's lowered program on a host model\n"
 	  "\tof the engines; report each defect kind (deadlock, dma-race,\n"
 	  "\tevent, overflow, barrier-imbalance, unposted-wait) with a schedule\n"
@@ -72,6 +72,8 @@ static const struct cmd cmds[] = {
 	  "\terror, 3 inconclusive (a limit, which it names, was reached\n"
 	  "\tfirst).  A loop whose state repeats up to a shift of its counters\n"
 	  "\tis checked by induction over its passes; --no-accel: pass by pass.\n"
+	  "\tEngines of a core that run the same records are searched as\n"
+	  "\tinterchangeable; --no-symmetry: each order apart.\n"
 	  "\t--promela writes the lowered program as a Promela model for SPIN\n"
 	  "\tinstead ('-': stdout)",
 	  cmd_check },
