@@ -491,6 +491,8 @@ void ncsync_conform_init(struct ncsync_conform *c)
 		c->earlier[i] = 0;
 		c->queue[i] = 0;
 	}
+	c->nqueue = 0;
+	c->ngroups = 0;
 }
 
 /**
@@ -505,6 +507,7 @@ void ncsync_conform_next_queue(struct ncsync_conform *c)
 		c->earlier[i] |= c->queue[i];
 		c->queue[i] = 0;
 	}
+	c->nqueue++;
 }
 
 /* ENC 2: what the compile-time EventSemaphore encoder would refuse. */
@@ -526,15 +529,35 @@ enum ncsync_rec_reason ncsync_conform_evsem(struct ncsync_conform *c,
 	return NCSYNC_REC_OK;
 }
 
+/* The index of @mask among the groups remembered, or c->ngroups. */
+static unsigned int ncsync_conform_find(const struct ncsync_conform *c,
+					const __u32 *mask)
+{
+	unsigned int g, i;
+
+	for (g = 0; g < c->ngroups; g++) {
+		for (i = 0; i < 8 && c->groups[g].mask[i] == mask[i]; i++)
+			;
+		if (i == 8)
+			break;
+	}
+	return g;
+}
+
 /*
  * ENC 6b: a group that is empty, or that shares a semaphore with the
- * groups of an earlier queue.
+ * groups of an earlier queue without being one of them.  A group equal
+ * to one of an earlier queue is that fence's copy for this engine (SYNC:
+ * GroupResetSemaphores "deep-copies its sema_group vector per engine";
+ * ENC 6b: "fullClones per datapath engine").  Earlier groups are disjoint
+ * from the other queues' or equal to one, so equal is the one overlap
+ * the clones make.
  */
 enum ncsync_rec_reason ncsync_conform_gr(struct ncsync_conform *c,
 					 const struct ncsync_insn *insn)
 {
 	__u32 any = 0, dup = 0;
-	unsigned int i;
+	unsigned int i, g;
 
 	for (i = 0; i < 8; i++) {
 		any |= insn->gr.mask[i];
@@ -542,8 +565,16 @@ enum ncsync_rec_reason ncsync_conform_gr(struct ncsync_conform *c,
 	}
 	if (!any)
 		return NCSYNC_REC_CONF_GR_EMPTY;
-	if (dup)
-		return NCSYNC_REC_CONF_GR_DUPLICATE;
+	g = ncsync_conform_find(c, insn->gr.mask);
+	if (dup)	/* a group this queue named first is disjoint */
+		return g < c->ngroups ? NCSYNC_REC_OK :
+					NCSYNC_REC_CONF_GR_DUPLICATE;
+	if (g == c->ngroups && g < NCSYNC_CONFORM_GROUPS) {
+		for (i = 0; i < 8; i++)
+			c->groups[g].mask[i] = insn->gr.mask[i];
+		c->groups[g].queue = c->nqueue;
+		c->ngroups++;
+	}
 	for (i = 0; i < 8; i++)
 		c->queue[i] |= insn->gr.mask[i];
 	return NCSYNC_REC_OK;

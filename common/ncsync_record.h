@@ -192,18 +192,40 @@ enum ncsync_rec_reason ncsync_record_check_lnc(const struct ncsync_insn *insn,
 					       __u32 lnc);
 const char *ncsync_rec_reason_name(unsigned int reason);
 
+/* The distinct GroupResetSemaphores groups the profile remembers. */
+#define NCSYNC_CONFORM_GROUPS	64
+
+/**
+ * struct ncsync_conform_group - a GroupResetSemaphores group of a
+ *	submission, as the conformance profile remembers it.
+ * @mask: its semaphores.
+ * @queue: the queue that named it first.
+ */
+struct ncsync_conform_group {
+	__u32 mask[8];
+	__u32 queue;
+};
+
 /**
  * struct ncsync_conform - the conformance profile over one submission
  *	(Documentation/ncsync/records.rst, "The conformance profile").
- * @earlier: the GroupResetSemaphores groups of the queues checked before.
- * @queue: those of the queue being checked.
+ * @earlier: the union of the GroupResetSemaphores groups of the queues
+ *	checked before.
+ * @queue: that of the queue being checked.
+ * @nqueue: the queue being checked, from 0.
+ * @ngroups: entries of @groups.
+ * @groups: the first NCSYNC_CONFORM_GROUPS distinct groups, each once.
  *
  * Zero it (ncsync_conform_init()), check every record of a queue with
- * ncsync_record_conform(), then call ncsync_conform_next_queue().
+ * ncsync_record_conform(), then call ncsync_conform_next_queue().  About
+ * 2.4 KiB: the kernel allocates it.
  */
 struct ncsync_conform {
 	__u32 earlier[8];
 	__u32 queue[8];
+	__u32 nqueue;
+	__u32 ngroups;
+	struct ncsync_conform_group groups[NCSYNC_CONFORM_GROUPS];
 };
 
 void ncsync_conform_init(struct ncsync_conform *c);

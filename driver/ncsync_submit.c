@@ -151,12 +151,17 @@ static int ncsync_prog_decode(struct ncsync_prog *prog,
 			      const struct ncsync_queue *uqs,
 			      struct ncsync_submit *sub)
 {
-	struct ncsync_conform conf;
+	struct ncsync_conform *conf = NULL;
 	size_t ring;
 	u32 i;
-	int ret;
+	int ret = 0;
 
-	ncsync_conform_init(&conf);
+	if (sub->flags & NCSYNC_SUBMIT_F_CONFORM) {
+		conf = kmalloc(sizeof(*conf), GFP_KERNEL_ACCOUNT);
+		if (!conf)
+			return -ENOMEM;
+		ncsync_conform_init(conf);
+	}
 	for (i = 0; i < prog->nq; i++) {
 		struct ncsync_equeue *q = &prog->q[i];
 
@@ -165,24 +170,26 @@ static int ncsync_prog_decode(struct ncsync_prog *prog,
 		q->count = uqs[i].count;
 		q->st.engine = q->engine;
 		q->st.state = NCSYNC_ENG_QUEUED;
-		ret = ncsync_queue_decode(prog->core, q, &uqs[i],
-					  sub->flags & NCSYNC_SUBMIT_F_CONFORM ?
-					  &conf : NULL, sub);
+		ret = ncsync_queue_decode(prog->core, q, &uqs[i], conf, sub);
 		if (ret)
-			return ret;
-		ncsync_conform_next_queue(&conf);
+			break;
+		if (conf)
+			ncsync_conform_next_queue(conf);
 		ring = ncsync_queue_dma_mem(q);
 		if (!ring)
 			continue;
 		ret = ncsync_charge_more(prog, ncsync_kv_held(ring));
 		if (ret)
-			return ret;
+			break;
 		q->dma_slots = ncsync_kv_alloc(ring,
 					       GFP_KERNEL_ACCOUNT | __GFP_ZERO);
-		if (!q->dma_slots)
-			return -ENOMEM;
+		if (!q->dma_slots) {
+			ret = -ENOMEM;
+			break;
+		}
 	}
-	return 0;
+	kfree(conf);
+	return ret;
 }
 
 /**

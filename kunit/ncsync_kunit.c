@@ -701,11 +701,11 @@ static void record_bad_table(struct kunit *test)
  */
 static void record_conform_table(struct kunit *test)
 {
+	static struct ncsync_conform conf;	/* 2.4 KiB: not on the stack */
 	const struct ncsync_conform_record *c;
 	enum ncsync_rec_reason why;
-	struct ncsync_conform conf;
-	struct ncsync_insn insn;
-	__u8 r[NCSYNC_RECORD_SIZE];
+	struct ncsync_insn insn, ein;
+	__u8 r[NCSYNC_RECORD_SIZE], e[NCSYNC_RECORD_SIZE];
 	unsigned int i;
 
 	for (i = 0; i < NCSYNC_NUM_CONFORM_RECORDS; i++) {
@@ -724,8 +724,22 @@ static void record_conform_table(struct kunit *test)
 				    c->rec.name);
 		ncsync_conform_init(&conf);
 		if (c->dup_earlier) {
+			/* the same group in an earlier queue: a fence's copy */
 			KUNIT_EXPECT_EQ(test, ncsync_record_conform(&conf,
 								    &insn),
+					NCSYNC_REC_OK);
+			ncsync_conform_next_queue(&conf);
+			KUNIT_EXPECT_EQ(test, ncsync_record_conform(&conf,
+								    &insn),
+					NCSYNC_REC_OK);
+			/* an overlapping group in the earlier queue */
+			ncsync_conform_earlier(r, e);
+			KUNIT_ASSERT_EQ(test,
+					ncsync_record_decode(e, NCSYNC_BAD_QLEN,
+							     NCSYNC_BAD_DEVMEM,
+							     &ein), NCSYNC_REC_OK);
+			ncsync_conform_init(&conf);
+			KUNIT_EXPECT_EQ(test, ncsync_record_conform(&conf, &ein),
 					NCSYNC_REC_OK);
 			ncsync_conform_next_queue(&conf);
 		}

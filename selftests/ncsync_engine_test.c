@@ -2167,23 +2167,53 @@ FIXTURE_TEARDOWN(conform)
 }
 
 /*
- * Pool: +1 on sem 1, the record (a duplicate's earlier copy), Exit; SP:
- * +1 on sem 1, the record, Exit.
+ * Pool: +1 on sem 1, for a duplicate an overlapping group
+ * (ncsync_conform_earlier()), Exit; SP: +1 on sem 1, the record, Exit.
  */
 static void conform_prog(const struct ncsync_conform_record *c,
 			 struct rec_prog *p)
 {
 	struct rec_queue *q;
 
+	__u8 r[REC_SIZE];
+
 	q = rec_prog_queue(p, NCSYNC_ENGINE_POOL);
 	rec_inc(q, 1);
-	if (c->dup_earlier)
-		ncsync_bad_record_build(&c->rec, 3, rec_emit(q, 0));
+	if (c->dup_earlier) {
+		ncsync_bad_record_build(&c->rec, 3, r);
+		ncsync_conform_earlier(r, rec_emit(q, 0));
+	}
 	rec_exit(q);
 	q = rec_prog_queue(p, NCSYNC_ENGINE_SP);
 	rec_inc(q, 1);
 	ncsync_bad_record_build(&c->rec, 3, rec_emit(q, 0));
 	rec_exit(q);
+}
+
+/*
+ * A fence as the compiler emits it: every engine resets the same group
+ * (SYNC: GroupResetSemaphores "deep-copies its sema_group vector per
+ * engine"), and the profile accepts it; a group overlapping it without
+ * being it is refused (conform.gr_duplicate_range).
+ */
+TEST_F(core, conform_same_group_in_every_queue)
+{
+	static const __u8 engines[] = {
+		NCSYNC_ENGINE_POOL, NCSYNC_ENGINE_ACT, NCSYNC_ENGINE_PE,
+		NCSYNC_ENGINE_DVE, NCSYNC_ENGINE_SP,
+	};
+	struct rec_prog p = {};
+	unsigned int i;
+	__u32 id;
+
+	sem_set(_metadata, self->fd, 6, 9);
+	for (i = 0; i < ARRAY_SIZE(engines); i++)
+		rec_gr_range(rec_prog_queue(&p, engines[i]), 5, 7);
+	id = submit_ok(_metadata, self->fd, &p, NCSYNC_SUBMIT_F_CONFORM,
+		       WD_LONG);
+	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
+	EXPECT_EQ(0, sem_get(_metadata, self->fd, 6));
+	rec_prog_free(&p);
 }
 
 TEST_F(conform, refused_with_the_profile)

@@ -10,8 +10,10 @@
  *
  * Two rules need more than the record alone:
  *  - @dup_earlier: NCSYNC_REC_CONF_GR_DUPLICATE; the record is refused in
- *    a queue after one whose group it shares (runners put the same record
- *    in an earlier queue first);
+ *    a queue after one whose group overlaps its own without being it
+ *    (runners put ncsync_conform_earlier() of it in an earlier queue
+ *    first; the same group there would be a fence's per-engine copy,
+ *    which conforms);
  *  - an opcode of 0xD5: NCSYNC_REC_CONF_PSEUDO, the library's rule
  *    (ncsync_barrier_record_conform()); the kernel refuses any 0xD5 with
  *    NCSYNC_REC_PSEUDO_OP.
@@ -24,7 +26,8 @@
 /**
  * struct ncsync_conform_record - a record only the profile refuses.
  * @rec: the record and its reason, as in the bad-record table.
- * @dup_earlier: refused only after an earlier queue holds it too.
+ * @dup_earlier: refused only after an earlier queue holds an overlapping
+ *	group (ncsync_conform_earlier()).
  */
 struct ncsync_conform_record {
 	struct ncsync_bad_record rec;
@@ -76,7 +79,11 @@ static const struct ncsync_conform_record ncsync_conform_records[] = {
 	{ .rec = { CBAD("gr_empty_mask", NCSYNC_OPC_GROUP_RESET,
 		NCSYNC_REC_CONF_GR_EMPTY),
 	    .set = { C8(NCSYNC_REC_GR_CLEAR_MODE, NCSYNC_CLEAR_MASK) } } },
-	/* ENC 6b: no duplicates; each engine resets its own range */
+	/*
+	 * ENC 6b: no duplicates; each engine resets its own range, or the
+	 * fence's group itself (SYNC: "deep-copies its sema_group vector
+	 * per engine"), not a group that overlaps another queue's
+	 */
 	{ .rec = { CBAD("gr_duplicate_range", NCSYNC_OPC_GROUP_RESET,
 		NCSYNC_REC_CONF_GR_DUPLICATE),
 	    .set = { C8(NCSYNC_REC_GR_CLEAR_MODE, NCSYNC_CLEAR_RANGE),
@@ -105,6 +112,19 @@ static const struct ncsync_conform_record ncsync_conform_records[] = {
 #undef C32
 #undef CUPD
 #undef CWAIT
+
+/*
+ * The record an earlier queue holds for a @dup_earlier entry @r: its
+ * range one semaphore longer, a group that overlaps @r's without being it.
+ */
+static inline void ncsync_conform_earlier(const __u8 *r, __u8 *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < NCSYNC_RECORD_SIZE; i++)
+		e[i] = r[i];
+	e[NCSYNC_REC_GR_LAST]++;
+}
 
 #define NCSYNC_NUM_CONFORM_RECORDS					\
 	(sizeof(ncsync_conform_records) / sizeof(ncsync_conform_records[0]))

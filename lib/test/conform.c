@@ -40,7 +40,7 @@ static void table(void)
 {
 	unsigned int i, seen = 0;
 	struct ncsync_insn in;
-	uint8_t r[NCSYNC_RECORD_SIZE];
+	uint8_t r[NCSYNC_RECORD_SIZE], e[NCSYNC_RECORD_SIZE];
 
 	for (i = 0; i < NCSYNC_NUM_CONFORM_RECORDS; i++) {
 		const struct ncsync_conform_record *c =
@@ -61,11 +61,14 @@ static void table(void)
 		TAP_CHECK(ncsync_record_decode(r, NCSYNC_BAD_QLEN,
 					       NCSYNC_BAD_DEVMEM, &in) == 0,
 			  "%s: accepted without the profile", c->rec.name);
+		ncsync_conform_earlier(r, e);
 		if (c->dup_earlier)
 			TAP_CHECK(conform_after(r, NULL) == 0 &&
-				  conform_after(r, r) == c->rec.reason,
-				  "%s: alone it conforms; after an earlier "
-				  "queue with it: %s", c->rec.name,
+				  conform_after(r, r) == 0 &&
+				  conform_after(r, e) == c->rec.reason,
+				  "%s: alone it conforms, and after an earlier "
+				  "queue with the same group; after one with an "
+				  "overlapping group: %s", c->rec.name,
 				  ncsync_reason_name(c->rec.reason));
 		else
 			TAP_CHECK(conform_after(r, NULL) == c->rec.reason,
@@ -169,8 +172,72 @@ static struct ncsync_program *barriers(enum ncsync_barrier_lowering how)
 	return p;
 }
 
+/*
+ * SYNC's lower_control fence as the compiler emits it: every engine's copy
+ * of one GroupResetSemaphores resets the same group (SYNC: it "deep-copies
+ * its sema_group vector per engine").  With @other, the last engine's
+ * group is one semaphore longer: it overlaps the others without being
+ * theirs.
+ */
+static struct ncsync_program *cloned_fence(bool other)
+{
+	static const uint8_t engines[] = { 1, 2, 3, 5, 6 };
+	struct ncsync_program *p;
+	struct ncsync_stream *s[5];
+	unsigned int i;
+
+	ncsync_program_new(&p);
+	for (i = 0; i < 5; i++)
+		ncsync_program_stream(p, engines[i], &s[i]);
+	ncsync_add_all_engine_barrier(p, NULL);
+	for (i = 0; i < 5; i++)
+		ncsync_add_sema_clear(s[i], 10, other && i == 4 ? 21 : 20,
+				      NULL);
+	ncsync_add_all_engine_barrier(p, NULL);
+	for (i = 0; i < 5; i++)
+		ncsync_add_drain(s[i], NULL);
+	if (ncsync_program_lower(p, NCSYNC_LOWER_COUNTER) ||
+	    ncsync_program_finalize(p))
+		return NULL;
+	return p;
+}
+
+/*
+ * The profile remembers NCSYNC_CONFORM_GROUPS distinct groups; a copy of
+ * a group beyond them is refused as an overlap (records.rst).
+ */
+static void group_limit(void)
+{
+	static struct ncsync_conform c;
+	struct ncsync_insn in = { .opcode = NCSYNC_OPC_GROUP_RESET };
+	unsigned int g, first = 0, copies = 0;
+
+	in.gr.mode = NCSYNC_CLEAR_MASK;
+	ncsync_conform_init(&c);
+	for (g = 0; g <= NCSYNC_CONFORM_GROUPS; g++) {
+		memset(in.gr.mask, 0, sizeof(in.gr.mask));
+		in.gr.mask[g / 32] = 1U << (g % 32);
+		first += !ncsync_record_conform(&c, &in);
+	}
+	ncsync_conform_next_queue(&c);
+	for (g = 0; g <= NCSYNC_CONFORM_GROUPS; g++) {
+		memset(in.gr.mask, 0, sizeof(in.gr.mask));
+		in.gr.mask[g / 32] = 1U << (g % 32);
+		copies += !ncsync_record_conform(&c, &in);
+	}
+	TAP_CHECK(first == NCSYNC_CONFORM_GROUPS + 1 &&
+		  copies == NCSYNC_CONFORM_GROUPS,
+		  "%u distinct groups in queue 0 conform (%u); in queue 1, the "
+		  "copies of the first %u (%u)", NCSYNC_CONFORM_GROUPS + 1,
+		  first, NCSYNC_CONFORM_GROUPS, copies);
+}
+
 static void library(void)
 {
+	enum ncsync_rec_reason rp, rq;
+	struct ncsync_submit_error err;
+	struct ncsync_program *q;
+	int lp, lq;
 	struct ncsync_program *p = barriers(NCSYNC_LOWER_COUNTER);
 
 	TAP_CHECK(p && program_conform(p) == NCSYNC_REC_OK,
@@ -180,6 +247,23 @@ static void library(void)
 	TAP_CHECK(p && program_conform(p) == NCSYNC_REC_CONF_EVSEM_WAIT,
 		  "the event form's EventSemaphores wait for events: refused");
 	ncsync_program_free(p);
+	p = cloned_fence(false);
+	q = cloned_fence(true);
+	/* ncsync_program_conform() first: the helper's writable access */
+	lp = p ? ncsync_program_conform(p, &err) : -1;
+	rp = p ? program_conform(p) : NCSYNC_REC_REASON_COUNT;
+	TAP_CHECK(!lp && rp == NCSYNC_REC_OK,
+		  "a fence whose engines all reset the same group conforms "
+		  "(SYNC: GroupResetSemaphores \"deep-copies its sema_group "
+		  "vector per engine\"): %d, %d", lp, rp);
+	lq = q ? ncsync_program_conform(q, &err) : 0;
+	rq = q ? program_conform(q) : NCSYNC_REC_REASON_COUNT;
+	TAP_CHECK(lq == -EINVAL && err.reason == NCSYNC_REC_CONF_GR_DUPLICATE &&
+		  err.engine == 6 && rq == NCSYNC_REC_CONF_GR_DUPLICATE,
+		  "... and one engine's group overlapping the others' without "
+		  "being theirs is refused (rule 29): %d, %d", lq, rq);
+	ncsync_program_free(p);
+	ncsync_program_free(q);
 }
 
 int main(void)
@@ -187,5 +271,6 @@ int main(void)
 	table();
 	allowed();
 	library();
+	group_limit();
 	return tap_done();
 }
