@@ -402,12 +402,57 @@ want = sys.argv[2].split()
 sys.exit(0 if [l.split()[0] for l in labels] == want else 1)
 EOF
 }
+# The timeline against its source: $1 the SVG, $2 the program's text, $3
+# "barrier" when some wait must be a barrier's.  The header's time is the
+# lanes' (the last tick at or below it, less than a step away); every
+# wait's tooltip has its record's line, which names what it waits on
+# (or is a barrier's, which waits on what the lowering owns).
+tl_source() {
+	$py - "$1" "$2" "${3:-}" 2>> "$err" <<'EOF'
+import re, sys
+import xml.etree.ElementTree as ET
+ns = '{http://www.w3.org/2000/svg}'
+root = ET.parse(sys.argv[1]).getroot()
+src = open(sys.argv[2]).read().split('\n')
+texts = list(root.iter(ns + 'text'))
+head = re.search(r', ([0-9.]+) ms traced$', texts[0].text or '')
+unit = {'s': 1e3, 'ms': 1.0, 'us': 1e-3}
+ticks = [float(t.text.split()[0]) * unit[t.text.split()[1]]
+         for t in texts if t.get('class') == 'a']
+assert head and len(ticks) >= 2, 'header or ticks'
+span, step = float(head.group(1)), ticks[1] - ticks[0]
+assert ticks[-1] <= span + 1e-3 and span < ticks[-1] + step, (span, ticks)
+barriers = lined = 0
+for r in root.iter(ns + 'rect'):
+    t = r.find(ns + 'title')
+    m = t is not None and re.match(
+        r'\S+ record \d+, line (\d+)(, barrier \(.*\))?: '
+        r'waits for (sem|ev)\[(\d+)\]', t.text or '')
+    if not m:
+        continue
+    line = src[int(m.group(1)) - 1]
+    lined += 1
+    if m.group(2):
+        barriers += 1
+        assert 'barrier' in line, (t.text, line)
+    else:
+        assert '%s[%s]' % (m.group(3), m.group(4)) in line, (t.text, line)
+labels = [x.text for x in texts if x.get('class') == 'w']
+assert lined, 'no wait with its line'
+assert sys.argv[3] != 'barrier' or barriers, 'no barrier wait'
+assert all(not re.match(r'sem\[24\d\]', x) for x in labels), labels
+EOF
+}
 t 0 "run --timeline" "$N" run --timeline "$tmp/bl.svg" "$ex/barrier-loop.s" &&
 	check "the timeline is an SVG with one lane per engine" lanes "$tmp/bl.svg" "pool act pe dve sp"
 check "the timeline shows waits" grep -q 'waits for sem\[' "$tmp/bl.svg"
+check "the timeline: barrier waits labelled, source lines, header time" \
+	tl_source "$tmp/bl.svg" "$ex/barrier-loop.s" barrier
 t 1 "run --timeline deadlock.s" "$N" run --timeline "$tmp/dl.svg" "$ex/deadlock.s" &&
 	check "deadlock timeline: two lanes" lanes "$tmp/dl.svg" "pool pe"
 check "deadlock timeline: the waits that never passed" grep -q 'never passed' "$tmp/dl.svg"
+check "deadlock timeline: source lines, header time" \
+	tl_source "$tmp/dl.svg" "$ex/deadlock.s"
 check "the timeline leaves no tracefs instance behind" \
 	sh -c '! ls -d /sys/kernel/tracing/instances/ncsync-* 2>/dev/null'
 usage "run --timeline with an empty name" "$N" run --timeline= "$ex/fence.s"

@@ -304,6 +304,8 @@ struct ncsync_idle {
 int ncsync_program_idle_check(const struct ncsync_program *prog,
 			      const struct ncsync_dev *dev,
 			      struct ncsync_idle *out, unsigned int max);
+const char *ncsync_program_owner(const struct ncsync_program *prog,
+				 uint8_t bank, uint8_t index);
 
 /* Text form (Documentation/ncsync/asm.rst). */
 

@@ -216,3 +216,25 @@ int ncsync_program_idle_check(const struct ncsync_program *prog,
 	}
 	return (int)n;
 }
+
+/**
+ * ncsync_program_owner() - what a semaphore or event is to a program's
+ *	lowering.
+ * @prog: a lowered or finalized program.
+ * @bank: NCSYNC_BANK_SEM or NCSYNC_BANK_EVENT.
+ * @index: the semaphore or event.
+ *
+ * A wait on one is a barrier's: a tool labels it so (ncsync run
+ * --timeline).
+ *
+ * Return: what it is, as text ("a counter of the all-engine barrier's
+ * counter form", ...), or NULL when the lowering does not own it or
+ * @prog is NULL.
+ */
+const char *ncsync_program_owner(const struct ncsync_program *prog,
+				 uint8_t bank, uint8_t index)
+{
+	if (!prog || (bank != NCSYNC_BANK_SEM && bank != NCSYNC_BANK_EVENT))
+		return NULL;
+	return ncsync_own_sem_name(prog, bank, index);
+}

@@ -213,22 +213,21 @@ static int run_timeline(struct run *run)
 		return ret;
 	if (run->nparts) {
 		snprintf(title, sizeof(title),
-			 "%s: logical core %u program %u: %s after %.1f ms",
+			 "%s: logical core %u program %u: %s",
 			 run->path, run->lc.index, run->id,
-			 ncsync_prog_state_name(run->st.state),
-			 run->elapsed_ns / 1e6);
+			 ncsync_prog_state_name(run->st.state));
 		ret = cores_timeline(run, title);
 		if (!ret)
 			run->timeline = run->o.timeline;
 		return ret;
 	}
-	snprintf(title, sizeof(title),
-		 "%s: core %u program %u: %s after %.1f ms", run->path,
-		 opt_core, run->id, ncsync_prog_state_name(run->st.state),
-		 run->elapsed_ns / 1e6);
+	snprintf(title, sizeof(title), "%s: core %u program %u: %s",
+		 run->path, opt_core, run->id,
+		 ncsync_prog_state_name(run->st.state));
 	tp = (struct tl_prog){
 		.core = opt_core, .id = run->id,
 		.engine_mask = ncsync_program_engines(run->prog),
+		.prog = run->prog,
 	};
 	ret = timeline_write_svg(run->tl, &tp, 1, false, title,
 				 run->o.timeline);

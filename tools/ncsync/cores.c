@@ -181,6 +181,7 @@ int cores_timeline(struct run *run, const char *title)
 		tp[i].core = run->parts[i].core;
 		tp[i].id = i == run->sub ? run->id : 1;
 		tp[i].engine_mask = ncsync_program_engines(run->parts[i].prog);
+		tp[i].prog = run->parts[i].prog;
 	}
 	return timeline_write_svg(run->tl, tp, run->nparts, true, title,
 				  run->o.timeline);

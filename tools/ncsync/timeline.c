@@ -326,7 +326,7 @@ struct svg {
 	double x0, x1, y;
 	const char *col;
 	unsigned int count;
-	char title[160];
+	char title[256];
 	char label[40];
 };
 
@@ -497,6 +497,8 @@ static void svg_head(struct svg *s, double h, const char *title,
 		"<text x=\"12\" y=\"24\" font-size=\"15\">",
 		SVG_W, h, SVG_W, h);
 	xml_text(s->f, title);
+	/* The time of the lanes: the axis runs from 0 to it. */
+	fprintf(s->f, ", %.3f ms traced", (s->t1 - s->t0) * 1e3);
 	fprintf(s->f, "</text>\n<text x=\"12\" y=\"42\" fill=\"#555\">%zu records executed; %s</text>\n",
 		nexec, lost ? "some trace events were lost" :
 		"hover over a wait for its record and condition");
@@ -542,6 +544,7 @@ static void svg_legend(struct svg *s, double h)
 /* The lane of one engine, drawn from its events. */
 struct lane {
 	uint32_t prog;
+	const struct ncsync_program *program;	/* lines, barriers */
 	unsigned int core;
 	unsigned int engine;
 	char name[24];		/* "pool", or "core 1 pool" */
@@ -564,23 +567,54 @@ static void lane_exec(struct svg *s, struct lane *l, const struct tev *v)
 	}
 }
 
+/*
+ * Where the wait @b of lane @l is: "pool record 12, line 40" (the text
+ * line of the record, when the program has one), then ", barrier (what
+ * the lowering owns it as)" when it waits on what a barrier's lowering
+ * owns (ncsync_program_owner()); *@barrier says which.
+ */
+static void wait_where(char *buf, size_t len, const struct lane *l,
+		       const struct tev *b, bool *barrier)
+{
+	struct ncsync_program *p = (struct ncsync_program *)l->program;
+	const char *owner = NULL;
+	uint32_t line = 0;
+	int n;
+
+	if (p)
+		line = ncsync_stream_line(ncsync_program_find_stream(p,
+								     l->engine),
+					  b->pc);
+	if (p && (b->kind == NCSYNC_BLOCK_SEM ||
+		  b->kind == NCSYNC_BLOCK_EVENT))
+		owner = ncsync_program_owner(p, b->kind == NCSYNC_BLOCK_SEM ?
+					     NCSYNC_BANK_SEM :
+					     NCSYNC_BANK_EVENT, b->index);
+	*barrier = owner;
+	n = snprintf(buf, len, "%s record %u", l->name, b->pc);
+	if (line && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - n, ", line %u", line);
+	if (owner && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, ", barrier (%s)", owner);
+}
+
 /* The wait of l->begin, which ended at @v (NULL: still waiting). */
 static void lane_wait(struct svg *s, struct lane *l, const struct tev *v)
 {
 	const struct tev *b = l->begin;
 	const char *col = COL_STUCK;
-	char tt[160], what[40];
+	char tt[256], what[40], where[160];
+	bool barrier;
 
 	describe_wait(what, sizeof(what), b->kind, b->mode, b->index,
 		      b->threshold);
+	wait_where(where, sizeof(where), l, b, &barrier);
 	if (!v) {
-		snprintf(tt, sizeof(tt),
-			 "%s record %u: %s (was %d), still waiting",
-			 l->name, b->pc, what, b->current);
+		snprintf(tt, sizeof(tt), "%s: %s (was %d), still waiting",
+			 where, what, b->current);
 	} else {
-		snprintf(tt, sizeof(tt),
-			 "%s record %u: %s%s (was %d), %.3f ms%s",
-			 l->name, b->pc,
+		snprintf(tt, sizeof(tt), "%s: %s%s (was %d), %.3f ms%s",
+			 where,
 			 b->kind == NCSYNC_BLOCK_DRAIN ? "" : "waits for ",
 			 what, b->current, (v->t - b->t) * 1e3,
 			 v->passed ? "" : ", never passed: stopped");
@@ -589,7 +623,8 @@ static void lane_wait(struct svg *s, struct lane *l, const struct tev *v)
 			      b->kind == NCSYNC_BLOCK_DMA_FULL ?
 			      COL_DRAIN : COL_WAIT;
 	}
-	svg_wait(s, l->y, b->t, v ? v->t : s->t1, col, tt, what);
+	svg_wait(s, l->y, b->t, v ? v->t : s->t1, col, tt,
+		 barrier ? "barrier" : what);
 	l->waits++;
 	l->begin = NULL;
 }
@@ -672,6 +707,7 @@ static void svg_lanes(struct svg *s, const struct timeline *tl,
 		for (e = 0; e < 8; e++) {
 			struct lane l = {
 				.prog = progs[k].id, .core = progs[k].core,
+				.program = progs[k].prog,
 				.engine = e, .nexec = nexec, .lastx = -10,
 				.y = SVG_TOP + nl * (LANE_H + LANE_GAP),
 			};

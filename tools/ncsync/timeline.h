@@ -13,11 +13,14 @@ int timeline_probe(const char *path, bool *created);
  * @core: its core.
  * @id: its id on that core (a member's, for a program across cores).
  * @engine_mask: its engines, a lane each.
+ * @prog: the program: the text line of each record, and what its
+ *	barriers' lowering owns (a wait on it is a barrier's).
  */
 struct tl_prog {
 	unsigned int core;
 	uint32_t id;
 	unsigned int engine_mask;
+	const struct ncsync_program *prog;
 };
 
 /* Trace the events of the @n @cores. */
