@@ -31,6 +31,9 @@ NCSYNC_OP(DRAIN, 1, "drain", "Drain", 1,
 NCSYNC_OP(NOOP, 1, "nop", "NoOp", 1, 0,
 	  SYNC, NONE, NONE,
 	  ncsync_layout_none, NULL, NULL, NULL, NULL)
+NCSYNC_OP(ENGINE_NOP, 1, "engine_nop", "EngineNop", 1, 0,
+	  SYNC, NONE, NONE,
+	  ncsync_layout_none, NULL, NULL, NULL, NULL)
 NCSYNC_OP(MOV32, 0, NULL, "Mov32", 1, NCSYNC_OPF_EFFECT,
 	  ALU, MOV, NONE,
 	  ncsync_layout_mov, ncsync_decode_mov, ncsync_encode_mov,
