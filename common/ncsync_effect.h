@@ -18,6 +18,7 @@
 #define _NCSYNC_EFFECT_H
 
 #include "ncsync_exec.h"
+#include "ncsync_optab.h"
 #ifndef __KERNEL__
 #include <sys/cdefs.h>		/* __always_inline */
 #endif
@@ -177,7 +178,10 @@ ncsync_exec_poll(const struct ncsync_insn *in, __u32 *regs,
  * @ctx: its argument.
  *
  * What it reads and writes is ncsync_op_footprint() of @in, besides the
- * control flow it returns and the DMA ring (NCSYNC_OPF_*).
+ * control flow it returns and the DMA ring (NCSYNC_OPF_*).  One case per
+ * effect (enum ncsync_op_effect), none per opcode: the decoder copies the
+ * effect of the opcode's row into @in->effect, so that a new opcode with
+ * an existing effect is a row of the table only.
  *
  * Return: where the engine goes on; NCSYNC_OP_DRAIN and _DMA_FULL mean
  * nothing was done and the engine must block before it tries again.
@@ -188,32 +192,32 @@ ncsync_exec_op(const struct ncsync_insn *in, __u32 *regs,
 {
 	unsigned int i;
 
-	switch (in->opcode) {
-	case NCSYNC_OPC_HALT:
+	switch (in->effect) {
+	case NCSYNC_EFF_HALT:
 		return NCSYNC_OP_HALT;
-	case NCSYNC_OPC_EXIT:
+	case NCSYNC_EFF_EXIT:
 		return NCSYNC_OP_EXIT;
-	case NCSYNC_OPC_DRAIN:
+	case NCSYNC_EFF_DRAIN:
 		return ops->drain_pass(ctx) ? NCSYNC_OP_NEXT : NCSYNC_OP_DRAIN;
-	case NCSYNC_OPC_MOV32:
+	case NCSYNC_EFF_MOV:
 		ncsync_mov_exec(in, regs);
 		return NCSYNC_OP_NEXT;
-	case NCSYNC_OPC_BRANCH:
+	case NCSYNC_EFF_BRANCH:
 		return ncsync_branch_taken(in, regs) ? NCSYNC_OP_JUMP :
 						       NCSYNC_OP_NEXT;
-	case NCSYNC_OPC_GROUP_RESET:
+	case NCSYNC_EFF_GROUP_RESET:
 		for (i = 0; i < NCSYNC_NUM_SEMS; i++)
 			if (ncsync_group_reset_clears(in, i))
 				ops->sem_update(ctx, i, NCSYNC_SEM_UPD_SET, 0);
 		return NCSYNC_OP_NEXT;
-	case NCSYNC_OPC_POLL_SEM:
+	case NCSYNC_EFF_POLL:
 		ncsync_exec_poll(in, regs, ops, ctx);
 		return NCSYNC_OP_NEXT;
-	case NCSYNC_OPC_DMA:
+	case NCSYNC_EFF_DMA:
 		/* Like a full ring: the copy is issued once a slot is free. */
 		return ops->dma_issue(ctx, in) ? NCSYNC_OP_NEXT :
 						 NCSYNC_OP_DMA_FULL;
-	default:	/* EventSemaphore, NoOp: no effect of their own */
+	default:	/* NCSYNC_EFF_NONE: EventSemaphore, NoOp */
 		return NCSYNC_OP_NEXT;
 	}
 }

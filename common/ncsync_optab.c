@@ -10,11 +10,14 @@
 #include "ncsync_optab.h"
 
 const struct ncsync_opdesc ncsync_optab[NCSYNC_OPI_COUNT] = {
-#define NCSYNC_OP(opc, has_mn, mn, ti, nl, fl, lay, dec, enc, conf, fp) \
+#define NCSYNC_OP(opc, has_mn, mn, ti, nl, fl, fo, ef, lo, lay, dec, enc, \
+		  conf, fp)						\
 	{								\
 		.opcode = NCSYNC_OPC_##opc, .mnemonic = mn, .title = ti, \
-		.nlanes = nl, .flags = fl, .layout = lay, .decode = dec, \
-		.encode = enc, .conform = conf, .footprint = fp,	\
+		.nlanes = nl, .flags = fl, .form = NCSYNC_FORM_##fo,	\
+		.effect = NCSYNC_EFF_##ef, .lower = NCSYNC_LOWER_##lo,	\
+		.layout = lay, .decode = dec, .encode = enc,		\
+		.conform = conf, .footprint = fp,			\
 	},
 #include "ncsync_opcodes.h"
 #undef NCSYNC_OP
@@ -168,6 +171,7 @@ enum ncsync_rec_reason ncsync_record_decode(const __u8 *rec, __u32 nrecords,
 	if (!ncsync_reserved_clear(rec, d->layout))
 		return NCSYNC_REC_RESERVED_BYTE;
 
+	insn->effect = d->effect;
 	r = ncsync_lanes_decode(rec, d->nlanes, insn);
 	if (r)
 		return r;

@@ -28,6 +28,66 @@
 #define NCSYNC_OPF_SEM_READ	0x40	/* it reads semaphores (footprint) */
 #define NCSYNC_OPF_SEM_WRITE	0x80	/* it writes semaphores (footprint) */
 
+/*
+ * The shape of the op's text form (struct ncsync_opdesc.form): what
+ * follows its mnemonic in the assembler (lib/src/asm*.c) and what the
+ * disassembler (lib/src/disasm.c) prints of it.  Each consumer has one
+ * case per form and none per opcode (Documentation/ncsync/records.rst,
+ * "The opcode table").
+ */
+enum ncsync_op_form {
+	NCSYNC_FORM_SYNC,		/* the sync clauses of its lanes only */
+	NCSYNC_FORM_DRAIN,		/* as SYNC; the count is always 1 */
+	NCSYNC_FORM_ALU,		/* spelt by its ALU operation */
+	NCSYNC_FORM_BRANCH,		/* br[.cmp.type r, x,] target */
+	NCSYNC_FORM_SEMA_CLEAR,		/* a range or a mask of semaphores */
+	NCSYNC_FORM_POLL,		/* op r, sem[a]..sem[b] */
+	NCSYNC_FORM_DMA,		/* src, dst, len [, options] */
+	NCSYNC_FORM_BARRIER,		/* a pseudo-op of every engine at once */
+	NCSYNC_FORM_PSEUDO,		/* a pseudo-op: lane 0's clauses only */
+	NCSYNC_FORM_CALL,		/* a pseudo-op: NAME [, args=N] */
+	NCSYNC_FORM_CORE_BARRIER,	/* a pseudo-op: sem[S] [, id=N] */
+	NCSYNC_FORM_COUNT,
+};
+
+/*
+ * The op's own effect (struct ncsync_opdesc.effect): the case of
+ * ncsync_exec_op() (ncsync_effect.h), whose switch the rows generate, and
+ * of every other translation of the effects (the Promela model,
+ * lib/src/promela.c; the checker's register steps, lib/src/check_accel.c).
+ * NONE: the lanes' waits and updates only.  A pseudo-op's is NONE: engines
+ * never run it.
+ */
+enum ncsync_op_effect {
+	NCSYNC_EFF_NONE,
+	NCSYNC_EFF_HALT,
+	NCSYNC_EFF_EXIT,
+	NCSYNC_EFF_DRAIN,
+	NCSYNC_EFF_MOV,
+	NCSYNC_EFF_BRANCH,
+	NCSYNC_EFF_GROUP_RESET,
+	NCSYNC_EFF_POLL,
+	NCSYNC_EFF_DMA,
+	NCSYNC_EFF_COUNT,
+};
+
+/*
+ * How the library lowers a pseudo-op (struct ncsync_opdesc.lower;
+ * Documentation/ncsync/records.rst, "Pseudo-ops"): NONE for an opcode the
+ * engines run.  ALL_ENGINES: a rendezvous of every engine of the program
+ * (lib/src/lower.c); CORES: of every core (lib/src/core_barrier.c); CALL,
+ * RETURN: a call into and a return from a function of the stream
+ * (lib/src/lower_call.c); NOOP: a NoOp that carries its events block.
+ */
+enum ncsync_op_lower {
+	NCSYNC_LOWER_NONE,
+	NCSYNC_LOWER_ALL_ENGINES,
+	NCSYNC_LOWER_CORES,
+	NCSYNC_LOWER_CALL,
+	NCSYNC_LOWER_RETURN,
+	NCSYNC_LOWER_NOOP,
+};
+
 /**
  * struct ncsync_footprint - what the op's own effect reads and writes
  *	besides the engine's control flow and the DMA ring (those are
@@ -70,6 +130,10 @@ typedef void ncsync_footprint_fn(const struct ncsync_insn *in,
  * @title: its name in the specification.
  * @nlanes: its wait/update lanes: 2 for EventSemaphore, else 1.
  * @flags: NCSYNC_OPF_*.
+ * @form: the shape of its text form, enum ncsync_op_form.
+ * @effect: its own effect, enum ncsync_op_effect.
+ * @lower: how the library lowers it, enum ncsync_op_lower; NONE unless
+ *	NCSYNC_OPF_PSEUDO.
  * @layout: the bytes it names beyond the header (0x00-0x03) and the events
  *	block (0x04-0x0B); every other byte must be zero.  NULL for a
  *	pseudo-op, which the decoder refuses (common/ncsync_pseudo.h).
@@ -85,6 +149,9 @@ struct ncsync_opdesc {
 	const char *title;
 	__u8 nlanes;
 	__u8 flags;
+	__u8 form;
+	__u8 effect;
+	__u8 lower;
 	const struct ncsync_span *layout;
 	ncsync_decode_fn *decode;
 	ncsync_encode_fn *encode;

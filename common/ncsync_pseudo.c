@@ -7,6 +7,7 @@
  * the barrier's id at +0x0C and its semaphore index at +0x10 (ENC 6d).
  * Freestanding C.
  */
+#include "ncsync_optab.h"
 #include "ncsync_pseudo.h"
 #include "ncsync_record.h"
 
@@ -100,10 +101,20 @@ static enum ncsync_pseudo_reason ncsync_cb_decode(const __u8 *rec,
 	return NCSYNC_PSEUDO_OK;
 }
 
-static bool ncsync_pseudo_opcode(__u8 op)
+/*
+ * The form of pseudo-op @op (ncsync_optab.h) if this file decodes it:
+ * NCSYNC_FORM_PSEUDO, _CALL or _CORE_BARRIER; else NCSYNC_FORM_COUNT.
+ */
+static unsigned int ncsync_pseudo_form(__u8 op)
 {
-	return op == NCSYNC_OPC_DMA_BARRIER || op == NCSYNC_OPC_RETURN ||
-	       op == NCSYNC_OPC_CALL || op == NCSYNC_OPC_CORE_BARRIER;
+	const struct ncsync_opdesc *d = ncsync_op(op);
+
+	if (!d || !(d->flags & NCSYNC_OPF_PSEUDO))
+		return NCSYNC_FORM_COUNT;
+	if (d->form == NCSYNC_FORM_PSEUDO || d->form == NCSYNC_FORM_CALL ||
+	    d->form == NCSYNC_FORM_CORE_BARRIER)
+		return d->form;
+	return NCSYNC_FORM_COUNT;
 }
 
 /**
@@ -124,10 +135,11 @@ enum ncsync_pseudo_reason ncsync_pseudo_decode(const __u8 *rec,
 	__u8 nop[NCSYNC_RECORD_SIZE];
 	struct ncsync_insn insn;
 	unsigned int i, end = NCSYNC_RECORD_SIZE;
+	unsigned int form = ncsync_pseudo_form(rec[0]);
 
 	for (i = 0; i < sizeof(*p); i++)
 		((__u8 *)p)[i] = 0;
-	if (!ncsync_pseudo_opcode(rec[0]))
+	if (form == NCSYNC_FORM_COUNT)
 		return NCSYNC_PSEUDO_OPCODE;
 	if (rec[1] != NCSYNC_RECORD_WORDLEN || rec[2] || rec[3])
 		return NCSYNC_PSEUDO_HEADER;
@@ -137,9 +149,9 @@ enum ncsync_pseudo_reason ncsync_pseudo_decode(const __u8 *rec,
 	p->opcode = rec[0];
 	for (i = 0; i < sizeof(p->events); i++)
 		p->events[i] = rec[NCSYNC_REC_EV_WAIT_MODE + i];
-	if (rec[0] == NCSYNC_OPC_CALL)
+	if (form == NCSYNC_FORM_CALL)
 		return ncsync_call_decode(rec, p);
-	if (rec[0] == NCSYNC_OPC_CORE_BARRIER)
+	if (form == NCSYNC_FORM_CORE_BARRIER)
 		return ncsync_cb_decode(rec, p);
 	for (i = NCSYNC_REC_EV_VALUE + 4; i < end; i++)
 		if (rec[i])
@@ -160,19 +172,19 @@ void ncsync_pseudo_encode(const struct ncsync_pseudo *p,
 			  __u8 rec[NCSYNC_RECORD_SIZE])
 {
 	struct ncsync_insn insn = { .opcode = p->opcode };
-	unsigned int i;
+	unsigned int i, form = ncsync_pseudo_form(p->opcode);
 
 	/* A pseudo-op: the header and a zero events block. */
 	ncsync_record_encode(&insn, rec);
 	for (i = 0; i < sizeof(p->events); i++)
 		rec[NCSYNC_REC_EV_WAIT_MODE + i] = p->events[i];
-	if (p->opcode == NCSYNC_OPC_CORE_BARRIER) {
+	if (form == NCSYNC_FORM_CORE_BARRIER) {
 		for (i = 0; i < 4; i++)
 			rec[NCSYNC_REC_CB_ID + i] = (__u8)(p->id >> (8 * i));
 		rec[NCSYNC_REC_CB_SEM] = p->sem;
 		return;
 	}
-	if (p->opcode != NCSYNC_OPC_CALL)
+	if (form != NCSYNC_FORM_CALL)
 		return;
 	for (i = 0; i < NCSYNC_CALL_NAME_LEN && p->name[i]; i++)
 		rec[NCSYNC_REC_CALL_NAME + i] = (__u8)p->name[i];

@@ -473,7 +473,7 @@ enum ncsync_rec_reason ncsync_decode_exit(const __u8 *rec, __u32 nrecords,
 enum ncsync_rec_reason ncsync_record_check_lnc(const struct ncsync_insn *insn,
 					       __u32 lnc)
 {
-	if (insn->opcode == NCSYNC_OPC_DMA &&
+	if (insn->effect == NCSYNC_EFF_DMA &&
 	    (insn->dma.flags & NCSYNC_DMA_F_PEER) && insn->dma.peer >= lnc)
 		return NCSYNC_REC_DMA_PEER_OUTSIDE;
 	return NCSYNC_REC_OK;

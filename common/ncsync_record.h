@@ -120,6 +120,8 @@ struct ncsync_lane {
  * struct ncsync_insn - a decoded, validated record.
  * @opcode: NCSYNC_OPC_*.
  * @nlanes: 1, or 2 for EventSemaphore.
+ * @effect: the op's own effect, enum ncsync_op_effect: its opcode table
+ *	row's (ncsync_optab.h), which ncsync_exec_op() switches on.
  * @lane: lane 0 is the events block at +0x04, lane 1 the extended block.
  * @drain: Drain: @count, always 1.
  * @mov: Mov32: the ALU operation, registers and immediate.
@@ -135,6 +137,7 @@ struct ncsync_lane {
 struct ncsync_insn {
 	__u8 opcode;
 	__u8 nlanes;
+	__u8 effect;
 	struct ncsync_lane lane[2];
 	union {
 		struct {

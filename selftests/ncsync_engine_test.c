@@ -547,6 +547,34 @@ TEST_F(core, noop_events_block_wait_and_update)
 	rec_prog_free(&p);
 }
 
+/*
+ * EngineNop (0x9F) runs as a NoOp (records.rst, "EngineNop"): the layout
+ * of a NoOp, its events block's wait and update, no effect of its own.
+ */
+TEST_F(core, engine_nop_runs_as_noop)
+{
+	struct rec_prog p = {};
+	struct rec_queue *q = rec_prog_queue(&p, NCSYNC_ENGINE_POOL);
+	struct ncsync_prog_status ps;
+	const int s = 6, t = 7;
+	__u32 id;
+
+	rec_noop(q, W_GE, s, U_INC, t, 1)[0] = 0x9F;
+	rec_noop(q, 0, 0, U_INC, t, 0)[0] = 0x9F;
+	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
+
+	wait_blocked(_metadata, self->fd, id, 0, &ps);
+	EXPECT_EQ(0, (int)ps.engines[0].pc);
+	EXPECT_EQ(NCSYNC_BLOCK_SEM, ps.engines[0].wait_kind);
+	EXPECT_EQ(s, ps.engines[0].wait_index);
+	EXPECT_EQ(0, sem_get(_metadata, self->fd, t));
+	sem_set(_metadata, self->fd, s, 1);
+	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
+	EXPECT_EQ(2, sem_get(_metadata, self->fd, t));
+	EXPECT_EQ(1, sem_get(_metadata, self->fd, s));
+	rec_prog_free(&p);
+}
+
 /* Mov32: every NCSYNC_ALU_* operation; results stored with update 0x89. */
 TEST_F(core, mov32_alu_operations)
 {

@@ -35,7 +35,8 @@ _Static_assert(NCSYNC_OPC_EVENT_SEMAPHORE == 0xA0 && NCSYNC_OPC_HALT == 0xA1 &&
 	       NCSYNC_OPC_DRAIN == 0xA2 && NCSYNC_OPC_NOOP == 0xA4 &&
 	       NCSYNC_OPC_MOV32 == 0xA7 && NCSYNC_OPC_BRANCH == 0xA9 &&
 	       NCSYNC_OPC_GROUP_RESET == 0xB0 && NCSYNC_OPC_POLL_SEM == 0xB3 &&
-	       NCSYNC_OPC_EXIT == 0xDF && NCSYNC_OPC_DMA == 0xE0,
+	       NCSYNC_OPC_EXIT == 0xDF && NCSYNC_OPC_DMA == 0xE0 &&
+	       NCSYNC_OPC_ENGINE_NOP == 0x9F,
 	       "records.rst, Opcodes");
 _Static_assert(NCSYNC_REC_EV_WAIT_MODE == 4 && NCSYNC_REC_EV_WAIT_IDX == 5 &&
 	       NCSYNC_REC_EV_UPD_MODE == 6 && NCSYNC_REC_EV_UPD_IDX == 7 &&

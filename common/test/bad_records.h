@@ -103,7 +103,7 @@ struct ncsync_bad_record {
 static const struct ncsync_bad_record ncsync_bad_records[] = {
 	/* The opcode: below, between and above the opcodes engines run */
 	{ BAD("opcode_00", 0x00, NCSYNC_REC_BAD_OPCODE) },
-	{ BAD("opcode_9f", 0x9F, NCSYNC_REC_BAD_OPCODE) },
+	{ BAD("opcode_9e", 0x9E, NCSYNC_REC_BAD_OPCODE) },
 	{ BAD("opcode_a3", 0xA3, NCSYNC_REC_BAD_OPCODE) },
 	{ BAD("opcode_b4", 0xB4, NCSYNC_REC_BAD_OPCODE) },
 	{ BAD("opcode_bf", 0xBF, NCSYNC_REC_BAD_OPCODE) },
@@ -138,6 +138,12 @@ static const struct ncsync_bad_record ncsync_bad_records[] = {
 	  .set = { P8(0x0C, 1) } },
 	{ BAD("reserved_noop_3f", NCSYNC_OPC_NOOP, NCSYNC_REC_RESERVED_BYTE),
 	  .set = { P8(0x3F, 1) } },
+	{ BAD("reserved_engine_nop_0c", NCSYNC_OPC_ENGINE_NOP,
+	      NCSYNC_REC_RESERVED_BYTE), .set = { P8(0x0C, 1) } },
+	{ BAD("reserved_engine_nop_3f", NCSYNC_OPC_ENGINE_NOP,
+	      NCSYNC_REC_RESERVED_BYTE), .set = { P8(0x3F, 1) } },
+	{ BAD("header_byte3_engine_nop", NCSYNC_OPC_ENGINE_NOP,
+	      NCSYNC_REC_HEADER_RESERVED), .set = { P8(0x03, 1) } },
 	{ BAD("reserved_halt_20", NCSYNC_OPC_HALT, NCSYNC_REC_RESERVED_BYTE),
 	  .set = { P8(0x20, 1) } },
 	{ BAD("reserved_evsem_0c_setter_signature", NCSYNC_OPC_EVENT_SEMAPHORE,

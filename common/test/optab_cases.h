@@ -10,6 +10,9 @@
  *     non-zero byte outside its layout is refused as a reserved byte;
  *     enough of them are accepted (a layout or a decoder that refuses
  *     everything fails);
+ *   - its columns agree (optab_row_ok()): the flags with the effect, a
+ *     pseudo-op has a lowering and no layout, the decoder copies the
+ *     row's effect into the record;
  *   - a pseudo-op is refused by the decoder, any other row accepted;
  *   - on random states, ncsync_exec_op() of each accepted record reads
  *     exactly the semaphores of its footprint and writes only semaphores
@@ -354,10 +357,46 @@ static inline const char *optab_insn_ok(const struct ncsync_opdesc *d,
 			return "the encoder does not give the record back";
 	if (in->nlanes != d->nlanes)
 		return "the record's lanes are not the row's";
+	if (in->effect != d->effect)
+		return "the decoder does not give the row's effect";
 	why = optab_layout_ok(d, rec, s);
 	for (i = 0; !why && i < OPTAB_STATES; i++)
 		why = optab_effect_ok(d, in, s);
 	return why ?: optab_lanes_ok(in, s);
+}
+
+/* Whether a flag is set exactly when @cond holds. */
+static inline bool optab_iff(const struct ncsync_opdesc *d, unsigned int flag,
+			     bool cond)
+{
+	return !(d->flags & flag) == !cond;
+}
+
+/*
+ * The columns of a row agree: its flags with its effect, a pseudo-op has
+ * a lowering and no layout, an opcode the engines run has a layout and no
+ * lowering, only the ALU form has no mnemonic of its own.
+ */
+static inline const char *optab_row_ok(const struct ncsync_opdesc *d)
+{
+	bool pseudo = d->flags & NCSYNC_OPF_PSEUDO;
+
+	if (d->form >= NCSYNC_FORM_COUNT || d->effect >= NCSYNC_EFF_COUNT)
+		return "a form or an effect out of range";
+	if (pseudo != (d->lower != NCSYNC_LOWER_NONE) ||
+	    pseudo == (d->layout != NULL) ||
+	    (pseudo && d->effect != NCSYNC_EFF_NONE))
+		return "a pseudo-op without a lowering, or with a layout or an effect";
+	if (!optab_iff(d, NCSYNC_OPF_EFFECT, d->effect != NCSYNC_EFF_NONE) ||
+	    !optab_iff(d, NCSYNC_OPF_FLOW, d->effect == NCSYNC_EFF_BRANCH) ||
+	    !optab_iff(d, NCSYNC_OPF_DMA, d->effect == NCSYNC_EFF_DMA) ||
+	    !optab_iff(d, NCSYNC_OPF_DRAIN, d->effect == NCSYNC_EFF_DRAIN) ||
+	    !optab_iff(d, NCSYNC_OPF_ENDS, d->effect == NCSYNC_EFF_HALT ||
+					   d->effect == NCSYNC_EFF_EXIT))
+		return "the flags do not agree with the effect";
+	if (!d->mnemonic != (d->form == NCSYNC_FORM_ALU))
+		return "a mnemonic missing, or one on the ALU form";
+	return NULL;
 }
 
 static inline unsigned int optab_cases_count(void)
@@ -380,7 +419,9 @@ static inline bool optab_case_run(unsigned int n, const char **why)
 	__u32 seed = 0x2545F491 + n;
 	unsigned int t, ok = 0;
 
-	*why = NULL;
+	*why = optab_row_ok(d);
+	if (*why)
+		return false;
 	if (ncsync_op(d->opcode) != d) {
 		*why = "ncsync_op() does not find the row";
 		return false;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "asm.h"
+#include "ncsync_optab.h"
 
 /* Programs across cores: "core N" statements (ncsync_asm_cores()) */
 
@@ -123,6 +124,37 @@ static int asm_section(struct asm_ctx *c, const struct asm_tok *mn)
 	return asm_barrier(c, mn);
 }
 
+/*
+ * The statement of opcode @opcode, spelt @mn: parsed by the shape of its
+ * text form, the opcode table's form column (common/ncsync_optab.h).
+ */
+static int asm_form(struct asm_ctx *c, const struct asm_tok *mn,
+		    uint8_t opcode)
+{
+	switch (ncsync_op(opcode)->form) {
+	case NCSYNC_FORM_SEMA_CLEAR:
+		return asm_sema_clear(c, mn, opcode);
+	case NCSYNC_FORM_POLL:
+		return asm_poll(c, mn, opcode);
+	case NCSYNC_FORM_DMA:
+		return asm_dma(c, mn, opcode);
+	case NCSYNC_FORM_CALL:
+		return asm_call(c, mn);
+	case NCSYNC_FORM_CORE_BARRIER:
+		return asm_core_barrier(c, mn);
+	case NCSYNC_FORM_PSEUDO:
+		return asm_pseudo(c, mn, opcode);
+	case NCSYNC_FORM_BARRIER:
+		return asm_barrier(c, mn);
+	case NCSYNC_FORM_SYNC:
+	case NCSYNC_FORM_DRAIN:
+		return asm_plain(c, mn, opcode);
+	default:	/* ALU and BRANCH are spelt by their own mnemonics */
+		return asm_err(c, mn->s, "'%.*s' has no text form",
+			       (int)mn->len, mn->s);
+	}
+}
+
 static int asm_stmt(struct asm_ctx *c)
 {
 	const struct ncsync_text *e;
@@ -155,23 +187,7 @@ static int asm_stmt(struct asm_ctx *c)
 	if (!e)
 		return asm_err(c, mn.s, "unknown instruction '%.*s'",
 			       (int)(mn.len > 32 ? 32 : mn.len), mn.s);
-	switch (e->val) {
-	case NCSYNC_OPC_GROUP_RESET:
-		return asm_sema_clear(c, &mn);
-	case NCSYNC_OPC_POLL_SEM:
-		return asm_poll(c, &mn);
-	case NCSYNC_OPC_DMA:
-		return asm_dma(c, &mn);
-	case NCSYNC_OPC_CALL:
-		return asm_call(c, &mn);
-	case NCSYNC_OPC_CORE_BARRIER:
-		return asm_core_barrier(c, &mn);
-	case NCSYNC_OPC_RETURN:
-	case NCSYNC_OPC_DMA_BARRIER:
-		return asm_pseudo(c, &mn, e->val);
-	default:
-		return asm_plain(c, &mn, e->val);
-	}
+	return asm_form(c, &mn, e->val);
 }
 
 /* [label:]... [statement] [# comment] */

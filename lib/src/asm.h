@@ -186,9 +186,12 @@ int asm_raw(struct asm_ctx *c, const struct asm_tok *mn);
 int asm_alu(struct asm_ctx *c, const struct asm_tok *mn,
 	    const struct ncsync_text *alu);
 int asm_branch(struct asm_ctx *c, const struct asm_tok *mn);
-int asm_sema_clear(struct asm_ctx *c, const struct asm_tok *mn);
-int asm_poll(struct asm_ctx *c, const struct asm_tok *mn);
-int asm_dma(struct asm_ctx *c, const struct asm_tok *mn);
+int asm_sema_clear(struct asm_ctx *c, const struct asm_tok *mn,
+		    uint8_t opcode);
+int asm_poll(struct asm_ctx *c, const struct asm_tok *mn,
+	      uint8_t opcode);
+int asm_dma(struct asm_ctx *c, const struct asm_tok *mn,
+	     uint8_t opcode);
 int asm_plain(struct asm_ctx *c, const struct asm_tok *mn,
 	      uint8_t opcode);
 int asm_barrier(struct asm_ctx *c, const struct asm_tok *mn);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "asm.h"
+#include "ncsync_optab.h"
 
 /* Emitting records */
 
@@ -361,7 +362,7 @@ static int parse_mask_hex(struct asm_ctx *c, uint32_t mask[8])
 }
 
 /* sema_clear A..B | sema_clear mask {A, B..C} | sema_clear mask 0xHEX */
-int asm_sema_clear(struct asm_ctx *c, const struct asm_tok *mn)
+int asm_sema_clear(struct asm_ctx *c, const struct asm_tok *mn, uint8_t opcode)
 {
 	uint8_t first = 0, last = 0;
 	struct asm_lane lane[2];
@@ -370,7 +371,7 @@ int asm_sema_clear(struct asm_ctx *c, const struct asm_tok *mn)
 	bool is_mask;
 	int ret;
 
-	asm_insn(&in, NCSYNC_OPC_GROUP_RESET);
+	asm_insn(&in, opcode);
 	is_mask = asm_accept_word(c, "mask");
 	if (!is_mask) {
 		ret = parse_sem_range(c, &first, &last);
@@ -399,7 +400,7 @@ int asm_sema_clear(struct asm_ctx *c, const struct asm_tok *mn)
 }
 
 /* poll min|sum rD, sem[A]..sem[B] [, writeback] */
-int asm_poll(struct asm_ctx *c, const struct asm_tok *mn)
+int asm_poll(struct asm_ctx *c, const struct asm_tok *mn, uint8_t opcode)
 {
 	const struct ncsync_text *op = NULL;
 	uint8_t dst, first, last;
@@ -435,7 +436,7 @@ int asm_poll(struct asm_ctx *c, const struct asm_tok *mn)
 			return asm_err(c, at, "more than %u semaphores",
 				       NCSYNC_POLL_MAX_COUNT);
 	}
-	asm_insn(&in, NCSYNC_OPC_POLL_SEM);
+	asm_insn(&in, opcode);
 	if (asm_accept(c, ",")) {
 		asm_skip_ws(c);
 		at = c->p;
@@ -525,7 +526,7 @@ static int dma_range(struct asm_ctx *c, const char *at, const char *what,
  * block update, applied on the core at position P of the logical core
  * with peer=P.
  */
-int asm_dma(struct asm_ctx *c, const struct asm_tok *mn)
+int asm_dma(struct asm_ctx *c, const struct asm_tok *mn, uint8_t opcode)
 {
 	struct asm_lane lane[2];
 	struct ncsync_insn in;
@@ -533,7 +534,7 @@ int asm_dma(struct asm_ctx *c, const struct asm_tok *mn)
 	const char *at_src, *at_dst;
 	int ret;
 
-	asm_insn(&in, NCSYNC_OPC_DMA);
+	asm_insn(&in, opcode);
 	asm_skip_ws(c);
 	at_src = c->p;
 	ret = asm_parse_u64(c, &src);
@@ -562,19 +563,20 @@ int asm_dma(struct asm_ctx *c, const struct asm_tok *mn)
 	return asm_emit(c, mn, &in, lane, NULL);
 }
 
-/* Instructions that have only the sync clauses. */
+/* Instructions that have only the sync clauses, of their lanes. */
 int asm_plain(struct asm_ctx *c, const struct asm_tok *mn,
 	      uint8_t opcode)
 {
+	const struct ncsync_opdesc *d = ncsync_op(opcode);
 	struct asm_lane lane[2];
 	struct ncsync_insn in;
 	int ret;
 
-	ret = asm_parse_sync(c, lane, opcode == NCSYNC_OPC_EVENT_SEMAPHORE, false);
+	ret = asm_parse_sync(c, lane, d->nlanes > 1, false);
 	if (ret)
 		return ret;
 	asm_insn(&in, opcode);
-	if (opcode == NCSYNC_OPC_DRAIN)
+	if (d->form == NCSYNC_FORM_DRAIN)
 		in.drain.count = 1;
 	return asm_emit(c, mn, &in, lane, NULL);
 }
@@ -620,7 +622,7 @@ int asm_barrier(struct asm_ctx *c, const struct asm_tok *mn)
 	return 0;
 }
 
-/* dma_barrier and ret: the sync clauses of lane 0 */
+/* dma_barrier, ret (NCSYNC_FORM_PSEUDO): the sync clauses of lane 0 */
 int asm_pseudo(struct asm_ctx *c, const struct asm_tok *mn,
 	       uint8_t opcode)
 {
@@ -630,9 +632,7 @@ int asm_pseudo(struct asm_ctx *c, const struct asm_tok *mn,
 	ret = parse_pseudo_sync(c, mn, &ev);
 	if (ret)
 		return ret;
-	if (opcode == NCSYNC_OPC_RETURN)
-		return asm_added(c, mn, ncsync_add_return(c->cur, &ev));
-	return asm_added(c, mn, ncsync_add_dma_barrier(c->cur, &ev));
+	return asm_added(c, mn, ncsync_put_pseudo(c->cur, opcode, &ev));
 }
 
 /* A function name: a word of at most NCSYNC_CALL_NAME_LEN characters. */

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "ncsync_optab.h"
 #include "text.h"
 
 /*
@@ -367,7 +368,8 @@ static bool ck_postable(const struct ck_run *r, unsigned int e,
 
 		for (i = 0; i < cp->count[j]; i++) {
 			const struct ncsync_insn *in = &cp->insns[j][i];
-			bool land = in->opcode == NCSYNC_OPC_DMA &&
+			bool land = ncsync_op_has(in->opcode,
+						  NCSYNC_OPF_DMA) &&
 				    ck_land_core(cp, j, in) == cp->core[e];
 
 			if ((local || land) &&

@@ -687,7 +687,7 @@ static bool ck_op_ok(const struct ck_accel *a, const struct ck_prog *cp,
 	unsigned int c = cp->core[e], i;
 	struct ncsync_footprint fp;
 
-	if (in->opcode == NCSYNC_OPC_MOV32)
+	if (ncsync_op(in->opcode)->effect == NCSYNC_EFF_MOV)
 		return ck_mov_ok(a, e, in);
 	if (!ncsync_op_has(in->opcode, NCSYNC_OPF_SEM_READ |
 				       NCSYNC_OPF_SEM_WRITE))
@@ -825,14 +825,17 @@ int ck_accel_note(struct ck_accel *a, const struct ck_prog *cp, size_t depth,
 
 /*
  * The step of the first record of [@t, @i) that writes register @r of
- * slot @e, if it comes before any branch of the range and adds or
- * subtracts a constant of at most CK_STEP_MAX; its index in *@w.  0 if
- * there is none such.
+ * slot @e (the opcode table's footprint), if it comes before any branch of
+ * the range and is a Mov32 (effect NCSYNC_EFF_MOV) that adds or subtracts
+ * a constant of at most CK_STEP_MAX to @r itself; its index in *@w.  0 if
+ * there is none such: a first write of another kind (a PollSem's load)
+ * gives no step.
  */
 static int64_t ck_loop_step(const struct ck_prog *cp, unsigned int e,
 			    uint32_t t, uint32_t i, unsigned int r,
 			    uint32_t *w)
 {
+	struct ncsync_footprint fp;
 	int64_t c;
 	uint32_t k;
 
@@ -841,9 +844,11 @@ static int64_t ck_loop_step(const struct ck_prog *cp, unsigned int e,
 
 		if (ncsync_op_has(in->opcode, NCSYNC_OPF_FLOW))
 			return 0;
-		if (in->opcode != NCSYNC_OPC_MOV32 || in->mov.dst != r)
+		ncsync_op_footprint(in, &fp);
+		if (!(fp.reg_write & (1U << r)))
 			continue;
-		if (in->mov.src != r || (in->mov.alu != NCSYNC_ALU_ADD_IMM &&
+		if (ncsync_op(in->opcode)->effect != NCSYNC_EFF_MOV ||
+		    in->mov.src != r || (in->mov.alu != NCSYNC_ALU_ADD_IMM &&
 					 in->mov.alu != NCSYNC_ALU_SUB_IMM))
 			return 0;
 		c = (int32_t)in->mov.imm;

@@ -35,6 +35,7 @@
 #include <errno.h>
 
 #include "internal.h"
+#include "ncsync_optab.h"
 
 /* The lowest engine's part of a pass: the arrivals, the wait, the take. */
 int ncsync_core_arrive(struct ncsync_stream *s, uint8_t sem,
@@ -98,7 +99,8 @@ static int ncsync_cb_next(struct ncsync_program *prog,
 	int ret;
 
 	for (; *i < s->count; (*i)++) {
-		if (ncsync_stream_at(s, *i)[0] != NCSYNC_OPC_CORE_BARRIER)
+		if (ncsync_lower_kind(ncsync_stream_at(s, *i)[0]) !=
+		    NCSYNC_LOWER_CORES)
 			continue;
 		ret = ncsync_cb_decode(prog, s, *i, p);
 		return ret < 0 ? ret : 1;

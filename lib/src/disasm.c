@@ -242,8 +242,8 @@ static void dis_insn(struct dis_buf *b, const struct ncsync_insn *in,
 {
 	const struct ncsync_text *e;
 
-	switch (in->opcode) {
-	case NCSYNC_OPC_MOV32:
+	switch (ncsync_op(in->opcode)->form) {
+	case NCSYNC_FORM_ALU:
 		e = ncsync_text_entry(ncsync_text_alu, in->mov.alu);
 		dis_printf(b, "%s r%u, ", e->name, in->mov.dst);
 		if (e->arg == NCSYNC_ALU_SHAPE_REG) {
@@ -254,14 +254,15 @@ static void dis_insn(struct dis_buf *b, const struct ncsync_insn *in,
 			dis_printf(b, "r%u, ", in->mov.src);
 		dis_u32(b, in->mov.imm);
 		break;
-	case NCSYNC_OPC_BRANCH:
+	case NCSYNC_FORM_BRANCH:
 		dis_branch(b, in, labels);
 		break;
-	case NCSYNC_OPC_GROUP_RESET:
+	case NCSYNC_FORM_SEMA_CLEAR:
 		dis_sema_clear(b, in);
 		break;
-	case NCSYNC_OPC_POLL_SEM:
-		dis_printf(b, "poll %s r%u, sem[%u]",
+	case NCSYNC_FORM_POLL:
+		dis_printf(b, "%s %s r%u, sem[%u]",
+			   ncsync_op(in->opcode)->mnemonic,
 			   ncsync_text_name(ncsync_text_poll, in->poll.op),
 			   in->poll.dst, in->poll.first);
 		if (in->poll.count > 1)
@@ -270,8 +271,9 @@ static void dis_insn(struct dis_buf *b, const struct ncsync_insn *in,
 		if (in->poll.writeback)
 			dis_printf(b, ", writeback");
 		break;
-	case NCSYNC_OPC_DMA:
-		dis_printf(b, "dma 0x%llx, 0x%llx, %u",
+	case NCSYNC_FORM_DMA:
+		dis_printf(b, "%s 0x%llx, 0x%llx, %u",
+			   ncsync_op(in->opcode)->mnemonic,
 			   (unsigned long long)in->dma.src,
 			   (unsigned long long)in->dma.dst, in->dma.len);
 		if (in->dma.latency_us)
@@ -304,6 +306,7 @@ static bool dis_pseudo(struct dis_buf *b, const uint8_t *rec)
 	uint8_t nop[NCSYNC_RECORD_SIZE];
 	struct ncsync_pseudo p;
 	struct ncsync_insn in;
+	uint8_t form;
 
 	if (ncsync_pseudo_decode(rec, &p))
 		return false;
@@ -311,14 +314,15 @@ static bool dis_pseudo(struct dis_buf *b, const uint8_t *rec)
 	if (ncsync_record_decode(nop, 1, 0, &in))
 		return false;
 	dis_printf(b, "%s", ncsync_text_name(ncsync_text_opcodes, p.opcode));
-	if (p.opcode == NCSYNC_OPC_CALL) {
+	form = ncsync_op(p.opcode)->form;
+	if (form == NCSYNC_FORM_CALL) {
 		dis_printf(b, " %s", p.name);
 		if (p.args) {
 			dis_printf(b, ", args=");
 			dis_u32(b, p.args);
 		}
 	}
-	if (p.opcode == NCSYNC_OPC_CORE_BARRIER) {
+	if (form == NCSYNC_FORM_CORE_BARRIER) {
 		dis_printf(b, " sem[%u]", p.sem);
 		if (p.id) {
 			dis_printf(b, ", id=");
@@ -391,7 +395,7 @@ static int dis_stream(struct ncsync_stream *s, FILE *out)
 	for (i = 0; i < n; i++) {
 		const uint8_t *rec = ncsync_stream_peek(s, i);
 
-		if (rec && rec[0] == NCSYNC_OPC_BRANCH &&
+		if (rec && ncsync_op_has(rec[0], NCSYNC_OPF_FLOW) &&
 		    !ncsync_record_decode(rec, n, UINT64_MAX, &in))
 			target[in.br.target] = true;
 	}

@@ -274,6 +274,7 @@ int ncsync_stream_put(struct ncsync_stream *s, const uint8_t *rec);
 int ncsync_fixup_add(struct ncsync_program *prog, uint8_t engine,
 		     uint32_t fn, uint32_t index, int label);
 bool ncsync_is_pseudo(uint8_t opcode);
+unsigned int ncsync_lower_kind(uint8_t opcode);
 
 /* builders.c */
 void ncsync_insn_events(struct ncsync_insn *insn,
@@ -335,6 +336,8 @@ int ncsync_core_barrier_lower(struct ncsync_stream *t, const uint8_t *rec,
 			      unsigned int lnc, unsigned int mask);
 
 /* pseudo.c */
+int ncsync_put_pseudo(struct ncsync_stream *s, uint8_t opcode,
+		      const struct ncsync_events *ev);
 int ncsync_put_core_barrier(struct ncsync_stream *s, uint8_t sem, uint32_t id,
 			    const struct ncsync_events *ev);
 

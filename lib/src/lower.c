@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "ncsync_optab.h"
 
 /**
  * struct ncsync_lowering - one run of ncsync_program_lower().
@@ -80,11 +81,12 @@ static int ncsync_lower_record(struct ncsync_lowering *lw,
 {
 	int ret;
 
-	if (rec[0] == NCSYNC_OPC_ALL_ENGINE_BARRIER)
+	if (ncsync_lower_kind(rec[0]) == NCSYNC_LOWER_ALL_ENGINES)
 		return ncsync_lower_barrier(lw, t, rec);
-	if (rec[0] == NCSYNC_OPC_CORE_BARRIER)
+	if (ncsync_lower_kind(rec[0]) == NCSYNC_LOWER_CORES)
 		return ncsync_core_barrier_lower(t, rec, lw->lnc, lw->mask);
-	if (rec[0] == NCSYNC_OPC_EXIT && lw->ev_prologue) {
+	if (ncsync_op_has(rec[0], NCSYNC_OPF_ENDS) && lw->ev_prologue &&
+	    ncsync_op(rec[0])->effect == NCSYNC_EFF_EXIT) {
 		ret = ncsync_emit_ev_epilogue(t, lw->mask);
 		if (ret < 0)
 			return ret;
@@ -214,10 +216,10 @@ static int ncsync_lower_plan(struct ncsync_program *prog,
 		for (i = 0; i < s->count; i++) {
 			uint8_t op = ncsync_stream_at(s, i)[0];
 
-			if (op == NCSYNC_OPC_ALL_ENGINE_BARRIER)
+			if (ncsync_lower_kind(op) == NCSYNC_LOWER_ALL_ENGINES)
 				ncsync_lower_note_barrier(prog, lw, s, i);
 			else if (ncsync_is_pseudo(op) &&
-				 op != NCSYNC_OPC_CORE_BARRIER)
+				 ncsync_lower_kind(op) != NCSYNC_LOWER_CORES)
 				return ncsync_lower_fail(prog, -EOPNOTSUPP,
 							 "engine %s record %u: pseudo-op 0x%02x has no lowering",
 							 ncsync_engine_name(e),

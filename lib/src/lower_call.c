@@ -24,6 +24,7 @@
 
 #include "internal.h"
 #include "ncsync_names.h"
+#include "ncsync_optab.h"
 
 /* Calls nest at most this deep (a Call in a body is one level more). */
 #define NCSYNC_CALL_MAX_DEPTH	16
@@ -69,6 +70,15 @@ struct ncsync_calls {
 	const struct ncsync_func *path[NCSYNC_CALL_MAX_DEPTH + 1];
 	unsigned int depth;
 };
+
+/* Whether this file lowers @op: a Call, a Return or a NoOp-lowered one. */
+static bool ncsync_stream_lowered(uint8_t op)
+{
+	unsigned int k = ncsync_lower_kind(op);
+
+	return k == NCSYNC_LOWER_CALL || k == NCSYNC_LOWER_RETURN ||
+	       k == NCSYNC_LOWER_NOOP;
+}
 
 static const char *ncsync_eng(uint8_t engine)
 {
@@ -137,11 +147,11 @@ static int ncsync_check_pseudo(struct ncsync_calls *cx,
 					 ncsync_text_name(ncsync_text_opcodes,
 							  rec[0]),
 					 rec[0], ncsync_pseudo_reason_name(r));
-	if (p.opcode == NCSYNC_OPC_RETURN && !s->fn)
+	if (ncsync_lower_kind(p.opcode) == NCSYNC_LOWER_RETURN && !s->fn)
 		return ncsync_lower_fail(cx->prog, -EINVAL,
 					 "%s record %u: ret outside a function",
 					 ncsync_where(s, at, sizeof(at)), i);
-	if (p.opcode != NCSYNC_OPC_CALL)
+	if (ncsync_lower_kind(p.opcode) != NCSYNC_LOWER_CALL)
 		return 0;
 	g = ncsync_func_find(cx->prog, s->engine, p.name);
 	if (!g)
@@ -162,8 +172,7 @@ static int ncsync_check_stream(struct ncsync_calls *cx,
 	for (i = 0; i < s->count; i++) {
 		uint8_t op = ncsync_stream_at(s, i)[0];
 
-		if (op != NCSYNC_OPC_CALL && op != NCSYNC_OPC_RETURN &&
-		    op != NCSYNC_OPC_DMA_BARRIER)
+		if (!ncsync_stream_lowered(op))
 			continue;
 		h = ncsync_check_pseudo(cx, s, i);
 		if (h < 0)
@@ -351,12 +360,12 @@ static int ncsync_inline_record(struct ncsync_calls *cx,
 	    cx->prog->fixups[in->fixups[*fx]].index == i)
 		return ncsync_inline_branch(cx, t, in, copy, rec,
 					    in->fixups[(*fx)++]);
-	switch (rec[0]) {
-	case NCSYNC_OPC_CALL:
+	switch (ncsync_lower_kind(rec[0])) {
+	case NCSYNC_LOWER_CALL:
 		return ncsync_inline_call(cx, t, rec);
-	case NCSYNC_OPC_DMA_BARRIER:
+	case NCSYNC_LOWER_NOOP:
 		return ncsync_put_noop_of(t, rec);
-	case NCSYNC_OPC_RETURN:
+	case NCSYNC_LOWER_RETURN:
 		ncsync_events_get(rec, &ev);
 		if (i + 1 < f->body.count)
 			return ncsync_add_branch(t, end, &ev);
@@ -439,9 +448,9 @@ static int ncsync_calls_stream(struct ncsync_calls *cx,
 
 		map[i] = t->count;
 		cx->prog->cur_src = s->lines[i];
-		if (rec[0] == NCSYNC_OPC_CALL)
+		if (ncsync_lower_kind(rec[0]) == NCSYNC_LOWER_CALL)
 			ret = ncsync_inline_call(cx, t, rec);
-		else if (rec[0] == NCSYNC_OPC_DMA_BARRIER)
+		else if (ncsync_lower_kind(rec[0]) == NCSYNC_LOWER_NOOP)
 			ret = ncsync_put_noop_of(t, rec);
 		else
 			ret = ncsync_stream_put(t, rec);
@@ -568,8 +577,7 @@ static bool ncsync_calls_pending(const struct ncsync_program *prog)
 		for (i = 0; s && i < s->count; i++) {
 			uint8_t op = ncsync_stream_at(s, i)[0];
 
-			if (op == NCSYNC_OPC_CALL || op == NCSYNC_OPC_RETURN ||
-			    op == NCSYNC_OPC_DMA_BARRIER)
+			if (ncsync_stream_lowered(op))
 				return true;
 		}
 	}

@@ -20,6 +20,7 @@
 
 #include "internal.h"
 #include "ncsync_names.h"
+#include "ncsync_optab.h"
 
 bool ncsync_engine_valid(unsigned int engine)
 {
@@ -36,6 +37,18 @@ unsigned int ncsync_engine_slot(uint8_t engine)
 bool ncsync_is_pseudo(uint8_t opcode)
 {
 	return opcode >= NCSYNC_OPC_PSEUDO_FIRST && opcode < NCSYNC_OPC_EXIT;
+}
+
+/*
+ * How the library lowers @opcode: its opcode table row's lower column
+ * (enum ncsync_op_lower); NCSYNC_LOWER_NONE for an opcode the engines run
+ * or one the table does not have.
+ */
+unsigned int ncsync_lower_kind(uint8_t opcode)
+{
+	const struct ncsync_opdesc *d = ncsync_op(opcode);
+
+	return d ? d->lower : NCSYNC_LOWER_NONE;
 }
 
 int ncsync_program_new(struct ncsync_program **progp)

@@ -362,42 +362,47 @@ static void pml_dma(struct pml *p, unsigned int e, uint32_t rec)
 	pml_dstep_end(p);
 }
 
-/* Step fx of record @rec of slot @e, the updates and where it goes next. */
+/*
+ * Step fx of record @rec of slot @e, the updates and where it goes next:
+ * the translation of the op's effect, by the opcode table's effect column
+ * (one case per NCSYNC_EFF_*, as ncsync_exec_op()).
+ */
 static void pml_effect(struct pml *p, unsigned int e, uint32_t rec,
 		       const struct ncsync_insn *in)
 {
+	unsigned int eff = ncsync_op(in->opcode)->effect;
+
 	/* These begin with a statement that is not a d_step. */
-	if (in->opcode == NCSYNC_OPC_BRANCH || in->opcode == NCSYNC_OPC_HALT ||
-	    in->opcode == NCSYNC_OPC_EXIT || in->opcode == NCSYNC_OPC_MOV32 ||
-	    in->opcode == NCSYNC_OPC_DRAIN)
+	if (eff == NCSYNC_EFF_BRANCH || eff == NCSYNC_EFF_HALT ||
+	    eff == NCSYNC_EFF_EXIT || eff == NCSYNC_EFF_MOV ||
+	    eff == NCSYNC_EFF_DRAIN)
 		p->first = false;
-	switch (in->opcode) {
-	case NCSYNC_OPC_BRANCH:
+	switch (eff) {
+	case NCSYNC_EFF_BRANCH:
 		pml_branch(p, e, in);
 		return;
-	case NCSYNC_OPC_HALT:
-	case NCSYNC_OPC_EXIT:
+	case NCSYNC_EFF_HALT:
+	case NCSYNC_EFF_EXIT:
 		fputs("\tskip;\n", p->out);
 		pml_updates(p, e, in, "\t");
 		fputs("\tgoto REND;\n", p->out);
 		return;
-	case NCSYNC_OPC_MOV32:
+	case NCSYNC_EFF_MOV:
 		pml_mov(p, in);
 		break;
-	case NCSYNC_OPC_DRAIN:
+	case NCSYNC_EFF_DRAIN:
 		fprintf(p->out, "\t(f%u == 0);\n", e);
 		break;
-	case NCSYNC_OPC_DMA:
+	case NCSYNC_EFF_DMA:
 		pml_dma(p, e, rec);
 		break;
-	case NCSYNC_OPC_POLL_SEM:
+	case NCSYNC_EFF_POLL:
 		pml_poll(p, e, in);
 		break;
-	case NCSYNC_OPC_GROUP_RESET:
+	case NCSYNC_EFF_GROUP_RESET:
 		pml_group_reset(p, e, in);
 		break;
-	case NCSYNC_OPC_NOOP:
-	case NCSYNC_OPC_EVENT_SEMAPHORE:
+	case NCSYNC_EFF_NONE:
 		break;
 	default:
 		p->bad = true;

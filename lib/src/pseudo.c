@@ -18,6 +18,7 @@
 
 #include "internal.h"
 #include "ncsync_names.h"
+#include "ncsync_optab.h"
 
 /* A function name: 0 and its length, -EINVAL or -ENAMETOOLONG. */
 static int ncsync_name_check(const char *name, size_t *len)
@@ -90,6 +91,27 @@ static int ncsync_add_pseudo(struct ncsync_stream *s, struct ncsync_pseudo *p,
 	return ncsync_stream_put(s, rec);
 }
 
+/**
+ * ncsync_put_pseudo() - append a pseudo-op that has only its events block.
+ * @s: the stream.
+ * @opcode: a pseudo-op of form NCSYNC_FORM_PSEUDO (common/ncsync_optab.h):
+ *	DmaBarrier, Return.
+ * @ev: its events block.
+ *
+ * Return: 0, -EINVAL for another opcode or an events block a NoOp may not
+ * carry, or -ENOMEM.
+ */
+int ncsync_put_pseudo(struct ncsync_stream *s, uint8_t opcode,
+		      const struct ncsync_events *ev)
+{
+	const struct ncsync_opdesc *d = ncsync_op(opcode);
+	struct ncsync_pseudo p = { .opcode = opcode };
+
+	if (!d || d->form != NCSYNC_FORM_PSEUDO)
+		return -EINVAL;
+	return ncsync_add_pseudo(s, &p, ev);
+}
+
 /*
  * BARRIER 6.2: the DMA barrier, a header and an events block; lowered to
  * a NoOp that carries the block.
@@ -97,9 +119,7 @@ static int ncsync_add_pseudo(struct ncsync_stream *s, struct ncsync_pseudo *p,
 int ncsync_add_dma_barrier(struct ncsync_stream *s,
 			   const struct ncsync_events *ev)
 {
-	struct ncsync_pseudo p = { .opcode = NCSYNC_OPC_DMA_BARRIER };
-
-	return ncsync_add_pseudo(s, &p, ev);
+	return ncsync_put_pseudo(s, NCSYNC_OPC_DMA_BARRIER, ev);
 }
 
 /* ENC 7a: a Call of the function @name of this engine. */
@@ -122,9 +142,7 @@ int ncsync_add_call(struct ncsync_stream *s, const char *name,
 /* ENC 7b: a Return, a header and an events block. */
 int ncsync_add_return(struct ncsync_stream *s, const struct ncsync_events *ev)
 {
-	struct ncsync_pseudo p = { .opcode = NCSYNC_OPC_RETURN };
-
-	return ncsync_add_pseudo(s, &p, ev);
+	return ncsync_put_pseudo(s, NCSYNC_OPC_RETURN, ev);
 }
 
 /* Append a 0xD8 record of semaphore @sem and id @id to @s. */

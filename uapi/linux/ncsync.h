@@ -251,6 +251,7 @@ struct ncsync_stats {
 #define NCSYNC_RECORD_WORDLEN		0x10	/* byte 1: 16 dwords */
 
 /* Opcodes (byte 0) */
+#define NCSYNC_OPC_ENGINE_NOP		0x9F	/* runs as a NoOp */
 #define NCSYNC_OPC_EVENT_SEMAPHORE	0xA0
 #define NCSYNC_OPC_HALT			0xA1
 #define NCSYNC_OPC_DRAIN		0xA2
