@@ -867,6 +867,38 @@ static void ck_accel_out(const struct ck_run *r, uint32_t status)
 }
 
 /*
+ * The search on the classes of the loop found, and what it leaves to the
+ * explicit search: a limit reached, a defect (ck_accel_why() then says
+ * why).  A program that may run for ever is not searched on its classes
+ * at all: its verdict is the explicit search's whatever they give
+ * (Documentation/ncsync/check.rst, "Waits that never pass").
+ */
+static int ck_class_search(struct ck_run *r)
+{
+	int ret;
+
+	/*
+	 * Waits no reached value passes are decided on concrete states only
+	 * (check_values.c): by induction, only in a program whose runs are
+	 * all finite, where such a wait ends in a deadlock.
+	 */
+	if (!ck_accel_finite(r->accel, &r->cp)) {
+		ck_accel_fail(r->accel, "an engine may run for ever: its waits are decided pass by pass");
+		return 0;
+	}
+	ret = ck_restart(r, true);
+	if (!ret)
+		ret = ck_search(r);
+	if (!ret && r->limited)
+		ck_accel_fail(r->accel, "the search on the classes of its passes reached a limit");
+	/* Every kind of a defect, unposted waits too, pass by pass. */
+	if (!ret && !r->limited && !ck_accel_why(r->accel) &&
+	    ck_verdict(r) == NCSYNC_CHECK_DEFECT)
+		ck_accel_fail(r->accel, "a defect: its kinds are found pass by pass");
+	return ret;
+}
+
+/*
  * The explicit search, watching for a loop; once one is found, the search
  * on its classes; if that gives up or reaches a limit, the explicit search
  * again, without.
@@ -884,22 +916,7 @@ static int ck_phases(struct ck_run *r)
 	ret = ck_search(r);
 	if (ret || !ck_accel_on(r->accel))
 		return ret;
-	ret = ck_restart(r, true);
-	if (!ret)
-		ret = ck_search(r);
-	if (!ret && r->limited)
-		ck_accel_fail(r->accel, "the search on the classes of its passes reached a limit");
-	/*
-	 * Waits no reached value passes are decided on concrete states only
-	 * (check_values.c): by induction, only in a program whose runs are
-	 * all finite, where such a wait ends in a deadlock.
-	 */
-	if (!ret && !r->limited && !ck_accel_finite(r->accel, &r->cp))
-		ck_accel_fail(r->accel, "an engine may run for ever: its waits are decided pass by pass");
-	/* Every kind of a defect, unposted waits too, pass by pass. */
-	if (!ret && !r->limited && !ck_accel_why(r->accel) &&
-	    ck_verdict(r) == NCSYNC_CHECK_DEFECT)
-		ck_accel_fail(r->accel, "a defect: its kinds are found pass by pass");
+	ret = ck_class_search(r);
 	if (ret || !ck_accel_why(r->accel)) {
 		if (!ret)
 			ck_accel_out(r, NCSYNC_ACCEL_APPLIED);
