@@ -44,11 +44,15 @@ enum ncsync_dl_dir {
  * @event: an event wait (else a semaphore wait).
  * @set: an event wait: it needs the event set (else clear).
  * @dir: a semaphore wait: the direction it needs.
+ * @zero: a semaphore wait: its test may hold at 0, the value a group reset
+ *	sets (a register threshold may be anything; the wait of a status
+ *	report, whose threshold it does not give, is taken at 0).
  * @index: the semaphore or event.
  */
 struct ncsync_dl_need {
 	bool event;
 	bool set;
+	bool zero;
 	enum ncsync_dl_dir dir;
 	uint8_t index;
 };
@@ -65,6 +69,7 @@ static void ncsync_dl_need_wait(const struct ncsync_wait_op *w,
 		need->set = w->want;
 		return;
 	}
+	need->zero = w->reg || ncsync_wait_sem_passes(w, 0, (int32_t)w->value);
 	if (w->cmp == NCSYNC_CMP_GT || w->cmp == NCSYNC_CMP_GE)
 		need->dir = NCSYNC_DL_UP;
 	else if (w->cmp == NCSYNC_CMP_LT || w->cmp == NCSYNC_CMP_LE)
@@ -138,11 +143,14 @@ static bool ncsync_dl_insn_posts(const struct ncsync_insn *in,
 
 	/*
 	 * The op's own writes (the opcode table's footprint): a group reset
-	 * lowers, or changes, the semaphores it clears; a PollSem's
-	 * write-back only lowers those of its range (their minimum).
+	 * sets the semaphores it clears to 0, which lowers a positive one
+	 * and raises a negative one (so it posts a > or >= wait that 0
+	 * passes); a PollSem's write-back only lowers those of its range
+	 * (their minimum).
 	 */
-	if (!need->event && need->dir != NCSYNC_DL_UP &&
-	    ncsync_op_has(in->opcode, NCSYNC_OPF_SEM_WRITE)) {
+	if (!need->event && ncsync_op_has(in->opcode, NCSYNC_OPF_SEM_WRITE) &&
+	    (need->dir != NCSYNC_DL_UP ||
+	     (in->effect == NCSYNC_EFF_GROUP_RESET && need->zero))) {
 		ncsync_op_footprint(in, &fp);
 		if (ncsync_footprint_sem(fp.sem_write, need->index))
 			return true;

@@ -62,6 +62,11 @@ static const struct ck_case cases[] = {
 	  "engine pool\n\tnop then sem[2] = 7\n\tnop then sem[2] = 0\n"
 	  "engine act\n\tnop wait sem[2] == 7\n",
 	  K(DEADLOCK), 0, { 0 } },
+	{ "a group reset raises a negative semaphore: no unposted-wait",
+	  "engine pool\n\tnop then sem[2] -= 3\n\tnop then ev[1] set\n"
+	  "\tsema_clear 2\n"
+	  "engine act\n\tnop wait ev[1] set\n\tnop wait sem[2] >= -1\n",
+	  0, 0, { 0 } },
 	{ "a counter that reaches the threshold is safe",
 	  "engine pool\n\tnop then sem[2]++\n\tnop then sem[2]++\n"
 	  "engine act\n\tnop wait sem[2] >= 2\n", 0, 0, { 0 } },

@@ -218,13 +218,17 @@ static void events(void)
 	ncsync_program_free(p);
 }
 
-/* A group reset posts < and == waits; a DMA completion posts too. */
+/*
+ * A group reset posts < and == waits, and > and >= waits that its 0 passes
+ * (a report's threshold is taken at 0); a DMA completion posts too.
+ */
 static void resets_and_copies(void)
 {
 	static const struct poster_case cases[] = {
 		{ SEM(LE), 4, 0, 0, "a <= wait: a group reset" },
 		{ SEM(EQ), 6, 0, 0, "an == wait: a group reset" },
 		{ SEM(GT), 4, 0, -1, "a > wait: not a group reset" },
+		{ SEM(GE), 4, 0, 0, "a >= wait: a group reset (its 0 passes it)" },
 		{ SEM(GT), 5, 0, 1, "a > wait: a DMA completion's +1" },
 	};
 	struct ncsync_program *p;
