@@ -95,9 +95,35 @@ void check_step_text(const struct checking *ck,
 /* The source line of each of @n steps, from the program (replay). */
 void check_step_lines(const struct checking *ck,
 		      struct ncsync_check_step *steps, size_t n);
+/**
+ * struct check_wait - the wait a blocked engine of a checked state is in.
+ * @kind: NCSYNC_BLOCK_*.
+ * @mode: a semaphore's or event's wait mode.
+ * @index: its semaphore or event.
+ * @lane: its lane, -1 for a drain or a full DMA queue.
+ * @thr: a semaphore wait's threshold.
+ * @current: the semaphore's value, the event's state, or the copies in
+ *	flight.
+ */
+struct check_wait {
+	uint8_t kind, mode, index;
+	int lane;
+	int32_t thr, current;
+};
+
+/*
+ * The wait of engine @e of @st, as run reports the kernel's; false if its
+ * record is unknown (check_look.c).
+ */
+bool check_wait_of(const struct checking *ck, unsigned int core,
+		   const struct ncsync_check_state *st,
+		   const struct ncsync_check_engine *e, struct check_wait *out);
 /* The program of the part at position @core, or NULL. */
 struct ncsync_program *check_prog(const struct checking *ck,
 				  unsigned int core);
+/* The stream of @engine of the core at position @core, or NULL. */
+struct ncsync_stream *check_stream(const struct checking *ck,
+				   unsigned int core, uint8_t engine);
 /* The decoded record @record of @engine of core @core; false if none. */
 bool check_view(const struct checking *ck, unsigned int core,
 		uint8_t engine, uint32_t record, struct ncsync_record_view *v);

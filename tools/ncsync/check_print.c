@@ -67,40 +67,10 @@ bool check_parse_part(const char *s, uint8_t *part)
 	return false;
 }
 
-struct ncsync_program *check_prog(const struct checking *ck,
-				  unsigned int core)
-{
-	unsigned int i;
-
-	for (i = 0; i < ck->nparts; i++)
-		if (ck->parts[i].core == core)
-			return ck->parts[i].prog;
-	return NULL;
-}
-
-/* The stream of @engine of the core at position @core, or NULL. */
-static struct ncsync_stream *step_stream(const struct checking *ck,
-					 unsigned int core, uint8_t engine)
-{
-	struct ncsync_program *prog = check_prog(ck, core);
-
-	return prog ? ncsync_program_find_stream(prog, engine) : NULL;
-}
-
-bool check_view(const struct checking *ck, unsigned int core,
-		uint8_t engine, uint32_t record, struct ncsync_record_view *v)
-{
-	struct ncsync_stream *st = step_stream(ck, core, engine);
-
-	return st && record < ncsync_stream_count(st) &&
-	       !ncsync_record_view(ncsync_stream_peek(st, record), UINT32_MAX,
-				   v);
-}
-
 void check_step_text(const struct checking *ck,
 		     const struct ncsync_check_step *s, char *buf, size_t len)
 {
-	struct ncsync_stream *st = step_stream(ck, s->core, s->engine);
+	struct ncsync_stream *st = check_stream(ck, s->core, s->engine);
 
 	*buf = '\0';
 	if (st && s->record < ncsync_stream_count(st))
@@ -113,7 +83,7 @@ void check_step_lines(const struct checking *ck,
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		steps[i].line = ncsync_stream_line(step_stream(ck,
+		steps[i].line = ncsync_stream_line(check_stream(ck,
 				steps[i].core, steps[i].engine),
 				steps[i].record);
 }
@@ -290,84 +260,15 @@ static void print_defect(const struct checking *ck,
 		print_cycle(d, ck->multi);
 }
 
-/**
- * struct eng_wait - the wait a blocked engine of a checked state is in.
- * @kind: NCSYNC_BLOCK_*.
- * @mode: a semaphore's or event's wait mode.
- * @index: its semaphore or event.
- * @lane: its lane, -1 for a drain or a full DMA queue.
- * @thr: a semaphore wait's threshold.
- * @current: the semaphore's value, the event's state, or the copies in
- *	flight.
- */
-struct eng_wait {
-	uint8_t kind, mode, index;
-	int lane;
-	int32_t thr, current;
-};
-
-/*
- * The wait of engine @e of @st, as run reports the kernel's: the wait of
- * the lane its next step is, or else (a drain, a DMA record with no free
- * slot) its copies in flight; false if its record is unknown.
- */
-static bool engine_wait(const struct checking *ck, unsigned int core,
-			const struct ncsync_check_state *st,
-			const struct ncsync_check_engine *e,
-			struct eng_wait *out)
-{
-	unsigned int lane = e->part == NCSYNC_PART_WAIT1;
-	const struct ncsync_wait_view *w;
-	struct ncsync_record_view v;
-
-	if (!check_view(ck, core, e->engine, e->pc, &v))
-		return false;
-	w = &v.wait[lane];
-	memset(out, 0, sizeof(*out));
-	if (e->part > NCSYNC_PART_WAIT1 || !w->active) {
-		out->kind = v.opcode == NCSYNC_OPC_DRAIN ? NCSYNC_BLOCK_DRAIN :
-			    NCSYNC_BLOCK_DMA_FULL;
-		out->lane = -1;
-		out->current = e->inflight;
-		return true;
-	}
-	out->kind = w->bank == NCSYNC_BANK_EVENT ? NCSYNC_BLOCK_EVENT :
-		    NCSYNC_BLOCK_SEM;
-	out->mode = w->mode;
-	out->index = w->index;
-	out->lane = lane;
-	out->thr = !w->reg ? (int32_t)w->value : w->value < NCSYNC_NUM_REGS ?
-		   (int32_t)e->regs[w->value] : 0;
-	if (out->kind == NCSYNC_BLOCK_EVENT)
-		out->thr = 0;
-	out->current = out->kind == NCSYNC_BLOCK_EVENT ?
-		       st->events[w->index] : st->sems[w->index];
-	return true;
-}
-
-bool check_engine_wait(const struct checking *ck, unsigned int core,
-		       const struct ncsync_check_state *st,
-		       const struct ncsync_check_engine *e, char *buf,
-		       size_t len)
-{
-	struct eng_wait w;
-
-	if (!engine_wait(ck, core, st, e, &w))
-		return false;
-	source_wait(buf, len, check_prog(ck, core), e->engine, e->pc, w.kind,
-		    w.mode, w.index, w.thr);
-	return true;
-}
-
 /* The "wait" of a blocked engine of a checked state. */
 static void json_check_wait(const struct checking *ck, unsigned int core,
 			    const struct ncsync_check_state *st,
 			    const struct ncsync_check_engine *e)
 {
-	struct eng_wait w;
+	struct check_wait w;
 	char on[64];
 
-	if (!engine_wait(ck, core, st, e, &w))
+	if (!check_wait_of(ck, core, st, e, &w))
 		return;
 	describe_wait(on, sizeof(on), w.kind, w.mode, w.index, w.thr);
 	j_wait(on, w.kind, w.mode, w.index, w.lane,
@@ -516,7 +417,7 @@ void check_json_defect(const struct checking *ck,
 		j_uint("core", d->core);
 	j_str("engine", engine_label(d->engine));
 	j_uint("record", d->record);
-	j_uint("line", ncsync_stream_line(step_stream(ck, d->core, d->engine),
+	j_uint("line", ncsync_stream_line(check_stream(ck, d->core, d->engine),
 					  d->record));
 	check_json_schedule(multi, d->steps, d->nsteps);
 	if (d->barrier)
