@@ -290,6 +290,7 @@ static inline bool exec_poll_case_ok(const struct exec_poll_case *c)
 	__s32 sems[4];
 	unsigned int i;
 
+	in.effect = ncsync_op(NCSYNC_OPC_POLL_SEM)->effect;	/* as decoded */
 	in.poll.op = c->op;
 	in.poll.dst = 3;
 	in.poll.count = c->count;
