@@ -223,7 +223,7 @@ lnc_refusals() {
 lnc_refused() {
 	printf 'core 0\nengine pool\n\tnop\ncore 1\nengine act\n\tnop\n\tdma 0x0, 0x40, 64, peer=3 on_land sem[1]++\n' > "$tmpd/peer.s"
 	why=
-	refused 1 "peer.s: core 1: engine act record 1: " -c 1 run "$tmpd/peer.s"
+	refused 1 "peer.s: core 1: line 7: engine act record 1: " -c 1 run "$tmpd/peer.s"
 	lnc_result run_cores_refused
 }
 

@@ -379,7 +379,7 @@ t 0 "the same without --strict is done" "$N" run "$tmp/strict.s"
 printf 'engine pool\n\t.raw a4100000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 000000ff\n' > "$tmp/refused.s"
 t 1 "run of a record the kernel refuses" "$N" run "$tmp/refused.s" &&
 	check "the refusal names the engine, the record and the reason" \
-	grep -q "^ncsync: .*refused.s: engine pool record 0: " "$err"
+	grep -q "^ncsync: .*refused.s: line 2: engine pool record 0: " "$err"
 t 1 "run of a bad text" "$N" run "$tmp/bad.s"
 t 1 "run of a missing file" "$N" run "$tmp/missing.s"
 usage "run without a file" "$N" run

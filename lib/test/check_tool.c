@@ -153,7 +153,7 @@ static void symmetry(void)
 	TAP_CHECK(!st && !strstr(out, "symmetric"),
 		  "check fence.s --no-symmetry: no symmetric engines");
 	st = run(json);
-	TAP_CHECK(!st && strstr(out, "\"symmetry\":[[\"act\",\"pe\",\"dve\",\"sp\"]]"),
+	TAP_CHECK(!st && strstr(out, "\"symmetry\":[{\"class\":0,\"engine\":\"act\"},{\"class\":0,\"engine\":\"pe\"},{\"class\":0,\"engine\":\"dve\"},{\"class\":0,\"engine\":\"sp\"}]"),
 		  "check -j fence.s: \"symmetry\": the class of act pe dve sp");
 }
 

@@ -525,13 +525,13 @@ static void json_symmetry(const struct checking *ck,
 {
 	unsigned int i;
 
+	/* An array of objects, as every array of the vocabulary (tool.rst). */
 	j_arr("symmetry");
 	for (i = 0; i < s->nmembers; i++) {
-		if (!i || s->cls[i] != s->cls[i - 1])
-			j_arr(NULL);
-		j_str(NULL, eng_name(ck->multi, s->core[i], s->engine[i]));
-		if (i + 1 == s->nmembers || s->cls[i + 1] != s->cls[i])
-			j_end();
+		j_obj(NULL);
+		j_uint("class", s->cls[i]);
+		j_str("engine", eng_name(ck->multi, s->core[i], s->engine[i]));
+		j_end();
 	}
 	j_end();
 }
