@@ -75,7 +75,7 @@ static bool named(uint8_t opcode, unsigned int i)
 			i <= NCSYNC_REC_GR_LAST) ||
 		       i >= NCSYNC_REC_GR_MASK;
 	case NCSYNC_OPC_POLL_SEM:
-		return i >= NCSYNC_REC_POLL_OP && i <= NCSYNC_REC_POLL_COUNT;
+		return i >= NCSYNC_REC_POLL_OP && i <= NCSYNC_REC_POLL_WRITEBACK;
 	case NCSYNC_OPC_EXIT:
 		return i == NCSYNC_REC_EXIT_FLAGS;
 	case NCSYNC_OPC_DMA:
@@ -198,6 +198,7 @@ static void check_insn(const struct ncsync_insn *in, uint32_t nrecords,
 	case NCSYNC_OPC_EVENT_SEMAPHORE:
 	case NCSYNC_OPC_HALT:
 	case NCSYNC_OPC_NOOP:
+	case NCSYNC_OPC_ENGINE_NOP:
 	case NCSYNC_OPC_EXIT:
 		break;
 	case NCSYNC_OPC_DRAIN:
@@ -232,6 +233,9 @@ static void check_insn(const struct ncsync_insn *in, uint32_t nrecords,
 		      in->poll.count <= NCSYNC_POLL_MAX_COUNT);
 		CHECK((unsigned int)in->poll.first + in->poll.count <=
 		      NCSYNC_NUM_SEMS);
+		CHECK(in->poll.writeback == 0 ||
+		      (in->poll.writeback == NCSYNC_POLL_WB_NONZERO &&
+		       in->poll.op == NCSYNC_POLL_MIN));
 		break;
 	case NCSYNC_OPC_DMA:
 		check_dma(in, devmem);
