@@ -59,6 +59,8 @@ j check-deadlock check "$ex/deadlock.s"
 j check-barrier-skip check "$ex/barrier-skip.s"
 j check-race check "$ex/publish-race.s"
 j check-safe check "$ex/token-ring.s"
+# fence.s: engines searched as interchangeable ("symmetry", "class").
+j check-symmetry check "$ex/fence.s"
 # A counter that takes only even values, waited on for 5: its values.
 printf 'engine pool\n\tnop then sem[2] += 2\n\tnop then sem[2] += 2\n\texit\nengine act\n\tnop wait sem[2] == 5\n\texit\n' > "$tmp/even.s"
 j check-unposted check "$tmp/even.s"
