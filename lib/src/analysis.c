@@ -162,14 +162,6 @@ static bool ncsync_dl_insn_posts(const struct ncsync_insn *in,
 	return false;
 }
 
-/* Decode record @i of @s; false if the validator refuses it. */
-static bool ncsync_dl_decode(const struct ncsync_stream *s, uint32_t i,
-			     struct ncsync_insn *in)
-{
-	return ncsync_record_decode(s->recs + (size_t)i * NCSYNC_RECORD_SIZE,
-				    s->count, UINT64_MAX, in) == NCSYNC_REC_OK;
-}
-
 /**
  * ncsync_dl_insn_can_post() - whether a decoded record could post a wait.
  * @in: the record.
@@ -207,7 +199,7 @@ static uint32_t ncsync_dl_reach(const struct ncsync_stream *s, uint32_t pc)
 
 	for (;;) {
 		for (i = lo; i < hi; i++)
-			if (ncsync_dl_decode(s, i, &in) &&
+			if (ncsync_stream_decode(s, i, &in) &&
 			    ncsync_op_has(in.opcode, NCSYNC_OPF_FLOW) &&
 			    in.br.target < start)
 				start = in.br.target;
@@ -282,7 +274,7 @@ static void ncsync_dl_posters(struct ncsync_dl_work *w, unsigned int j)
 	for (i = 0; i < w->n; i++)
 		left += w->waits[i] && i != j;
 	for (r = ncsync_dl_reach(s, w->pc[j]); left && r < s->count; r++) {
-		if (!ncsync_dl_decode(s, r, &in))
+		if (!ncsync_stream_decode(s, r, &in))
 			continue;
 		for (i = 0; i < w->n; i++) {
 			int64_t *p = &w->poster[i][j];

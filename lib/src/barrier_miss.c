@@ -38,14 +38,6 @@ bool ncsync_program_barrier_owns(const struct ncsync_program *prog,
 	       bank == NCSYNC_BANK_EVENT && prog->res_events[index];
 }
 
-/* Decode record @i of @s; false if the validator refuses it. */
-static bool bm_decode(const struct ncsync_stream *s, uint32_t i,
-		      struct ncsync_insn *in)
-{
-	return ncsync_record_decode(s->recs + (size_t)i * NCSYNC_RECORD_SIZE,
-				    s->count, UINT64_MAX, in) == NCSYNC_REC_OK;
-}
-
 /* Whether engine @e of @prog waits in a lowered barrier. */
 static bool bm_waits_in_barrier(const struct ncsync_program *prog,
 				const struct ncsync_engine_status *e)
@@ -100,7 +92,8 @@ static int64_t bm_skipper(const struct ncsync_stream *s, uint32_t line)
 	uint32_t i, a, first = UINT32_MAX, last = 0;
 
 	for (a = 0; a < s->count; a++) {
-		if (ncsync_stream_line(s, a) != line || !bm_decode(s, a, &in) ||
+		if (ncsync_stream_line(s, a) != line ||
+		    !ncsync_stream_decode(s, a, &in) ||
 		    !bm_arrival(s->prog, &in))
 			continue;
 		first = first < a ? first : a;
@@ -109,7 +102,8 @@ static int64_t bm_skipper(const struct ncsync_stream *s, uint32_t line)
 	if (first == UINT32_MAX)
 		return -1;
 	for (i = 0; i < last; i++) {
-		if (ncsync_stream_line(s, i) == line || !bm_decode(s, i, &in))
+		if (ncsync_stream_line(s, i) == line ||
+		    !ncsync_stream_decode(s, i, &in))
 			continue;
 		if (in.opcode == NCSYNC_OPC_EXIT && i < first)
 			found = i;

@@ -106,9 +106,7 @@ static int ck_decode(struct ck_prog *cp, const struct ncsync_stream *s,
 	if (!cp->insns[e])
 		return -ENOMEM;
 	for (i = 0; i < s->count; i++)
-		if (ncsync_record_decode(s->recs + (size_t)i *
-					 NCSYNC_RECORD_SIZE, s->count,
-					 UINT64_MAX, &cp->insns[e][i]))
+		if (!ncsync_stream_decode(s, i, &cp->insns[e][i]))
 			return -EINVAL;
 	return 0;
 }

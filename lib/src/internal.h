@@ -269,6 +269,8 @@ void ncsync_program_mark(const struct ncsync_program *prog,
 void ncsync_program_rewind(struct ncsync_program *prog,
 			   const struct ncsync_mark *m);
 uint8_t *ncsync_stream_at(const struct ncsync_stream *s, uint32_t index);
+bool ncsync_stream_decode(const struct ncsync_stream *s, uint32_t index,
+			  struct ncsync_insn *in);
 uint8_t *ncsync_stream_append(struct ncsync_stream *s);
 int ncsync_stream_put(struct ncsync_stream *s, const uint8_t *rec);
 int ncsync_fixup_add(struct ncsync_program *prog, uint8_t engine,

@@ -186,6 +186,26 @@ uint8_t *ncsync_stream_at(const struct ncsync_stream *s, uint32_t index)
 	return s->recs + (size_t)index * NCSYNC_RECORD_SIZE;
 }
 
+/**
+ * ncsync_stream_decode() - a record of a stream, through the validator.
+ * @s: the stream.
+ * @index: the record.
+ * @in: the decoded record.
+ *
+ * The branch targets are bound by the stream's length; DMA addresses by
+ * the largest bound (the device's is the kernel's to check).
+ *
+ * Return: true if there is a record @index and the validator accepts it.
+ */
+bool ncsync_stream_decode(const struct ncsync_stream *s, uint32_t index,
+			  struct ncsync_insn *in)
+{
+	const uint8_t *rec = ncsync_stream_at(s, index);
+
+	return rec && ncsync_record_decode(rec, s->count, UINT64_MAX, in) ==
+		      NCSYNC_REC_OK;
+}
+
 /*
  * Writable access: the caller may change the record, so a finalized
  * program is validated again by the next ncsync_program_finalize() or

@@ -115,9 +115,7 @@ static uint64_t ncsync_program_lands(const struct ncsync_program *prog)
 		const struct ncsync_stream *s = prog->streams[e];
 
 		for (i = 0; s && i < s->count; i++) {
-			if (ncsync_record_decode(s->recs + (size_t)i *
-						 NCSYNC_RECORD_SIZE, s->count,
-						 UINT64_MAX, &in) ||
+			if (!ncsync_stream_decode(s, i, &in) ||
 			    !ncsync_op_has(in.opcode, NCSYNC_OPF_DMA) ||
 			    !(in.dma.flags & NCSYNC_DMA_F_PEER) ||
 			    in.dma.peer >= NCSYNC_MAX_LNC)

@@ -13,14 +13,18 @@
 
 #define DVE	NCSYNC_ENGINE_DVE
 
+/* Lines 1-6: three engines meet at a barrier, dve with r1 = 1. */
+#define MEET \
+	"engine pool\n" \
+	"engine act\n" \
+	"engine dve\n" \
+	"\tmovi r1, 1\n" \
+	"barrier\n" \
+	"engine dve\n"
+
 /* dve branches (line 7) around the barrier of line 8. */
 static const char skip_text[] =
-	"engine pool\n"
-	"engine act\n"
-	"engine dve\n"
-	"\tmovi r1, 1\n"
-	"barrier\n"
-	"engine dve\n"
+	MEET
 	"\tbr.eq.u32 r1, 1, skip\n"
 	"barrier\n"
 	"engine dve\n"
@@ -28,12 +32,7 @@ static const char skip_text[] =
 
 /* dve exits (line 8) before the barrier of line 10. */
 static const char exit_text[] =
-	"engine pool\n"
-	"engine act\n"
-	"engine dve\n"
-	"\tmovi r1, 1\n"
-	"barrier\n"
-	"engine dve\n"
+	MEET
 	"\tbr.ne.u32 r1, 1, go\n"
 	"\texit\n"
 	"go:\tnop\n"

@@ -22,7 +22,7 @@ static size_t uniq(struct ck_finals *f)
 }
 
 struct totals {
-	unsigned int programs, same, bad, open;
+	struct ck_tally n;
 	uint64_t reduced, full;
 };
 
@@ -30,9 +30,9 @@ struct totals {
  * Check one program both ways: 1 when the two agree, 0 when not, -1 when a
  * search was cut short.
  */
-static int compare(struct ncsync_program *p, uint32_t flags,
-		    struct totals *t)
+static int compare(struct ncsync_program *p, uint32_t flags, void *arg)
 {
+	struct totals *t = arg;
 	struct ck_finals fr = { 0 }, ff = { 0 };
 	struct ncsync_asm_part part = { .prog = p };
 	struct ncsync_check_result *rr = NULL, *rf = NULL;
@@ -117,25 +117,12 @@ static void run_set(unsigned int n, void (*gen)(char *, size_t),
 {
 	char text[4096];
 	unsigned int i;
-	int ret;
 
 	for (i = 0; i < n; i++) {
-		struct ncsync_program *p;
-
 		gen(text, sizeof(text));
-		p = ck_build(text, alternate && (i & 2) ? NCSYNC_LOWER_EVENTS :
-			     NCSYNC_LOWER_COUNTER);
-		if (!p)
-			continue;
-		t->programs++;
-		ret = compare(p, i & 1 ? NCSYNC_CHECK_F_DMA_FIFO : 0, t);
-		if (ret > 0)
-			t->same++;
-		else if (ret < 0)
-			t->open++;
-		else if (!t->bad++)
-			printf("# differs:\n%s", text);
-		ncsync_program_free(p);
+		ck_tally_text(&t->n, text, alternate && (i & 2) ?
+			      NCSYNC_LOWER_EVENTS : NCSYNC_LOWER_COUNTER,
+			      i & 1 ? NCSYNC_CHECK_F_DMA_FIFO : 0, compare, t);
 	}
 }
 
@@ -145,17 +132,17 @@ int main(int argc, char **argv)
 	struct totals t = { 0 }, l = { 0 };
 
 	run_set(n, ck_random_program, false, &t);
-	TAP_CHECK(t.programs == n && !t.bad && t.same >= n * 3 / 4,
+	TAP_CHECK(t.n.programs == n && !t.n.bad && t.n.same >= n * 3 / 4,
 		  "%u random programs: the reduced search reaches the same final "
 		  "states, defects and verdict as the full one in all %u that "
-		  "end (%u cut short by a limit)", n, t.same, t.open);
+		  "end (%u cut short by a limit)", n, t.n.same, t.n.open);
 	TAP_CHECK(t.reduced < t.full,
 		  "the reduction explores fewer states: %llu instead of %llu",
 		  (unsigned long long)t.reduced, (unsigned long long)t.full);
 	run_set(n / 4, random_loop_program, true, &l);
-	TAP_CHECK(l.programs == n / 4 && !l.bad && l.same >= n / 8,
+	TAP_CHECK(l.n.programs == n / 4 && !l.n.bad && l.n.same >= n / 8,
 		  "%u random loops over a barrier, both lowerings: the same final states, defects and verdict in all %u that end (%u cut short by a limit)",
-		  n / 4, l.same, l.open);
+		  n / 4, l.n.same, l.n.open);
 	TAP_CHECK(l.reduced < l.full,
 		  "the reduction explores fewer states there: %llu instead of %llu",
 		  (unsigned long long)l.reduced, (unsigned long long)l.full);

@@ -6,6 +6,8 @@
 #ifndef NCSYNC_TEST_CHECK_H
 #define NCSYNC_TEST_CHECK_H
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,6 +104,42 @@ static inline bool ck_replays(const struct ncsync_program *p,
 	     done == d->nsteps && !memcmp(last, &d->state, sizeof(*last));
 	free(last);
 	return ok;
+}
+
+/* What a differential test of ncsync_check() counts of its programs. */
+struct ck_tally {
+	unsigned int programs;	/* built and compared */
+	unsigned int same;	/* every search agrees */
+	unsigned int open;	/* a search was cut short by a limit */
+	unsigned int bad;	/* the searches disagree */
+};
+
+/*
+ * Build @text lowered @how and compare its searches under @flags with
+ * @cmp (@arg passed on), which answers 1 when they agree, 0 when not and
+ * -1 when one was cut short; count the answer in @t.  The text of the
+ * first program that disagrees is printed.
+ */
+static inline void
+ck_tally_text(struct ck_tally *t, const char *text,
+	      enum ncsync_barrier_lowering how, uint32_t flags,
+	      int (*cmp)(struct ncsync_program *p, uint32_t flags, void *arg),
+	      void *arg)
+{
+	struct ncsync_program *p = ck_build(text, how);
+	int ret;
+
+	if (!p)
+		return;
+	ret = cmp(p, flags, arg);
+	t->programs++;
+	if (ret > 0)
+		t->same++;
+	else if (ret < 0)
+		t->open++;
+	else if (!t->bad++)
+		printf("# differs:\n%s", text);
+	ncsync_program_free(p);
 }
 
 #endif /* NCSYNC_TEST_CHECK_H */

@@ -46,100 +46,102 @@ static int build(const char *text, int how, char *msg, size_t len,
 	return ret;
 }
 
-/* @text is refused at @line:@col, its message naming @res. */
-static void refused(const char *name, const char *text, int how,
-		    unsigned int line, unsigned int col, const char *res)
+/*
+ * A program and what finalizing it (lowered in the form @how first when
+ * @how is not -1) gives: refused at @line:@col, its message naming @res;
+ * or, when @res is NULL, accepted.
+ */
+struct own_case {
+	const char *name;
+	const char *text;
+	int how;
+	unsigned int line, col;
+	const char *res;
+};
+
+#define EV NCSYNC_LOWER_EVENTS
+
+static const struct own_case cases[] = {
+	/* The counter form owns its counters and r31. */
+	{ "an update of C0 (the issue's program)",
+	  TWO "engine pool\n\tnop then sem[240]++\n\tbarrier\n"
+	  "engine act\n\tbarrier\n", -1, 4, 2, "sem[240]" },
+	{ "an update of C1 in lane 1",
+	  TWO "engine act\n\tbarrier\n"
+	  "engine pool\n\tbarrier\n\tevsem lane1 then sem[241] = 0\n",
+	  -1, 7, 2, "sem[241]" },
+	{ "r31 by a Mov32",
+	  TWO "engine pool\n\tbarrier\nengine act\n\tbarrier\n"
+	  "\tmovi r31, 0\n", -1, 7, 2, "r31" },
+	{ "r31 by a PollSem",
+	  TWO "engine pool\n\tbarrier\n  poll min r31, sem[3]\n"
+	  "engine act\n\tbarrier\n", -1, 5, 3, "r31" },
+	{ "C0 by a GroupResetSemaphores",
+	  TWO "engine pool\n\tbarrier\n\tsema_clear 239..240\n"
+	  "engine act\n\tbarrier\n", -1, 5, 2, "sem[240]" },
+	{ "C0 by a DMA's landing",
+	  TWO "engine pool\n\tbarrier\n"
+	  "\tdma 0x0, 0x100, 16 on_land sem[240]++\n"
+	  "engine act\n\tbarrier\n", -1, 5, 2, "sem[240]" },
+	{ "C0 by a barrier's own events block",
+	  TWO "engine pool\n\tbarrier then sem[240]++\n"
+	  "engine act\n\tbarrier then sem[240]++\n", -1, 4, 2, "sem[240]" },
+	{ "the counters of act, the lowest engine",
+	  "engine act\nengine pe\nengine pe\n\tbarrier\n"
+	  "engine act\n\tbarrier\n\tnop then sem[243]++\n", -1, 7, 2,
+	  "sem[243]" },
+	{ "reading the counters and r31",
+	  TWO "engine pool\n\tbarrier\n\tnop wait sem[240] >= 0\n"
+	  "\tbr.eq.u32 r31, 0, end\nend:\nengine act\n\tbarrier\n",
+	  -1, 0, 0, NULL },
+	{ "another lowest engine's counters",
+	  "engine act\nengine pe\nengine act\n\tbarrier\n"
+	  "\tnop then sem[240]++\nengine pe\n\tbarrier\n", -1, 0, 0, NULL },
+	{ "no barrier: sem[240] and r31 are the program's",
+	  TWO "engine pool\n\tnop then sem[240]++\n\tmovi r31, 0\n",
+	  -1, 0, 0, NULL },
+	{ "the event form does not own r31 or the counters",
+	  TWO "engine pool\n\tbarrier\n\tmovi r31, 0\n"
+	  "\tnop then sem[240]++\nengine act\n\tbarrier\n", EV, 0, 0, NULL },
+	/* The event form owns its event bits and r30. */
+	{ "r30", TWO "engine pool\n\tbarrier\n\tmovi r30, 1\n"
+	  "engine act\n\tbarrier\n", EV, 5, 2, "r30" },
+	{ "an event bit", TWO "engine pool\n\tbarrier\n"
+	  "engine act\n\tbarrier\n\tnop then ev[243] set\n", EV, 7, 2,
+	  "ev[243]" },
+	{ "the counter form does not own r30 or the bits",
+	  TWO "engine pool\n\tbarrier\n\tmovi r30, 1\n"
+	  "\tnop then ev[243] set\nengine act\n\tbarrier\n", -1, 0, 0, NULL },
+	/* A core barrier owns its semaphore, and r31. */
+	{ "the core barrier's semaphore",
+	  TWO "engine pool\n\tcore_barrier sem[20]\n"
+	  "\tnop then sem[20]++\nengine act\n\tcore_barrier sem[20]\n",
+	  -1, 5, 2, "sem[20]" },
+	{ "r31 with a core barrier",
+	  TWO "engine pool\n\tcore_barrier sem[20]\n\tmovi r31, 1\n"
+	  "engine act\n\tcore_barrier sem[20]\n", -1, 5, 2, "r31" },
+	{ "waiting on it",
+	  TWO "engine pool\n\tcore_barrier sem[20]\n"
+	  "\tnop wait sem[20] == 0\nengine act\n\tcore_barrier sem[20]\n",
+	  -1, 0, 0, NULL },
+};
+
+/* Finalize @c's program: refused or accepted, as @c says. */
+static void own_case(const struct own_case *c)
 {
-	unsigned int l, c;
+	unsigned int line, col;
 	char msg[256];
-	int ret = build(text, how, msg, sizeof(msg), &l, &c);
+	int ret = build(c->text, c->how, msg, sizeof(msg), &line, &col);
 
-	TAP_CHECK(ret == -EINVAL && l == line && c == col &&
-		  strstr(msg, res) && strstr(msg, "the lowering owns it"),
-		  "%s: refused at %u:%u naming %s: %d %u:%u '%s'", name,
-		  line, col, res, ret, l, c, msg);
-}
-
-static void accepted(const char *name, const char *text, int how)
-{
-	unsigned int l, c;
-	char msg[256];
-	int ret = build(text, how, msg, sizeof(msg), &l, &c);
-
-	TAP_CHECK(ret == 0 && !msg[0] && l == 0 && c == 0,
-		  "%s: accepted: %d '%s'", name, ret, msg);
-}
-
-static void counter_form(void)
-{
-	refused("an update of C0 (the issue's program)",
-		TWO "engine pool\n\tnop then sem[240]++\n\tbarrier\n"
-		"engine act\n\tbarrier\n", -1, 4, 2, "sem[240]");
-	refused("an update of C1 in lane 1",
-		TWO "engine act\n\tbarrier\n"
-		"engine pool\n\tbarrier\n\tevsem lane1 then sem[241] = 0\n",
-		-1, 7, 2, "sem[241]");
-	refused("r31 by a Mov32",
-		TWO "engine pool\n\tbarrier\nengine act\n\tbarrier\n"
-		"\tmovi r31, 0\n", -1, 7, 2, "r31");
-	refused("r31 by a PollSem",
-		TWO "engine pool\n\tbarrier\n  poll min r31, sem[3]\n"
-		"engine act\n\tbarrier\n", -1, 5, 3, "r31");
-	refused("C0 by a GroupResetSemaphores",
-		TWO "engine pool\n\tbarrier\n\tsema_clear 239..240\n"
-		"engine act\n\tbarrier\n", -1, 5, 2, "sem[240]");
-	refused("C0 by a DMA's landing",
-		TWO "engine pool\n\tbarrier\n"
-		"\tdma 0x0, 0x100, 16 on_land sem[240]++\n"
-		"engine act\n\tbarrier\n", -1, 5, 2, "sem[240]");
-	refused("C0 by a barrier's own events block",
-		TWO "engine pool\n\tbarrier then sem[240]++\n"
-		"engine act\n\tbarrier then sem[240]++\n", -1, 4, 2,
-		"sem[240]");
-	refused("the counters of act, the lowest engine",
-		"engine act\nengine pe\nengine pe\n\tbarrier\n"
-		"engine act\n\tbarrier\n\tnop then sem[243]++\n", -1, 7, 2,
-		"sem[243]");
-	accepted("reading the counters and r31",
-		 TWO "engine pool\n\tbarrier\n\tnop wait sem[240] >= 0\n"
-		 "\tbr.eq.u32 r31, 0, end\nend:\nengine act\n\tbarrier\n", -1);
-	accepted("another lowest engine's counters",
-		 "engine act\nengine pe\nengine act\n\tbarrier\n"
-		 "\tnop then sem[240]++\nengine pe\n\tbarrier\n", -1);
-	accepted("no barrier: sem[240] and r31 are the program's",
-		 TWO "engine pool\n\tnop then sem[240]++\n\tmovi r31, 0\n",
-		 -1);
-	accepted("the event form does not own r31 or the counters",
-		 TWO "engine pool\n\tbarrier\n\tmovi r31, 0\n"
-		 "\tnop then sem[240]++\nengine act\n\tbarrier\n",
-		 NCSYNC_LOWER_EVENTS);
-}
-
-static void event_form(void)
-{
-	refused("r30", TWO "engine pool\n\tbarrier\n\tmovi r30, 1\n"
-		"engine act\n\tbarrier\n", NCSYNC_LOWER_EVENTS, 5, 2, "r30");
-	refused("an event bit", TWO "engine pool\n\tbarrier\n"
-		"engine act\n\tbarrier\n\tnop then ev[243] set\n",
-		NCSYNC_LOWER_EVENTS, 7, 2, "ev[243]");
-	accepted("the counter form does not own r30 or the bits",
-		 TWO "engine pool\n\tbarrier\n\tmovi r30, 1\n"
-		 "\tnop then ev[243] set\nengine act\n\tbarrier\n", -1);
-}
-
-static void core_barrier(void)
-{
-	refused("the core barrier's semaphore",
-		TWO "engine pool\n\tcore_barrier sem[20]\n"
-		"\tnop then sem[20]++\nengine act\n\tcore_barrier sem[20]\n",
-		-1, 5, 2, "sem[20]");
-	refused("r31 with a core barrier",
-		TWO "engine pool\n\tcore_barrier sem[20]\n\tmovi r31, 1\n"
-		"engine act\n\tcore_barrier sem[20]\n", -1, 5, 2, "r31");
-	accepted("waiting on it",
-		 TWO "engine pool\n\tcore_barrier sem[20]\n"
-		 "\tnop wait sem[20] == 0\nengine act\n\tcore_barrier sem[20]\n",
-		 -1);
+	if (!c->res) {
+		TAP_CHECK(ret == 0 && !msg[0] && line == 0 && col == 0,
+			  "%s: accepted: %d '%s'", c->name, ret, msg);
+		return;
+	}
+	TAP_CHECK(ret == -EINVAL && line == c->line && col == c->col &&
+		  strstr(msg, c->res) && strstr(msg, "the lowering owns it"),
+		  "%s: refused at %u:%u naming %s: %d %u:%u '%s'", c->name,
+		  c->line, c->col, c->res, ret, line, col, msg);
 }
 
 /* The builders' records are the lowering's; the program's are not. */
@@ -183,9 +185,10 @@ static void builders(void)
 
 int main(void)
 {
-	counter_form();
-	event_form();
-	core_barrier();
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		own_case(&cases[i]);
 	builders();
 	return tap_done();
 }
