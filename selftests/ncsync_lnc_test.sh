@@ -7,10 +7,11 @@
 #
 #  1. bad_lnc: "cores=3 lnc=2" is refused: EINVAL, the kernel log says
 #     why, and the module does not stay loaded;
-#  2. lnc_test: reload with cores=4 lnc=2 and run ncsync_lnc_test (signals
-#     between the cores of a logical core, programs across cores), none of
-#     it skipped;
-#  3. deadlock_report: the watchdog test of ncsync_lnc_test left each
+#  2. lnc_test: reload with cores=4 lnc=2 and run ncsync_lnc_peer_test
+#     (signals between the cores of a logical core), ncsync_lnc_cores_test
+#     (programs across cores) and ncsync_lnc_access_test (a peer's
+#     descriptor), none of them failing or skipping anything;
+#  3. deadlock_report: the watchdog test of ncsync_lnc_cores_test left each
 #     core's report of its member in the kernel log;
 #  4. lnc_lib_test: ncsync_lnc_lib_test (programs across cores through the
 #     library), none of it skipped;
@@ -51,7 +52,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 build=${BUILD:-$top/build}
 tool=$build/tools/ncsync
-bin=$build/selftests/ncsync_lnc_test
+bins="$build/selftests/ncsync_lnc_peer_test $build/selftests/ncsync_lnc_cores_test
+$build/selftests/ncsync_lnc_access_test"
 libbin=$build/selftests/ncsync_lnc_lib_test
 cbin=$build/selftests/ncsync_corebarrier_test
 sys=/sys/module/ncsync
@@ -59,7 +61,9 @@ sys=/sys/module/ncsync
 ex=$top/examples
 tap_plan 19 lnc
 
-ncsync_reload_begin "$bin"
+for b in $bins; do
+	ncsync_reload_begin "$b"
+done
 
 # 1: a core count that is not a multiple of lnc
 if ncsync_unload; then
@@ -339,10 +343,21 @@ lnc_runs() {
 	rm -rf "$tmpf" "$tmpd"
 }
 
+# The ncsync_lnc_*_test binaries in turn: each one's TAP; fails if one
+# fails (naming it).
+lnc_bins() {
+	lnc_rc=0
+	for b in $bins; do
+		echo "# $(basename "$b")"
+		"$b" || { echo "# $(basename "$b") exited with $?"; lnc_rc=1; }
+	done
+	return $lnc_rc
+}
+
 # 2 - 17: two logical cores of two
 # shellcheck disable=SC2046 # one word per parameter
 if out=$(ncsync_load $(ncsync_params_with cores=4 lnc=2)); then
-	tap_run lnc_test "cores=4 lnc=2" "$bin"
+	tap_run lnc_test "cores=4 lnc=2" lnc_bins
 	why=
 	for c in 0 1; do
 		dmesg | grep 'timed out: no progress for 300 ms (a member of a program across cores)' |

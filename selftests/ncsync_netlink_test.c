@@ -9,7 +9,7 @@
  * dump (GET_PROGRAMS) has a socket of its own, read with plain recv(2).
  * Every test of the "nl" fixture starts from a freshly reset core 0 with
  * event notifications disabled on every core, and leaves them disabled.
- * Programs are 64-byte records encoded by hand (see ncsync_engine_test.c).
+ * Programs are 64-byte records encoded by hand (see ncsync_engine.h).
  *
  * Run inside the test VM, as root:
  *	tools/vm-run build/selftests/ncsync_netlink_test
@@ -72,7 +72,7 @@
 #define TRACEFS		"/sys/kernel/tracing"
 #define DEBUGFS_CORE0	"/sys/kernel/debug/ncsync/core0"
 
-/* Wire values of records.rst, as ncsync_engine_test.c spells them. */
+/* Wire values of records.rst, as ncsync_engine.h spells them. */
 #define W_EQ		0x01
 #define W_GE		0x05
 #define U_EVT_SET	0x01

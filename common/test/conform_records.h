@@ -5,7 +5,7 @@
  * reason it must get, one rule at least once each
  * (Documentation/ncsync/records.rst, "The conformance profile").  Shared
  * by the library's host test (lib/test/conform.c) and the selftests
- * (ncsync_engine_test, fixture conform).  The entries are those of
+ * (ncsync_engine_submit_test, fixture conform).  The entries are those of
  * bad_records.h: an opcode and the bytes written over its header.
  *
  * Two rules need more than the record alone:
