@@ -21,6 +21,7 @@
 #include <ncsync.h>
 
 #include "kselftest_harness.h"
+#include "ncsync_harness.h"
 
 #define SEM		20	/* the barrier semaphore */
 #define DONE_SEM	21	/* counts the engines past the first barrier */

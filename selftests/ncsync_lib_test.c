@@ -49,6 +49,7 @@
 #include <ncsync.h>
 
 #include "kselftest_harness.h"
+#include "ncsync_harness.h"
 #include "ncsync_rec.h"
 
 #define LONG_MS		30000	/* deadline of a wait that must end */

@@ -16,6 +16,7 @@
 #include <ncsync.h>
 
 #include "kselftest_harness.h"
+#include "ncsync_harness.h"
 
 #define UPD_INC		(NCSYNC_UPD_COMPLETE | NCSYNC_UPD_SEM_INC)
 

@@ -3,7 +3,7 @@
  * Helpers shared by the ncsync selftests: time, deadlines, waiting for a
  * program to end or for a thread to block in a system call, the module's
  * parameters, private device nodes, and fixture variants made at run
- * time.
+ * time; and the choice of tests on the command line (ncsync_harness.h).
  * Include after <linux/ncsync.h> and "kselftest_harness.h".
  */
 #ifndef NCSYNC_SELFTEST_H
@@ -21,6 +21,8 @@
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "ncsync_harness.h"
 
 #ifndef NSEC_PER_SEC
 #define NSEC_PER_SEC	1000000000LL
