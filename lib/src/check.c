@@ -42,13 +42,6 @@ struct ck_frame {
 	struct ck_state st;	/* last */
 };
 
-/* The visited set: open addressing over 128-bit hashes; 0 is empty. */
-struct ck_visited {
-	uint64_t *keys;
-	size_t cap;
-	size_t n;
-};
-
 /* One search. */
 struct ck_run {
 	struct ck_prog cp;
@@ -79,9 +72,13 @@ struct ck_run {
 	bool abstract;
 	bool stop;
 	struct ck_state *conc;
-	/* Symmetry (check_sym.c): the classes, and whether the search uses them. */
+	/*
+	 * Symmetry (check_sym.c): the classes, whether the search uses them,
+	 * and those that stay on the classes of a loop (ck_accel_sym()).
+	 */
 	struct ck_sym sym;
 	bool sym_on;
+	struct ck_sym asym;
 };
 
 /* Limit @l ends the search; the first one hit is the one reported. */
@@ -107,72 +104,13 @@ static int64_t ck_now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/*
- * Double the table; -ENOSPC when the new one, next to the old one while it
- * is rehashed, would take more than @avail bytes.
- */
-static int ck_visited_grow(struct ck_visited *v, size_t avail)
-{
-	size_t cap = v->cap ? v->cap * 2 : 1 << 16, i, j;
-	uint64_t *keys;
-
-	if (cap * 2 * sizeof(*keys) > avail)
-		return -ENOSPC;
-	keys = calloc(cap, 2 * sizeof(*keys));
-	if (!keys)
-		return -ENOMEM;
-	for (i = 0; i < v->cap; i++) {
-		if (!v->keys[2 * i] && !v->keys[2 * i + 1])
-			continue;
-		for (j = v->keys[2 * i] & (cap - 1);
-		     keys[2 * j] || keys[2 * j + 1]; j = (j + 1) & (cap - 1))
-			;
-		keys[2 * j] = v->keys[2 * i];
-		keys[2 * j + 1] = v->keys[2 * i + 1];
-	}
-	free(v->keys);
-	v->keys = keys;
-	v->cap = cap;
-	return 0;
-}
-
-/*
- * Look @h up; insert it when @add, growing the table within @avail bytes
- * more.  1: it was there, 0: not, -ENOSPC (no room) or -ENOMEM.
- */
-static int ck_visited_find(struct ck_visited *v, uint64_t h[2], bool add,
-			   size_t avail)
-{
-	size_t j;
-	int ret;
-
-	if (!h[0] && !h[1])
-		h[0] = 1;
-	if (add && 2 * (v->n + 1) > v->cap) {
-		ret = ck_visited_grow(v, avail);
-		if (ret)
-			return ret;
-	}
-	if (!v->cap)
-		return 0;
-	for (j = h[0] & (v->cap - 1); v->keys[2 * j] || v->keys[2 * j + 1];
-	     j = (j + 1) & (v->cap - 1))
-		if (v->keys[2 * j] == h[0] && v->keys[2 * j + 1] == h[1])
-			return 1;
-	if (add) {
-		v->keys[2 * j] = h[0];
-		v->keys[2 * j + 1] = h[1];
-		v->n++;
-	}
-	return 0;
-}
-
 static int ck_seen(struct ck_run *r, const struct ck_state *st, bool add)
 {
 	uint64_t h[2];
 
-	/* Not on the classes of a loop: they single out its engine. */
-	ck_sym_hash(&r->cp, r->sym_on && !r->abstract ? &r->sym : NULL, st, h);
+	/* On the classes of a loop, its twins alike on them (ck_accel_sym()). */
+	ck_sym_hash(&r->cp, !r->sym_on ? NULL : r->abstract ? &r->asym :
+		    &r->sym, st, h);
 	return ck_visited_find(&r->seen, h, add, r->mem_max - ck_mem(r));
 }
 
@@ -886,6 +824,8 @@ static int ck_class_search(struct ck_run *r)
 		ck_accel_fail(r->accel, "an engine may run for ever: its waits are decided pass by pass");
 		return 0;
 	}
+	if (r->sym_on)
+		ck_accel_sym(r->accel, &r->cp, &r->sym, &r->asym);
 	ret = ck_restart(r, true);
 	if (!ret)
 		ret = ck_search(r);
@@ -956,7 +896,8 @@ int ncsync_check_run(const struct ncsync_asm_part *parts, unsigned int n,
 		if (!ret && !r->limited && !r->abstract)
 			ret = ck_search_values(r);
 		if (!ret && r->sym_on)
-			ck_sym_out(&r->cp, &r->sym, &r->res->sym);
+			ck_sym_out(&r->cp, r->abstract ? &r->asym : &r->sym,
+				   &r->res->sym);
 		ck_run_fini(r);
 	}
 	if (!ret) {

@@ -3,7 +3,8 @@
  * "The checker's files"), from the bottom: the state (check_state.c), the
  * executor (check_exec.c), the reduction (check_fut.c, check_path.c,
  * check_indep.c), the search (check.c, check_values.c, check_accel.c,
- * check_sym.c, check_view.c, check_result.c).  Not installed.
+ * check_sym.c, check_seen.c, check_view.c, check_result.c).  Not
+ * installed.
  *
  * The executor runs the decoded records of a finalized program on an
  * explicit core state, one step at a time, through the effect function
@@ -358,6 +359,22 @@ int ck_values_of(const struct ck_values *v, const struct ck_prog *cp,
 		 const struct ck_state *st, unsigned int e, int32_t **out,
 		 uint32_t *n);
 
+/**
+ * struct ck_visited - check_seen.c: the states a search visited, by their
+ *	128-bit hash; open addressing, a pair of zero words is empty.
+ * @keys: 2 * @cap words.
+ * @cap: entries, a power of two, or 0.
+ * @n: entries used.
+ */
+struct ck_visited {
+	uint64_t *keys;
+	size_t cap;
+	size_t n;
+};
+
+int ck_visited_find(struct ck_visited *v, uint64_t h[2], bool add,
+		    size_t avail);
+
 /*
  * check_accel.c: loop acceleration (Documentation/ncsync/check.rst, "Loops
  * of any trip count").  ck_accel_note() watches the explicit search for a
@@ -405,10 +422,17 @@ struct ck_sym {
 };
 
 void ck_sym_init(struct ck_sym *sy, const struct ck_prog *cp);
+void ck_sym_refine(struct ck_sym *out, const struct ck_sym *in,
+		   bool (*same)(const void *arg, unsigned int a,
+				unsigned int b),
+		   const void *arg);
 void ck_sym_hash(const struct ck_prog *cp, const struct ck_sym *sy,
 		 const struct ck_state *st, uint64_t h[2]);
 void ck_sym_out(const struct ck_prog *cp, const struct ck_sym *sy,
 		struct ncsync_check_symmetry *out);
+/* check_accel.c: the slots of @in that stay interchangeable on classes. */
+void ck_accel_sym(const struct ck_accel *a, const struct ck_prog *cp,
+		  const struct ck_sym *in, struct ck_sym *out);
 
 /**
  * struct ncsync_check_result - what ncsync_check() found (check_result.c

@@ -92,6 +92,8 @@ struct ck_accel {
 	unsigned int nwvars;
 	/* Per slot and record: whether it writes incompatibly with delta. */
 	uint8_t *incompat[CK_MAX_SLOTS];
+	/* The loop head the shift was found at (the outcomes of @ref). */
+	struct ck_state *head;
 	const char *why;
 };
 
@@ -154,6 +156,7 @@ void ck_accel_free(struct ck_accel *a)
 	free(a->preds);
 	free(a->ref);
 	free(a->wvars);
+	free(a->head);
 	free(a);
 }
 
@@ -752,11 +755,86 @@ static int ck_accel_setup(struct ck_accel *a, const struct ck_prog *cp,
 	}
 	if (!any)
 		return 0;
+	a->head = malloc(sizeof(*a->head));
+	if (!a->head)
+		return -ENOMEM;
+	ck_state_copy(cp, a->head, to);
 	ret = ck_preds_init(a, cp, to);
 	if (!ret)
 		ret = ck_incompat_init(a, cp);
 	a->on = !ret;
 	return ret;
+}
+
+/* @p with the registers of slot @x read as those of slot @y. */
+static struct ck_pred ck_pred_rename(const struct ck_pred *p, unsigned int x,
+				     unsigned int y)
+{
+	struct ck_pred q = *p;
+	unsigned int k;
+
+	for (k = 0; k < 2; k++)
+		if (q.var[k] < CK_VREGS && q.var[k] / NCSYNC_NUM_REGS == x)
+			q.var[k] = y * NCSYNC_NUM_REGS +
+				   q.var[k] % NCSYNC_NUM_REGS;
+	return q;
+}
+
+struct ck_twins {
+	const struct ck_accel *a;
+	const struct ck_prog *cp;
+};
+
+/*
+ * Whether exchanging slots @x and @y (one core, the same records) maps the
+ * classes to the classes: each register is shifted alike in both, and each
+ * comparison that moves with the passes has, at the loop's head, the
+ * outcome its twin has (the cut of a class whose outcome differs from the
+ * head's).  The comparisons of @y are those of @x renamed (the same
+ * records), so one direction covers both.
+ */
+static bool ck_accel_twins(const void *arg, unsigned int x, unsigned int y)
+{
+	const struct ck_twins *t = arg;
+	const struct ck_accel *a = t->a;
+	unsigned int i, k;
+
+	if (memcmp(a->delta + x * NCSYNC_NUM_REGS,
+		   a->delta + y * NCSYNC_NUM_REGS,
+		   NCSYNC_NUM_REGS * sizeof(a->delta[0])))
+		return false;
+	for (i = 0; i < a->npreds; i++) {
+		const struct ck_pred *p = &a->preds[i];
+		struct ck_pred q;
+
+		for (k = 0; k < 2; k++)
+			if (p->var[k] < CK_VREGS &&
+			    p->var[k] / NCSYNC_NUM_REGS == x)
+				break;
+		if (k == 2)
+			continue;
+		q = ck_pred_rename(p, x, y);
+		if (ck_pred_value(a, t->cp, &q, a->head) != a->ref[i])
+			return false;
+	}
+	return true;
+}
+
+/**
+ * ck_accel_sym() - the symmetry of the search on the classes of a loop.
+ * @a: the loop's shift, found (ck_accel_on()).
+ * @cp: the decoded program.
+ * @in: the classes of interchangeable slots of @cp (ck_sym_init()).
+ * @out: those of their slots whose exchange maps classes to classes
+ *	(Documentation/ncsync/check.rst, "Symmetry", "On the classes of a
+ *	loop").
+ */
+void ck_accel_sym(const struct ck_accel *a, const struct ck_prog *cp,
+		  const struct ck_sym *in, struct ck_sym *out)
+{
+	struct ck_twins t = { .a = a, .cp = cp };
+
+	ck_sym_refine(out, in, ck_accel_twins, &t);
 }
 
 /* Whether step @s from @from is a taken branch back. */

@@ -66,6 +66,50 @@ void ck_sym_init(struct ck_sym *sy, const struct ck_prog *cp)
 	sy->first[sy->nclass] = n;
 }
 
+/**
+ * ck_sym_refine() - split the classes of @in by an equivalence of slots.
+ * @out: the classes of two or more slots that @same holds between; nclass
+ *	0 when none is left.
+ * @in: the classes to split.
+ * @same: whether two slots of a class of @in stay interchangeable; it must
+ *	be an equivalence on each class.
+ * @arg: passed to @same.
+ *
+ * The search on the classes of a loop (check_accel.c) keeps the slots
+ * whose shift and outcomes at the loop's head are the same
+ * (Documentation/ncsync/check.rst, "Symmetry", "On the classes of a
+ * loop").
+ */
+void ck_sym_refine(struct ck_sym *out, const struct ck_sym *in,
+		   bool (*same)(const void *arg, unsigned int a,
+				unsigned int b),
+		   const void *arg)
+{
+	bool taken[CK_MAX_SLOTS] = { false };
+	unsigned int c, i, j, n = 0, start;
+
+	memset(out, 0, sizeof(*out));
+	for (c = 0; c < in->nclass; c++) {
+		for (i = in->first[c]; i < in->first[c + 1]; i++) {
+			if (taken[i])
+				continue;
+			start = n;
+			out->slots[n++] = in->slots[i];
+			for (j = i + 1; j < in->first[c + 1]; j++)
+				if (!taken[j] &&
+				    same(arg, in->slots[i], in->slots[j])) {
+					taken[j] = true;
+					out->slots[n++] = in->slots[j];
+				}
+			if (n - start < 2)
+				n = start;
+			else
+				out->first[out->nclass++] = start;
+		}
+	}
+	out->first[out->nclass] = n;
+}
+
 /* The places in @st's copies of those slot @e issued, and their records. */
 static unsigned int ck_sym_copies(const struct ck_state *st, unsigned int e,
 				  uint64_t *key)

@@ -7,8 +7,10 @@
  * loop is found; programs it must not prove (absolute writes, constants
  * compared with a shifted semaphore, wrap-around, a counter nothing
  * compares) get the plain search's answer; so do programs across cores;
- * and examples/barrier-loop.s is
- * safe at 20, 1000 and 1000000 passes in the same number of states.
+ * random looped programs of interchangeable engines get the same verdict
+ * and kinds by induction with symmetry, without it and pass by pass; and
+ * examples/barrier-loop.s is safe at 20, 1000 and 1000000 passes in the
+ * same number of states, fewer than without symmetry.
  */
 #include <stdio.h>
 
@@ -70,25 +72,19 @@ static uint32_t accel_status(const struct ncsync_check_result *res)
 }
 
 /*
- * Whether the accelerated check of @text agrees with the plain one: 1; 0
+ * Whether the accelerated result @ra agrees with the plain one @rp: 1; 0
  * if not (a verdict or a defect kind the plain search does not have); 2
  * when the accelerated one was cut short by a limit where the plain one
  * was not, and found nothing the plain one does not; -1 when the plain
- * search was cut short (not compared).  *@applied: whether the
- * acceleration gave the verdict.
+ * search was cut short (not compared).
  */
-static int agree(const char *text, const struct ncsync_check_opts *base,
-		 bool *applied)
+static int same_result(const char *text,
+		       const struct ncsync_check_result *ra,
+		       const struct ncsync_check_result *rp)
 {
-	struct ncsync_check_result *ra, *rp;
-	unsigned int ka, kp;
+	unsigned int ka = ra ? kinds_of(ra) : 0, kp = rp ? kinds_of(rp) : 0;
 	int same;
 
-	ra = check_text(text, true, 200000, base);
-	rp = check_text(text, false, 200000, base);
-	*applied = ra && accel_status(ra) == NCSYNC_ACCEL_APPLIED;
-	ka = ra ? kinds_of(ra) : 0;
-	kp = rp ? kinds_of(rp) : 0;
 	if (!ra || !rp)
 		same = 0;
 	else if (!ncsync_check_complete(rp))
@@ -104,6 +100,23 @@ static int agree(const char *text, const struct ncsync_check_opts *base,
 		printf("# differs (accelerated %d/%x, plain %d/%x):\n%s",
 		       ra ? (int)ncsync_check_verdict(ra) : -1, ka,
 		       rp ? (int)ncsync_check_verdict(rp) : -1, kp, text);
+	return same;
+}
+
+/*
+ * Whether the accelerated check of @text agrees with the plain one
+ * (same_result()).  *@applied: whether the acceleration gave the verdict.
+ */
+static int agree(const char *text, const struct ncsync_check_opts *base,
+		 bool *applied)
+{
+	struct ncsync_check_result *ra, *rp;
+	int same;
+
+	ra = check_text(text, true, 200000, base);
+	rp = check_text(text, false, 200000, base);
+	*applied = ra && accel_status(ra) == NCSYNC_ACCEL_APPLIED;
+	same = same_result(text, ra, rp);
 	ncsync_check_free(ra);
 	ncsync_check_free(rp);
 	return same;
@@ -131,6 +144,31 @@ static void body_line(char *buf, size_t len)
 		snprintf(buf, len, body_menu[m], 0x40 * rnd(3), a);
 	else
 		snprintf(buf, len, body_menu[m], a);
+}
+
+/*
+ * Lines that engines running one body can all run every pass without a
+ * deadlock when a barrier separates the passes (each engine posts and
+ * then waits for as many posts as passes so far), so that more of the
+ * random programs of interchangeable engines are proved by induction.
+ */
+static const char *const twin_menu[] = {
+	"nop then sem[%u]++", "nop wait sem[%u] >= r1", "addi r2, r2, 1",
+	"nop then sem[%u] += r4", "nop wait sem[%u] >= 0", "drain",
+	"dma 0x%x, 0x40, 64, latency=1 on_land sem[%u]++",
+};
+
+static void twin_line(char *buf, size_t len)
+{
+	unsigned int m = rnd(sizeof(twin_menu) / sizeof(twin_menu[0]));
+	unsigned int a = 1 + rnd(3);
+
+	if (rnd(3) == 0)
+		body_line(buf, len);
+	else if (m == 6)
+		snprintf(buf, len, twin_menu[m], 0x40 * rnd(3), a);
+	else
+		snprintf(buf, len, twin_menu[m], a);
 }
 
 /*
@@ -190,6 +228,105 @@ static void test_random(unsigned int n)
 	/* Most random programs deadlock, and a defect is found pass by pass. */
 	TAP_CHECK(applied > 0,
 		  "the acceleration gave the verdict of %u of them", applied);
+}
+
+/*
+ * A random program of 2 or 3 engines that run one body: a counted loop of
+ * @passes passes over a few random lines, with a barrier in it or not;
+ * with @off, the last engine has one line more.
+ */
+static void random_twins(char *text, size_t len, unsigned int passes,
+			 bool off)
+{
+	static const char *const engines[] = { "act", "pe", "dve" };
+	unsigned int n = 2 + rnd(2), e, i, half, k = 1 + rnd(3), r4 = rnd(2);
+	char lines[2][4][96];
+	bool barrier = rnd(4);
+	size_t o = 0;
+
+	for (half = 0; half < 2; half++)
+		for (i = 0; i < 4; i++)
+			twin_line(lines[half][i], sizeof(lines[half][i]));
+	for (e = 0; e < n; e++)
+		o += snprintf(text + o, len - o,
+			      "engine %s\n\tmovi r1, 0\n\tmovi r4, %u\n",
+			      engines[e], r4);
+	for (half = 0; half < 2; half++) {
+		for (e = 0; e < n; e++) {
+			bool more = off && e == n - 1 && half;
+
+			o += snprintf(text + o, len - o, "engine %s\n%s",
+				      engines[e], half ? "" : "top:\n");
+			for (i = 0; i < k + more; i++)
+				o += snprintf(text + o, len - o, "\t%s\n",
+					      lines[half][i]);
+			if (half)
+				o += snprintf(text + o, len - o,
+					      "\taddi r1, r1, 1\n\tbr.lt.u32 r1, %u, top\n\tnop then sem[5]++\n",
+					      passes);
+		}
+		if (barrier && !half)
+			o += snprintf(text + o, len - o, "barrier\n");
+	}
+}
+
+struct twins {
+	unsigned int same, bad, open, cut, applied, merged;
+	uint64_t sym, nosym;
+};
+
+/*
+ * Check @text by induction with symmetry, without it, and pass by pass
+ * (--no-accel, the explicit search): the same verdict and defect kinds.
+ */
+static void twins_agree(const char *text, struct twins *t)
+{
+	struct ncsync_check_result *ra, *rn, *rp;
+	struct ncsync_check_symmetry sy = { 0 };
+	struct ncsync_check_opts o;
+	int a, b;
+
+	ncsync_check_opts_init(&o);
+	o.flags = NCSYNC_CHECK_F_NO_SYMMETRY;
+	ra = check_text(text, true, 200000, NULL);
+	rn = check_text(text, true, 200000, &o);
+	rp = check_text(text, false, 200000, NULL);
+	a = same_result(text, ra, rp);
+	b = same_result(text, rn, rp);
+	t->bad += !a || !b;
+	t->open += a < 0;
+	t->cut += a == 2 || b == 2;
+	t->same += a == 1 && b == 1;
+	if (a == 1 && b == 1 && accel_status(ra) == NCSYNC_ACCEL_APPLIED &&
+	    accel_status(rn) == NCSYNC_ACCEL_APPLIED) {
+		t->applied++;
+		t->sym += ncsync_check_states(ra);
+		t->nosym += ncsync_check_states(rn);
+		t->merged += !ncsync_check_symmetry(ra, &sy) &&
+			     sy.nclasses > 0;
+	}
+	ncsync_check_free(ra);
+	ncsync_check_free(rn);
+	ncsync_check_free(rp);
+}
+
+static void test_random_twins(unsigned int n)
+{
+	struct twins t = { 0 };
+	char text[4096];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		random_twins(text, sizeof(text), 2 + rnd(5), i % 3 == 2);
+		twins_agree(text, &t);
+	}
+	TAP_CHECK(!t.bad && t.same >= n / 2 && t.cut <= n / 20,
+		  "%u random looped programs of interchangeable engines: by induction with symmetry, without it, and pass by pass the same verdict and defect kinds in %u (%u cut short pass by pass, %u by a limit first)",
+		  n, t.same, t.open, t.cut);
+	TAP_CHECK(t.merged > 0 && t.sym < t.nosym,
+		  "by induction on %u, with engines merged on the classes in %u: %llu states with symmetry, %llu without",
+		  t.applied, t.merged, (unsigned long long)t.sym,
+		  (unsigned long long)t.nosym);
 }
 
 /*
@@ -565,8 +702,9 @@ static char *read_example(const char *name)
 
 /* examples/barrier-loop.s with @passes passes. */
 static uint64_t barrier_loop(const char *text, unsigned int passes,
-			     bool *safe)
+			     uint32_t flags, bool *safe)
 {
+	struct ncsync_check_opts opt;
 	struct ncsync_check_result *res;
 	char *prog = malloc(strlen(text) + 512), *o = prog;
 	const char *p = text, *hit;
@@ -581,7 +719,9 @@ static uint64_t barrier_loop(const char *text, unsigned int passes,
 		p = hit + 6;
 	}
 	strcpy(o, p);
-	res = check_text(prog, true, 10000000, NULL);
+	ncsync_check_opts_init(&opt);
+	opt.flags = flags;
+	res = check_text(prog, true, 10000000, &opt);
 	*safe = res && ncsync_check_verdict(res) == NCSYNC_CHECK_SAFE &&
 		accel_status(res) == NCSYNC_ACCEL_APPLIED;
 	states = res ? ncsync_check_states(res) : 0;
@@ -593,26 +733,32 @@ static uint64_t barrier_loop(const char *text, unsigned int passes,
 static void test_barrier_loop(void)
 {
 	char *text = read_example("barrier-loop.s");
-	uint64_t s20, s1k, s1m;
-	bool a, b, c;
+	uint64_t s20, s1k, s1m, nosym;
+	bool a, b, c, d;
 
 	if (!text) {
 		TAP_CHECK(0, "examples/barrier-loop.s");
 		return;
 	}
-	s20 = barrier_loop(text, 20, &a);
-	s1k = barrier_loop(text, 1000, &b);
-	s1m = barrier_loop(text, 1000000, &c);
+	s20 = barrier_loop(text, 20, 0, &a);
+	s1k = barrier_loop(text, 1000, 0, &b);
+	s1m = barrier_loop(text, 1000000, 0, &c);
 	TAP_CHECK(a && b && c && s20 == s1k && s1k == s1m,
 		  "barrier-loop.s safe by induction at 20, 1000 and 1000000 passes, in %llu, %llu and %llu states",
 		  (unsigned long long)s20, (unsigned long long)s1k,
 		  (unsigned long long)s1m);
+	/* Its four workers are twins on the classes too (check_sym.c). */
+	nosym = barrier_loop(text, 20, NCSYNC_CHECK_F_NO_SYMMETRY, &d);
+	TAP_CHECK(a && d && 4 * s20 < nosym,
+		  "with its four interchangeable engines merged on the classes: %llu states, %llu without",
+		  (unsigned long long)s20, (unsigned long long)nosym);
 	free(text);
 }
 
 int main(int argc, char **argv)
 {
 	test_random(argc > 1 ? atoi(argv[1]) : 150);
+	test_random_twins(argc > 1 ? atoi(argv[1]) : 150);
 	test_bug_at_pass();
 	test_must_not_apply();
 	test_wrap();
