@@ -453,6 +453,13 @@ t 1 "run --timeline deadlock.s" "$N" run --timeline "$tmp/dl.svg" "$ex/deadlock.
 check "deadlock timeline: the waits that never passed" grep -q 'never passed' "$tmp/dl.svg"
 check "deadlock timeline: source lines, header time" \
 	tl_source "$tmp/dl.svg" "$ex/deadlock.s"
+# A program's copies: a DMA lane under its engines, a bar per copy
+# from its issue to its landing, with the DMA record's line.
+t 0 "run --timeline dma-drain.s" "$N" run --timeline "$tmp/dd.svg" "$ex/dma-drain.s" &&
+	check "dma-drain timeline: a DMA lane under the engines" lanes "$tmp/dd.svg" "pool act DMA"
+check "dma-drain timeline: its two copies landed" grep -q '>2 copies, 2 landed</text>' "$tmp/dd.svg"
+check "dma-drain timeline: a copy's line and completion" grep -q \
+	"pool record [0-9]*, line $(grep -n '^	dma 0x0, 0x1000' "$ex/dma-drain.s" | cut -d: -f1): copy 0, 4096 bytes, latency 200000 us: landed after [0-9.]* ms, then sem\[41\]++ on core 0<" "$tmp/dd.svg"
 check "the timeline leaves no tracefs instance behind" \
 	sh -c '! ls -d /sys/kernel/tracing/instances/ncsync-* 2>/dev/null'
 usage "run --timeline with an empty name" "$N" run --timeline= "$ex/fence.s"
