@@ -380,6 +380,13 @@ printf 'engine pool\n\t.raw a4100000 00000000 00000000 00000000 00000000 0000000
 t 1 "run of a record the kernel refuses" "$N" run "$tmp/refused.s" &&
 	check "the refusal names the engine, the record and the reason" \
 	grep -q "^ncsync: .*refused.s: line 2: engine pool record 0: " "$err"
+# A copy past the core's device memory: the kernel refuses it, and the
+# error names its line.
+dm=$("$N" -j info | $py -c 'import json, sys; print(json.load(sys.stdin)["devmem_size"])')
+printf 'engine pool\n\tnop\n\tdma 0x0, %s, 4096\n\texit\n' "$dm" > "$tmp/pastdm.s"
+t 1 "run of a copy past the device memory" "$N" run "$tmp/pastdm.s" &&
+	check "the refusal names the copy's line" \
+	grep -q "^ncsync: .*pastdm.s: line 3: engine pool record 1: DMA range or latency out of bounds" "$err"
 t 1 "run of a bad text" "$N" run "$tmp/bad.s"
 t 1 "run of a missing file" "$N" run "$tmp/missing.s"
 usage "run without a file" "$N" run
