@@ -22,6 +22,7 @@
 #include <linux/vmalloc.h>
 
 #include "ncsync_drv.h"
+#include "ncsync_trace.h"
 
 /* Bytes copied between two chances to reschedule. */
 #define NCSYNC_DMA_CHUNK	(64 * 1024)
@@ -41,17 +42,20 @@ bool ncsync_dma_full(struct ncsync_equeue *q)
  * ncsync_dma_issue() - issue a copy into a free slot of its queue's ring.
  * @q: the issuing queue, which has a free slot (!ncsync_dma_full()).
  * @insn: the DMA record.
+ * @pc: the record's index in @q, for the tracepoint.
  *
  * Slots are taken in issue order and freed in the same order, since a
  * program's copies land (or are dropped) in issue order.
  */
-void ncsync_dma_issue(struct ncsync_equeue *q, const struct ncsync_insn *insn)
+void ncsync_dma_issue(struct ncsync_equeue *q, const struct ncsync_insn *insn,
+		      u32 pc)
 {
 	struct ncsync_prog *prog = q->prog;
 	struct ncsync_core *core = prog->core;
 	struct ncsync_dma_copy *c;
 
-	c = &q->dma_slots[q->dma_issued++ % ncsync_dma_depth];
+	c = &q->dma_slots[q->dma_issued % ncsync_dma_depth];
+	c->seq = q->dma_issued++;
 	c->q = q;
 	c->src = insn->dma.src;
 	c->dst = insn->dma.dst;
@@ -63,6 +67,10 @@ void ncsync_dma_issue(struct ncsync_equeue *q, const struct ncsync_insn *insn)
 	if (insn->dma.flags & NCSYNC_DMA_F_PEER)
 		c->upd_core = core->lnc_first + insn->dma.peer;
 	c->upd_reset_gen = READ_ONCE(c->upd_core->reset_gen);
+	trace_ncsync_dma_issue(core->index, q->engine, prog->id, pc, c->seq,
+			       c->len, insn->dma.latency_us,
+			       c->upd_core->index, c->upd.active,
+			       c->upd.bank, c->upd.index);
 
 	kref_get(&prog->ref);
 	atomic_inc(&q->dma_outstanding);
@@ -144,12 +152,13 @@ static void ncsync_dma_move(struct ncsync_core *core, u64 dst, u64 src,
  * that it is ordered with a reset's clear of either core: a copy issued
  * before a reset of the core it updates lands without its update; and
  * with the stop of a program across cores by a reset or close on another
- * core (ncsync_groups_stop_peers()).
+ * core (ncsync_groups_stop_peers()).  Whether it was applied.
  */
-static void ncsync_dma_update(struct ncsync_core *core,
+static bool ncsync_dma_update(struct ncsync_core *core,
 			      struct ncsync_dma_copy *c)
 {
 	struct ncsync_core *to = c->upd_core;
+	bool done = false;
 
 	spin_lock(&to->lock);
 	/* Teardown stops every DMA engine before any bank goes. */
@@ -162,29 +171,35 @@ static void ncsync_dma_update(struct ncsync_core *core,
 		else
 			ncsync_sem_update_locked(to, c->upd.index, c->upd.op,
 						 c->upd.operand);
+		done = true;
 	}
 out:
 	spin_unlock(&to->lock);
+	return done;
 }
 
 /*
  * Land a copy: the bytes, then its update, unless it is void.  A program
  * stopped between the two checks gets its bytes but not its update.  Then
  * free its slot and wake its engine (Drain, or a DMA record waiting for a
- * slot).
+ * slot).  Traced either way (ncsync_dma_land: landed 0 for a dropped copy).
  */
 static void ncsync_dma_land(struct ncsync_core *core,
 			    struct ncsync_dma_copy *c)
 {
 	struct ncsync_equeue *q = c->q;
 	struct ncsync_prog *prog = q->prog;
+	bool landed = false, updated = false;
 
 	if (!kthread_should_stop() && !ncsync_dma_void(core, c)) {
 		ncsync_dma_move(core, c->dst, c->src, c->len);
 		if (c->upd.active)
-			ncsync_dma_update(core, c);
+			updated = ncsync_dma_update(core, c);
 		ncsync_prog_progress(prog);
+		landed = true;
 	}
+	trace_ncsync_dma_land(core->index, q->engine, prog->id, c->seq,
+			      c->upd_core->index, landed, updated);
 	/* The slot is free once every use of it is done. */
 	smp_mb__before_atomic();
 	atomic_dec(&q->dma_outstanding);

@@ -96,6 +96,8 @@ struct ncsync_group {
  * @land: when it lands (issue time + latency).
  * @reset_gen: the core's reset generation at issue; a reset voids it.
  * @len: bytes.
+ * @seq: its number among the copies its queue issued (from 0), which the
+ *	tracepoints ncsync_dma_issue and ncsync_dma_land name it by.
  * @upd: the update applied when it lands (+1 or event set), if active.
  * @upd_core: the core @upd applies to: the issuer's, or with
  *	NCSYNC_DMA_F_PEER a core of the issuer's logical core.
@@ -113,6 +115,7 @@ struct ncsync_dma_copy {
 	ktime_t land;
 	u64 reset_gen;
 	u32 len;
+	u32 seq;
 	struct ncsync_update_op upd;
 	struct ncsync_core *upd_core;
 	u64 upd_reset_gen;
@@ -757,7 +760,8 @@ int ncsync_dma_init(struct ncsync_core *core);
 void ncsync_dma_stop(struct ncsync_core *core);
 void ncsync_dma_fini(struct ncsync_core *core);
 bool ncsync_dma_full(struct ncsync_equeue *q);
-void ncsync_dma_issue(struct ncsync_equeue *q, const struct ncsync_insn *insn);
+void ncsync_dma_issue(struct ncsync_equeue *q, const struct ncsync_insn *insn,
+		      u32 pc);
 
 /* ncsync_user.c */
 struct ncsync_user *ncsync_user_get(kuid_t uid);

@@ -151,7 +151,7 @@ static bool ncsync_exec_dma_issue(void *ctx, const struct ncsync_insn *in)
 	if (ncsync_dma_full(x->q))
 		return false;
 	ncsync_exec_unblocked(x);
-	ncsync_dma_issue(x->q, in);
+	ncsync_dma_issue(x->q, in, x->pc);
 	return true;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ncsync tracepoints: record execution, engine waits and wake-ups.
+ * ncsync tracepoints: record execution, engine waits, DMA copies (issued
+ * and landed) and wake-ups.
  * Enable with perf (-e 'ncsync:*') or trace-cmd (-e ncsync).
  */
 #undef TRACE_SYSTEM
@@ -86,6 +87,71 @@ TRACE_EVENT(ncsync_wait_end,
 	TP_printk("core=%u engine=%u prog=%u pc=%u passed=%d",
 		  __entry->core, __entry->engine, __entry->prog, __entry->pc,
 		  __entry->passed)
+);
+
+TRACE_EVENT(ncsync_dma_issue,
+	TP_PROTO(u32 core, u8 engine, u32 prog_id, u32 pc, u32 copy, u32 len,
+		 u32 latency_us, u32 to, bool upd, u8 bank, u8 index),
+	TP_ARGS(core, engine, prog_id, pc, copy, len, latency_us, to, upd,
+		bank, index),
+	TP_STRUCT__entry(
+		__field(u32, core)
+		__field(u8, engine)
+		__field(bool, upd)
+		__field(u8, bank)
+		__field(u8, index)
+		__field(u32, prog)
+		__field(u32, pc)
+		__field(u32, copy)
+		__field(u32, len)
+		__field(u32, latency_us)
+		__field(u32, to)
+	),
+	TP_fast_assign(
+		__entry->core = core;
+		__entry->engine = engine;
+		__entry->upd = upd;
+		__entry->bank = bank;
+		__entry->index = index;
+		__entry->prog = prog_id;
+		__entry->pc = pc;
+		__entry->copy = copy;
+		__entry->len = len;
+		__entry->latency_us = latency_us;
+		__entry->to = to;
+	),
+	TP_printk("core=%u engine=%u prog=%u pc=%u copy=%u len=%u latency=%u to=%u upd=%d bank=%u index=%u",
+		  __entry->core, __entry->engine, __entry->prog, __entry->pc,
+		  __entry->copy, __entry->len, __entry->latency_us,
+		  __entry->to, __entry->upd, __entry->bank, __entry->index)
+);
+
+TRACE_EVENT(ncsync_dma_land,
+	TP_PROTO(u32 core, u8 engine, u32 prog_id, u32 copy, u32 to,
+		 bool landed, bool updated),
+	TP_ARGS(core, engine, prog_id, copy, to, landed, updated),
+	TP_STRUCT__entry(
+		__field(u32, core)
+		__field(u8, engine)
+		__field(bool, landed)
+		__field(bool, updated)
+		__field(u32, prog)
+		__field(u32, copy)
+		__field(u32, to)
+	),
+	TP_fast_assign(
+		__entry->core = core;
+		__entry->engine = engine;
+		__entry->landed = landed;
+		__entry->updated = updated;
+		__entry->prog = prog_id;
+		__entry->copy = copy;
+		__entry->to = to;
+	),
+	TP_printk("core=%u engine=%u prog=%u copy=%u to=%u landed=%d updated=%d",
+		  __entry->core, __entry->engine, __entry->prog,
+		  __entry->copy, __entry->to, __entry->landed,
+		  __entry->updated)
 );
 
 TRACE_EVENT(ncsync_wake,

@@ -31,11 +31,15 @@
 #     examples/pingpong-cores.s checks it safe and runs it;
 # 13. run_cores_refused: a record the kernel refuses is named with its
 #     core;
-# 14. run_cores_timeline: --timeline draws a lane per (core, engine);
+# 14. run_cores_timeline: --timeline draws a lane per (core, engine) and
+#     a DMA lane per core, each copy on it, and an arrow per cross-core
+#     copy to the wait it let pass, with both lines;
 # 15. run_cores_other: a text naming core 1 alone, run with -c 0, runs on
 #     core 1, submitted there;
 # 16. run_cores_core_barrier: "ncsync run examples/core-barrier-loop.s",
-#     ten engines on two cores meeting at a core_barrier 1000 times;
+#     ten engines on two cores meeting at a core_barrier 1000 times; its
+#     timeline has an arrow per arrival on the other core, to the
+#     barrier's wait there;
 # 17. run_cores_notify: "ncsync monitor" of every core receives the end
 #     of each core's part of a program across cores, from its core;
 # 18. run_cores_deadlock: a program across cores whose cores wait for
@@ -231,17 +235,53 @@ lnc_refused() {
 	lnc_result run_cores_refused
 }
 
-# 14: one lane per (core, engine), each with its records.
+# The lanes of the timeline $1, top down, then its cross-core arrows,
+# each "arrow: TITLE", then "N signals".
+tl_lanes_arrows() {
+	$py - "$1" <<'EOF'
+import re, sys
+import xml.etree.ElementTree as ET
+ns = '{http://www.w3.org/2000/svg}'
+root = ET.parse(sys.argv[1]).getroot()
+lanes = sorted((float(t.get('y')), t.text) for t in root.iter(ns + 'text')
+               if t.get('class') == 'l')
+print(', '.join(n for _, n in lanes))
+n = 0
+for a in root.iter(ns + 'line'):
+    if a.get('class') != 'xcore':
+        continue
+    title = a.find(ns + 'title').text
+    m = re.search(r' \(and (\d+) more signals\)$', title)
+    n += 1 + int(m.group(1)) if m else 1
+    print('arrow: ' + title)
+print('%d signals' % n)
+EOF
+}
+
+# 14: one lane per (core, engine), each with its records, and a DMA lane
+# per core; an arrow per copy to the other core, from its line to the
+# line of the wait it let pass (or none).
 lnc_timeline() {
 	why=
 	succeeds -c 0 run --timeline "$tmpd/t.svg" "$ex/pingpong-cores.s"
-	for c in 0 1; do
-		grep -q "class=\"l\">core $c pool</text>" "$tmpd/t.svg" ||
-			why="$why; no lane 'core $c pool'"
-	done
-	n=$(grep -c 'class="l">' "$tmpd/t.svg")
-	[ "$n" = 2 ] || why="$why; $n lanes, not 2"
+	tl_lanes_arrows "$tmpd/t.svg" > "$tmpd/tl.out" 2>&1 ||
+		why="$why; the SVG does not parse: $(cat "$tmpd/tl.out")"
+	l=$(head -n 1 "$tmpd/tl.out")
+	[ "$l" = "core 0 pool, core 0 DMA, core 1 pool, core 1 DMA" ] ||
+		why="$why; lanes: $l"
 	! grep -q 'no records traced' "$tmpd/t.svg" || why="$why; an empty lane"
+	[ "$(grep -c '>50 copies, 50 landed</text>' "$tmpd/t.svg")" = 2 ] ||
+		why="$why; not 50 copies landed on each DMA lane"
+	grep -qx '100 signals' "$tmpd/tl.out" ||
+		why="$why; not 100 cross-core signals: $(tail -n 1 "$tmpd/tl.out")"
+	p1=$(grep -n 'peer=1' "$ex/pingpong-cores.s" | cut -d: -f1)
+	w10=$(grep -n 'wait sem\[10\]' "$ex/pingpong-cores.s" | cut -d: -f1)
+	grep -q "^arrow: core 0 pool record 1, line $p1: copy [0-9]* landed: sem\[10\]++ on core 1, where core 1 pool record 1, line $w10 waited for sem\[10\] >= 1: passed" "$tmpd/tl.out" ||
+		why="$why; no arrow from line $p1 to the wait of line $w10"
+	! grep '^arrow: ' "$tmpd/tl.out" |
+		grep -v -e 'sem\[10\]++ on core 1' -e 'sem\[11\]++ on core 0' ||
+		why="$why; an arrow of another signal"
+	out=$(cat "$tmpd/tl.out")
 	lnc_result run_cores_timeline
 }
 
@@ -268,7 +308,7 @@ lnc_core_barrier() {
 		"$tool" -c $c sem set 22 0 > /dev/null
 	done
 	why=
-	succeeds -c 0 run "$ex/core-barrier-loop.s"
+	succeeds -c 0 run --timeline "$tmpd/cb.svg" "$ex/core-barrier-loop.s"
 	echo "$out" | head -n 1 | grep -q ': done' || why="$why; not done"
 	for c in 0 1; do
 		part_of $c | grep -q '\[22\]=5000' ||
@@ -276,6 +316,14 @@ lnc_core_barrier() {
 		[ "$("$tool" -c $c sem get 20)" = 0 ] ||
 			why="$why; core $c: sem[20] not 0"
 	done
+	# Each pass, each core's arrival on the other: 2000 signals, some
+	# to the other core's wait in the barrier.
+	tl_lanes_arrows "$tmpd/cb.svg" > "$tmpd/cb.out" 2>&1 ||
+		why="$why; the SVG does not parse: $(tail -n 3 "$tmpd/cb.out")"
+	grep -qx '2000 signals' "$tmpd/cb.out" ||
+		why="$why; not 2000 cross-core signals: $(tail -n 1 "$tmpd/cb.out")"
+	grep -q '^arrow: core 0 pool record [0-9]*, line [0-9]*: copy [0-9]* landed: sem\[20\]++ on core 1, where core 1 pool record [0-9]*, line [0-9]* waited for sem\[20\] >= 2, barrier (the semaphore of the program.s core barriers): passed' "$tmpd/cb.out" ||
+		why="$why; no arrow to core 1's wait in the core barrier"
 	lnc_result run_cores_core_barrier
 }
 

@@ -1812,6 +1812,7 @@ TEST_F(nl, no_listener_no_drops)
 
 static const char * const tracepoints[] = {
 	"ncsync_exec", "ncsync_wait_begin", "ncsync_wait_end", "ncsync_wake",
+	"ncsync_dma_issue", "ncsync_dma_land",
 };
 
 FIXTURE(trace) {
@@ -1852,6 +1853,18 @@ TEST_F(trace, tracepoints_exist)
 	}
 }
 
+/* Clear the trace and enable every ncsync event; false: skipped. */
+static bool trace_on(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(trace) *self)
+{
+	if (access(TRACEFS "/events/ncsync", F_OK))
+		SKIP(return false, "no tracefs at " TRACEFS);
+	EXPECT_EQ(0, write_file(TRACEFS "/trace", ""));
+	EXPECT_EQ(0, write_file(TRACEFS "/events/ncsync/enable", "1"));
+	self->enabled = true;
+	return _metadata->passed;
+}
+
 /* A program that waits, is woken by a pwrite, then exits. */
 TEST_F(trace, tracepoints_record_a_program)
 {
@@ -1861,11 +1874,8 @@ TEST_F(trace, tracepoints_record_a_program)
 	struct rec_queue *q;
 	__u32 id;
 
-	if (access(TRACEFS "/events/ncsync", F_OK))
-		SKIP(return, "no tracefs at " TRACEFS);
-	ASSERT_EQ(0, write_file(TRACEFS "/trace", ""));
-	ASSERT_EQ(0, write_file(TRACEFS "/events/ncsync/enable", "1"));
-	self->enabled = true;
+	if (!trace_on(_metadata, self))
+		return;
 
 	q = rec_prog_queue(&p, NCSYNC_ENGINE_POOL);
 	rec_noop(q, W_GE, s, 0, 0, 2);
@@ -1903,6 +1913,45 @@ TEST_F(trace, tracepoints_record_a_program)
 	trace = read_file(TRACEFS "/trace");
 	ASSERT_NE(NULL, trace);
 	EXPECT_EQ(NULL, strstr(trace, "ncsync_exec:"));
+	free(trace);
+	rec_prog_free(&p);
+}
+
+/*
+ * A copy, issued by pool's record 1 and drained: ncsync_dma_issue names
+ * its record, number, size, latency and completion, ncsync_dma_land its
+ * landing and the completion applied.
+ */
+TEST_F(trace, tracepoints_record_a_copy)
+{
+	const int s = 71;
+	char want[200], *trace;
+	struct rec_prog p = {};
+	struct rec_queue *q;
+	__u32 id;
+
+	if (!trace_on(_metadata, self))
+		return;
+
+	q = rec_prog_queue(&p, NCSYNC_ENGINE_POOL);
+	rec_noop(q, 0, 0, 0, 0, 0);
+	rec_dma(q, 0, 0x40, 64, 3, 0x13, s);	/* on_land sem[s]++ */
+	rec_drain(q);
+	rec_exit(q);
+	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
+	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
+	ASSERT_EQ(0, write_file(TRACEFS "/events/ncsync/enable", "0"));
+
+	trace = read_file(TRACEFS "/trace");
+	ASSERT_NE(NULL, trace);
+	snprintf(want, sizeof(want),
+		 "ncsync_dma_issue: core=0 engine=1 prog=%u pc=1 copy=0 len=64 latency=3 to=0 upd=1 bank=0 index=%d",
+		 id, s);
+	EXPECT_NE(NULL, strstr(trace, want)) TH_LOG("no \"%s\"", want);
+	snprintf(want, sizeof(want),
+		 "ncsync_dma_land: core=0 engine=1 prog=%u copy=0 to=0 landed=1 updated=1",
+		 id);
+	EXPECT_NE(NULL, strstr(trace, want)) TH_LOG("no \"%s\"", want);
 	free(trace);
 	rec_prog_free(&p);
 }

@@ -380,6 +380,13 @@ printf 'engine pool\n\t.raw a4100000 00000000 00000000 00000000 00000000 0000000
 t 1 "run of a record the kernel refuses" "$N" run "$tmp/refused.s" &&
 	check "the refusal names the engine, the record and the reason" \
 	grep -q "^ncsync: .*refused.s: line 2: engine pool record 0: " "$err"
+# A copy past the core's device memory: the kernel refuses it, and the
+# error names its line.
+dm=$("$N" -j info | $py -c 'import json, sys; print(json.load(sys.stdin)["devmem_size"])')
+printf 'engine pool\n\tnop\n\tdma 0x0, %s, 4096\n\texit\n' "$dm" > "$tmp/pastdm.s"
+t 1 "run of a copy past the device memory" "$N" run "$tmp/pastdm.s" &&
+	check "the refusal names the copy's line" \
+	grep -q "^ncsync: .*pastdm.s: line 3: engine pool record 1: DMA range or latency out of bounds" "$err"
 t 1 "run of a bad text" "$N" run "$tmp/bad.s"
 t 1 "run of a missing file" "$N" run "$tmp/missing.s"
 usage "run without a file" "$N" run
@@ -453,6 +460,13 @@ t 1 "run --timeline deadlock.s" "$N" run --timeline "$tmp/dl.svg" "$ex/deadlock.
 check "deadlock timeline: the waits that never passed" grep -q 'never passed' "$tmp/dl.svg"
 check "deadlock timeline: source lines, header time" \
 	tl_source "$tmp/dl.svg" "$ex/deadlock.s"
+# A program's copies: a DMA lane under its engines, a bar per copy
+# from its issue to its landing, with the DMA record's line.
+t 0 "run --timeline dma-drain.s" "$N" run --timeline "$tmp/dd.svg" "$ex/dma-drain.s" &&
+	check "dma-drain timeline: a DMA lane under the engines" lanes "$tmp/dd.svg" "pool act DMA"
+check "dma-drain timeline: its two copies landed" grep -q '>2 copies, 2 landed</text>' "$tmp/dd.svg"
+check "dma-drain timeline: a copy's line and completion" grep -q \
+	"pool record [0-9]*, line $(grep -n '^	dma 0x0, 0x1000' "$ex/dma-drain.s" | cut -d: -f1): copy 0, 4096 bytes, latency 200000 us: landed after [0-9.]* ms, then sem\[41\]++ on core 0<" "$tmp/dd.svg"
 check "the timeline leaves no tracefs instance behind" \
 	sh -c '! ls -d /sys/kernel/tracing/instances/ncsync-* 2>/dev/null'
 usage "run --timeline with an empty name" "$N" run --timeline= "$ex/fence.s"

@@ -426,9 +426,9 @@ static void bad_values(const char *dir)
 		{ "check", peer2, NULL, NULL,
 		  "peer2.s: core 1: line 6: engine act record 0: DMA completion update on a core outside the logical core" },
 		{ "check", "--conformance", eqwait, NULL,
-		  "engine pool record 0: conformance: EventSemaphore wait not GE" },
+		  "eqwait.s: line 2: engine pool record 0: conformance: EventSemaphore wait not GE" },
 		{ "check", "--conformance", eqcore, NULL,
-		  "core 1: engine pool record 0: conformance: EventSemaphore wait not GE" },
+		  "eqcore.s: core 1: line 6: engine pool record 0: conformance: EventSemaphore wait not GE" },
 	};
 	size_t i;
 

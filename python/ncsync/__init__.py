@@ -17,7 +17,7 @@ A core (the module loaded):
     Device(core)                   sems/events memoryviews over the mapping,
                                    sem_set/sem_inc/..., wait_sem/wait_event
     Device.submit(), submit_cores()  run a program; a Run
-    Run.wait(), .status(), .deadlock(), .report()
+    Run.wait(), .status(), .deadlock(), .barrier_short(), .report()
 
 Errors raise NcsyncError (an OSError with errno) or a subclass:
 RecordRefused (the record refused, its engine, index and reason),
@@ -41,7 +41,7 @@ from .program import (Events, Part, Program, Stream, assemble,
                       disassemble_record)
 from .check import (CheckEngine, CheckResult, CheckState, Copy, CoreState,
                     Defect, Step, check, replay)
-from .deadlock import Deadlock, DeadlockEngine
+from .deadlock import BarrierMiss, BarrierShort, Deadlock, DeadlockEngine
 from .device import (Device, EngineStatus, Info, Run, Stats, Status,
                      submit_cores)
 
@@ -54,7 +54,8 @@ __all__ = [
     'Events', 'Part', 'Program', 'Stream', 'assemble', 'assemble_cores',
     'disassemble', 'disassemble_cores', 'disassemble_record',
     'CheckEngine', 'CheckResult', 'CheckState', 'Copy', 'CoreState',
-    'Defect', 'Step', 'check', 'replay', 'Deadlock', 'DeadlockEngine',
+    'Defect', 'Step', 'check', 'replay', 'BarrierMiss', 'BarrierShort',
+    'Deadlock', 'DeadlockEngine',
     'Device', 'EngineStatus', 'Info', 'Run', 'Stats', 'Status',
     'submit_cores',
 ]

@@ -16,7 +16,7 @@ from typing import (Iterable, List, Mapping, Optional, Sequence, Union)
 
 from ._lib import ffi, lib, check as _ok, text, engine_name
 from .constants import CheckPart, DefectKind, EngineState, Verdict
-from .deadlock import Deadlock
+from .deadlock import BarrierShort, Deadlock
 from .errors import ReplayError
 from .program import Part, Program, c_parts
 
@@ -137,6 +137,10 @@ class Defect:
         cores: the state of every core (the parts', then their peers').
         deadlock: for a deadlock or a barrier imbalance, who waits on whom.
         other: for a dma-race, the copy in flight the later one overlaps.
+        barrier: for a deadlock or a barrier imbalance where engines wait
+            in a lowered barrier another engine will not reach, that
+            barrier (its line) and who misses it (a BarrierShort: the
+            branch that skips it, with its line); None otherwise.
     """
 
     kind: DefectKind
@@ -149,6 +153,7 @@ class Defect:
     cores: List[CoreState]
     deadlock: Optional[Deadlock]
     other: Optional[Copy]
+    barrier: Optional[BarrierShort] = None
 
     @property
     def lines(self) -> List[int]:
@@ -174,6 +179,8 @@ class Defect:
             engine_name(self.engine), self.record, len(self.steps))]
         if self.deadlock is not None and self.deadlock:
             out.append(str(self.deadlock))
+        if self.barrier is not None:
+            out.append(str(self.barrier))
         return '\n'.join(out)
 
     @classmethod
@@ -187,9 +194,11 @@ class Defect:
                 if d.deadlock_cores != ffi.NULL \
                 else Deadlock.from_c(d.deadlock, d.core)
         other = _copy(d.other) if kind == DefectKind.DMA_RACE else None
+        barrier = BarrierShort.from_c(d.barrier) \
+            if d.barrier != ffi.NULL else None
         return cls(kind, text(lib.ncsync_defect_name(d.kind)), d.engine,
                    d.core, d.record, steps, _state(d.state),
-                   _cores(d.cores, d.ncores), dl, other)
+                   _cores(d.cores, d.ncores), dl, other, barrier)
 
 
 @dataclass

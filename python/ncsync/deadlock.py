@@ -1,14 +1,17 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
-"""Who waits on whom: ncsync_program_deadlock() and its cores form.
+"""Who waits on whom: ncsync_program_deadlock() and its cores form; and
+the barrier some engines wait in while another misses it,
+ncsync_program_barrier_short().
 
-Both the device's status reports (``Run.deadlock()``) and the checker's
-defects (``Defect.deadlock``) carry a ``Deadlock``.  Engines are named
+Both the device's status reports (``Run.deadlock()``,
+``Run.barrier_short()``) and the checker's defects (``Defect.deadlock``,
+``Defect.barrier``) carry a ``Deadlock`` and a ``BarrierShort``.  Engines are named
 by (core, engine) pairs: the core is the position of the engine's core
 in its logical core (0 for a program of one core).
 """
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from ._lib import lib, engine_name
 
@@ -100,3 +103,68 @@ class Deadlock:
                                           posters))
         cycle = [ids[dl.cycle[i]] for i in range(dl.ncycle)]
         return cls(engines, cycle, across_cores=True)
+
+
+@dataclass(frozen=True)
+class BarrierMiss:
+    """An engine that will not arrive at the barrier others wait in.
+
+    Attributes:
+        engine: the engine (NCSYNC_ENGINE_*).
+        ended: it ended (done or halted); False: it waits elsewhere.
+        line: the text line of ``branch``, 0 for none.
+        branch: the record of its stream that makes it miss the barrier
+            (the branch that jumps over one of the barrier's arrivals, or
+            the Exit before them), None when none does.
+    """
+
+    engine: int
+    ended: bool
+    line: int
+    branch: Optional[int]
+
+    def __str__(self) -> str:
+        out = '%s %s' % (engine_name(self.engine),
+                         'ended' if self.ended else 'waits elsewhere')
+        if self.branch is None:
+            return out
+        return '%s: line %u (%s@%u) skips it' % (
+            out, self.line, engine_name(self.engine), self.branch)
+
+
+@dataclass(frozen=True)
+class BarrierShort:
+    """A lowered barrier some engines of a part wait in and others miss.
+
+    Attributes:
+        line: the barrier's text line, 0 for none (a program not assembled
+            from text, or the start rendezvous).
+        core: the position of the part's core.
+        waiting: the engines (NCSYNC_ENGINE_*) that wait in it.
+        missing: the part's other engines, each a BarrierMiss.
+    """
+
+    line: int
+    core: int
+    waiting: List[int]
+    missing: List[BarrierMiss]
+
+    def __str__(self) -> str:
+        """"barrier (line 36): pool, act wait; dve ended: line 35
+        (dve@17) skips it", in the words of ``ncsync check``."""
+        where = 'barrier (line %u)' % self.line if self.line else 'barrier'
+        return '%s: %s wait%s; %s' % (
+            where, ', '.join(engine_name(e) for e in self.waiting),
+            's' if len(self.waiting) == 1 else '',
+            '; '.join(str(m) for m in self.missing))
+
+    @classmethod
+    def from_c(cls, b) -> Optional['BarrierShort']:
+        """From a struct ncsync_barrier_short; None when no engine waits
+        in a barrier another misses."""
+        if not b.nwaiting:
+            return None
+        missing = [BarrierMiss(m.engine, bool(m.ended), m.line,
+                               m.branch if m.branch >= 0 else None)
+                   for m in b.missing[0:b.nmissing]]
+        return cls(b.line, b.core, list(b.waiting[0:b.nwaiting]), missing)

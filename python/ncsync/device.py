@@ -15,7 +15,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from ._lib import Handle, ffi, lib, check, error, text, engine_name
 from .constants import (BlockKind, EngineState, Fault, ProgState)
-from .deadlock import Deadlock
+from .deadlock import BarrierShort, Deadlock
 from .errors import RecordRefused
 from .program import Part, Program, c_parts
 
@@ -434,6 +434,21 @@ class Run:
               'ncsync_program_deadlock_cores')
         return Deadlock.from_c_cores(dl)
 
+    def barrier_short(self, statuses: Optional[List[Status]] = None
+                      ) -> Optional[BarrierShort]:
+        """The lowered barrier engines wait in that another engine of
+        their part will not reach (ncsync_program_barrier_short()), from
+        @statuses (default: statuses()); None when there is none."""
+        statuses = statuses or self.statuses()
+        st = ffi.new('struct ncsync_prog_status[]', len(statuses))
+        for i, s in enumerate(statuses):
+            st[i] = s._c[0]
+        out = ffi.new('struct ncsync_barrier_short *')
+        check(lib.ncsync_program_barrier_short(c_parts(self.parts), st,
+                                               len(self.parts), out),
+              'ncsync_program_barrier_short')
+        return BarrierShort.from_c(out)
+
     def report(self) -> str:
         """The status of every part and, unless the program completed or
         halted, the deadlock analysis: the text ``ncsync run`` prints."""
@@ -450,4 +465,7 @@ class Run:
             dl = self.deadlock(statuses)
             if dl:
                 out += ['  ' + line for line in str(dl).splitlines()]
+                barrier = self.barrier_short(statuses)
+                if barrier is not None:
+                    out.append('  ' + str(barrier))
         return '\n'.join(out)

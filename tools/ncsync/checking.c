@@ -118,7 +118,7 @@ int check_bad_input(int ret)
 static int conformance(const struct checking *ck)
 {
 	struct ncsync_submit_error err;
-	char where[24] = "";
+	char where[24] = "", what[64];
 	unsigned int i;
 
 	for (i = 0; i < ck->nparts; i++) {
@@ -127,8 +127,8 @@ static int conformance(const struct checking *ck)
 		if (ck->multi)
 			snprintf(where, sizeof(where), "core %u: ",
 				 ck->parts[i].core);
-		fail_msg("%s: %sengine %s record %u: %s", ck->path, where,
-			 engine_label(err.engine), err.index,
+		refused_record(what, sizeof(what), ck->parts[i].prog, &err);
+		fail_msg("%s: %s%s: %s", ck->path, where, what,
 			 ncsync_reason_name(err.reason));
 		return EXIT_USAGE;
 	}

@@ -122,6 +122,7 @@ static void warn_idle(const struct run *run, const struct ncsync_program *prog,
 static int run_submit(struct run *run)
 {
 	struct ncsync_submit_error serr;
+	char what[64];
 	uint32_t flags;
 	unsigned int i;
 	int ret;
@@ -139,10 +140,11 @@ static int run_submit(struct run *run)
 				    run->o.watchdog, &run->id, &serr);
 	if (!ret)
 		return 0;
-	if (ret == -EINVAL && serr.reason)
-		return fail_msg("%s: engine %s record %u: %s", run->path,
-				engine_label(serr.engine), serr.index,
+	if (ret == -EINVAL && serr.reason) {
+		refused_record(what, sizeof(what), run->prog, &serr);
+		return fail_msg("%s: %s: %s", run->path, what,
 				ncsync_reason_name(serr.reason));
+	}
 	return fail_err(ret, "%s: submit", run->path);
 }
 

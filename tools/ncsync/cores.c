@@ -103,6 +103,7 @@ int cores_submit(struct run *run, uint32_t flags)
 	struct ncsync_dev *devs[NCSYNC_MAX_LNC];
 	struct ncsync_submit_error serr;
 	unsigned int i, k = 1, part = 0;
+	char what[64];
 	int ret;
 
 	/* The submitter first: the id names the program on its descriptor. */
@@ -121,9 +122,9 @@ int cores_submit(struct run *run, uint32_t flags)
 		for (i = 0; i < run->nparts; i++)
 			if (run->parts[i].prog == progs[part])
 				break;
-		return fail_msg("%s: core %u: engine %s record %u: %s",
-				run->path, run->parts[i].pos,
-				engine_label(serr.engine), serr.index,
+		refused_record(what, sizeof(what), progs[part], &serr);
+		return fail_msg("%s: core %u: %s: %s", run->path,
+				run->parts[i].pos, what,
 				ncsync_reason_name(serr.reason));
 	}
 	return fail_err(ret, "%s: submit across cores %u-%u", run->path,

@@ -201,6 +201,21 @@ void source_where(struct ncsync_program *prog, uint8_t engine,
 		snprintf(buf, len, "record %u", record);
 }
 
+void refused_record(char *buf, size_t len, struct ncsync_program *prog,
+		    const struct ncsync_submit_error *e)
+{
+	uint32_t line = ncsync_stream_line(prog ?
+			ncsync_program_find_stream(prog, e->engine) : NULL,
+			e->index);
+	int n = 0;
+
+	if (line)
+		n = snprintf(buf, len, "line %u: ", line);
+	if (n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, "engine %s record %u",
+			 engine_label(e->engine), e->index);
+}
+
 void source_wait(char *buf, size_t len, struct ncsync_program *prog,
 		 uint8_t engine, uint32_t pc, uint8_t kind, uint8_t mode,
 		 uint8_t index, int32_t threshold)

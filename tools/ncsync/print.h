@@ -30,6 +30,12 @@ const char *engine_label(uint8_t engine);
 const char *bank_label(uint8_t bank);
 void describe_wait(char *buf, size_t len, uint8_t kind, uint8_t mode,
 		   uint8_t index, int32_t threshold);
+/*
+ * A refused record (@e) of @prog as a refusal names it: "line 3: engine
+ * pool record 1", or "engine pool record 1" for a record without a line.
+ */
+void refused_record(char *buf, size_t len, struct ncsync_program *prog,
+		    const struct ncsync_submit_error *e);
 /* Where record @record of @engine of @prog is: "line 12", or "record 7". */
 void source_where(struct ncsync_program *prog, uint8_t engine,
 		  uint32_t record, char *buf, size_t len);

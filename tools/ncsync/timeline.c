@@ -8,7 +8,9 @@
  * ncsync_wait_end, filtered on the cores of the program.  After the run
  * the instance's "trace" file is parsed and drawn as one lane per engine
  * (per core and engine for a program across cores): when it executed
- * records, when it waited, and on what.
+ * records, when it waited, and on what.  ncsync_dma_issue and
+ * ncsync_dma_land are recorded too, for the DMA lanes and the arrows of
+ * cross-core signals (timeline_dma.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,36 +20,12 @@
 #include <unistd.h>
 
 #include "print.h"
-#include "timeline.h"
+#include "timeline_int.h"
 
-enum tev_type { TEV_EXEC, TEV_WAIT_BEGIN, TEV_WAIT_END };
-
-struct tev {
-	double t;		/* seconds, trace clock */
-	uint8_t type;
-	uint8_t engine;
-	uint8_t kind;
-	uint8_t mode;
-	uint8_t index;
-	bool passed;
-	uint32_t core;
-	uint32_t prog;
-	uint32_t pc;
-	int32_t threshold;
-	int32_t current;
-};
-
-struct timeline {
-	char dir[128];
-	bool stopped;
-	bool created;
-	unsigned long long lost;
-	struct tev *ev;
-	size_t nev, cap;
-};
-
+/* Indexed by enum tev_type. */
 static const char *const tl_events[] = {
 	"ncsync_exec", "ncsync_wait_begin", "ncsync_wait_end",
+	"ncsync_dma_issue", "ncsync_dma_land",
 };
 
 static int write_str(const char *dir, const char *file, const char *val)
@@ -185,16 +163,39 @@ static long long num(const char *s, const char *key)
 	return v ? strtoll(v, NULL, 0) : 0;
 }
 
+/* The fields of event @e of type e->type from @args. */
+static void parse_args(struct tev *e, const char *args)
+{
+	e->engine = num(args, "engine");
+	e->core = num(args, "core");
+	e->prog = num(args, "prog");
+	e->pc = num(args, "pc");
+	if (e->type == TEV_WAIT_BEGIN) {
+		e->kind = num(args, "kind");
+		e->mode = num(args, "mode");
+		e->index = num(args, "index");
+		e->threshold = num(args, "threshold");
+		e->current = num(args, "current");
+	} else if (e->type == TEV_WAIT_END) {
+		e->passed = num(args, "passed");
+	} else if (e->type == TEV_DMA_ISSUE || e->type == TEV_DMA_LAND) {
+		e->copy = num(args, "copy");
+		e->to = num(args, "to");
+		e->len = num(args, "len");
+		e->latency = num(args, "latency");
+		e->upd = num(args, "upd");
+		e->bank = num(args, "bank");
+		e->index = num(args, "index");
+		e->landed = num(args, "landed");
+		e->updated = num(args, "updated");
+	}
+}
+
 /* One line of "trace"; lines of other events are skipped. */
 static int parse_line(struct timeline *tl, char *line)
 {
-	static const char *const names[] = {
-		[TEV_EXEC] = ": ncsync_exec: ",
-		[TEV_WAIT_BEGIN] = ": ncsync_wait_begin: ",
-		[TEV_WAIT_END] = ": ncsync_wait_end: ",
-	};
 	struct tev e = { 0 };
-	char *p = NULL, *ts, *args;
+	char *p = NULL, *ts, *args, name[32];
 	unsigned long long lost;
 	size_t i;
 
@@ -205,33 +206,22 @@ static int parse_line(struct timeline *tl, char *line)
 		tl->lost += lost;
 		return 0;
 	}
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		p = strstr(line, names[i]);
+	for (i = 0; i < ARRAY_SIZE(tl_events); i++) {
+		snprintf(name, sizeof(name), ": %s: ", tl_events[i]);
+		p = strstr(line, name);
 		if (p)
 			break;
 	}
 	if (!p)
 		return 0;
-	args = p + strlen(names[i]);
+	args = p + strlen(name);
 	*p = '\0';
 	ts = strrchr(line, ' ');
 	if (!ts)
 		return 0;
 	e.t = strtod(ts + 1, NULL);
 	e.type = i;
-	e.engine = num(args, "engine");
-	e.core = num(args, "core");
-	e.prog = num(args, "prog");
-	e.pc = num(args, "pc");
-	if (i == TEV_WAIT_BEGIN) {
-		e.kind = num(args, "kind");
-		e.mode = num(args, "mode");
-		e.index = num(args, "index");
-		e.threshold = num(args, "threshold");
-		e.current = num(args, "current");
-	} else if (i == TEV_WAIT_END) {
-		e.passed = num(args, "passed");
-	}
+	parse_args(&e, args);
 	return tl_add(tl, &e);
 }
 
@@ -258,17 +248,13 @@ int timeline_probe(const char *path, bool *created)
 	return 0;
 }
 
-int timeline_stop(struct timeline *tl)
+/* The events of the trace @path, added to @tl's; 0 or EXIT_FAIL. */
+static int timeline_read(struct timeline *tl, const char *path)
 {
-	char path[256], *buf, *line, *save;
+	char *buf, *line, *save;
 	size_t len;
 	int ret;
 
-	if (tl->stopped)
-		return 0;
-	tl->stopped = true;
-	write_str(tl->dir, "tracing_on", "0");
-	snprintf(path, sizeof(path), "%s/trace", tl->dir);
 	ret = read_file(path, &buf, &len);
 	if (ret)
 		return fail_err(ret, "timeline: read %s", path);
@@ -278,6 +264,35 @@ int timeline_stop(struct timeline *tl)
 	free(buf);
 	if (ret)
 		return fail_err(ret, "timeline: parse %s", path);
+	return 0;
+}
+
+int timeline_stop(struct timeline *tl)
+{
+	char path[256];
+
+	if (tl->stopped)
+		return 0;
+	tl->stopped = true;
+	write_str(tl->dir, "tracing_on", "0");
+	snprintf(path, sizeof(path), "%s/trace", tl->dir);
+	return timeline_read(tl, path);
+}
+
+int timeline_load(const char *path, struct timeline **tlp)
+{
+	struct timeline *tl = calloc(1, sizeof(*tl));
+	int ret;
+
+	if (!tl)
+		return fail_err(ENOMEM, "timeline");
+	tl->stopped = true;
+	ret = timeline_read(tl, path);
+	if (ret) {
+		timeline_free(tl);
+		return ret;
+	}
+	*tlp = tl;
 	return 0;
 }
 
@@ -305,49 +320,11 @@ void timeline_free(struct timeline *tl)
 
 /* Drawing */
 
-#define SVG_W		1000
-#define SVG_LEFT	120
-#define SVG_RIGHT	110
-#define SVG_TOP		56
-#define LANE_H		30
-#define LANE_GAP	12
-
 #define COL_RUN		"#66bb6a"
 #define COL_WAIT	"#ffa726"
 #define COL_DRAIN	"#42a5f5"
 #define COL_STUCK	"#e53935"
 
-struct svg {
-	FILE *f;
-	double t0, t1;		/* seconds */
-	double scale;		/* px per second */
-	/* the rectangle being merged */
-	bool pending;
-	double x0, x1, y;
-	const char *col;
-	unsigned int count;
-	char title[256];
-	char label[40];
-};
-
-static double svg_x(const struct svg *s, double t)
-{
-	return SVG_LEFT + (t - s->t0) * s->scale;
-}
-
-static void xml_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else
-			fputc(*s, f);
-	}
-}
 
 static void svg_flush(struct svg *s)
 {
@@ -418,17 +395,6 @@ static void time_label(char *buf, size_t len, double t, double step)
 		snprintf(buf, len, "%g us", t * 1e6);
 }
 
-/* The index in @progs of the program of @v, or -1 for another's event. */
-static int tl_prog_of(const struct tl_prog *progs, unsigned int n,
-		      const struct tev *v)
-{
-	unsigned int k;
-
-	for (k = 0; k < n; k++)
-		if (v->prog == progs[k].id && v->core == progs[k].core)
-			return k;
-	return -1;
-}
 
 /*
  * The records the program of @progs executed, as its status counts them
@@ -449,7 +415,7 @@ static size_t svg_executed(const struct timeline *tl,
 		bool *b;
 
 		k = tl_prog_of(progs, np, v);
-		if (k < 0)
+		if (k < 0 || !tev_of_lane(v))
 			continue;
 		b = &blocked[k * 256 + v->engine];
 		if (v->type == TEV_EXEC) {
@@ -639,7 +605,7 @@ static void lane_events(struct svg *s, const struct timeline *tl,
 		const struct tev *v = &tl->ev[i];
 
 		if (v->prog != l->prog || v->engine != l->engine ||
-		    v->core != l->core)
+		    v->core != l->core || !tev_of_lane(v))
 			continue;
 		if (v->type == TEV_EXEC)
 			lane_exec(s, l, v);
@@ -655,14 +621,13 @@ static void lane_events(struct svg *s, const struct timeline *tl,
 /* The lane's name on the left: "pool (1)", or "core 1 pool" by core. */
 static void svg_lane_label(struct svg *s, const struct lane *l, bool by_core)
 {
-	fprintf(s->f, "<text x=\"12\" y=\"%.1f\" class=\"l\">",
-		l->y + LANE_H / 2.0 + 2);
+	char name[40];
+
 	if (by_core)
-		fprintf(s->f, "%s</text>\n", l->name);
+		snprintf(name, sizeof(name), "%s", l->name);
 	else
-		fprintf(s->f, "%s (%u)</text>\n", l->name, l->engine);
-	fprintf(s->f, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"#f3f3f3\"/>\n",
-		SVG_LEFT, l->y, SVG_W - SVG_LEFT - SVG_RIGHT, LANE_H - 8);
+		snprintf(name, sizeof(name), "%s (%u)", l->name, l->engine);
+	svg_lane_box(s, name, l->y);
 }
 
 static void svg_lane(struct svg *s, const struct timeline *tl,
@@ -675,7 +640,8 @@ static void svg_lane(struct svg *s, const struct timeline *tl,
 	for (i = 0; i < tl->nev; i++) {
 		const struct tev *v = &tl->ev[i];
 
-		if (v->prog != l->prog || v->engine != e || v->core != l->core)
+		if (v->prog != l->prog || v->engine != e ||
+		    v->core != l->core || !tev_of_lane(v))
 			continue;
 		if (first < 0)
 			first = v->t;
@@ -696,44 +662,88 @@ static void svg_lane(struct svg *s, const struct timeline *tl,
 		SVG_W - SVG_RIGHT + 6, y + LANE_H / 2.0, l->execs, l->waits);
 }
 
-/* The lanes of @progs, one per engine of each, from y = SVG_TOP down. */
+/* The lanes of the engines of @lay. */
 static void svg_lanes(struct svg *s, const struct timeline *tl,
-		      const struct tl_prog *progs, unsigned int np,
-		      bool by_core, size_t nexec)
+		      const struct tl_layout *lay, size_t nexec)
 {
-	unsigned int nl = 0, e, k;
+	const struct tl_prog *p;
+	unsigned int i;
 
-	for (k = 0; k < np; k++) {
-		for (e = 0; e < 8; e++) {
-			struct lane l = {
-				.prog = progs[k].id, .core = progs[k].core,
-				.program = progs[k].prog,
-				.engine = e, .nexec = nexec, .lastx = -10,
-				.y = SVG_TOP + nl * (LANE_H + LANE_GAP),
-			};
+	for (i = 0; i < lay->n; i++) {
+		const struct tl_slot *sl = &lay->slot[i];
+		struct lane l = {
+			.engine = sl->engine, .nexec = nexec, .lastx = -10,
+			.y = sl->y,
+		};
 
-			if (!(progs[k].engine_mask & (1U << e)))
-				continue;
-			if (by_core)
-				snprintf(l.name, sizeof(l.name), "core %u %s",
-					 progs[k].core, engine_label(e));
-			else
-				snprintf(l.name, sizeof(l.name), "%s",
-					 engine_label(e));
-			svg_lane(s, tl, &l, by_core);
-			nl++;
+		if (sl->engine == NCSYNC_ENGINE_DMA)
+			continue;	/* timeline_dma.c */
+		p = &lay->progs[sl->part];
+		l.prog = p->id;
+		l.core = p->core;
+		l.program = p->prog;
+		tl_lane_name(l.name, sizeof(l.name), lay, sl);
+		svg_lane(s, tl, &l, lay->by_core);
+	}
+}
+
+/*
+ * The lanes, top down: each part's engines, then its DMA lane when it
+ * issued copies.  Whether there is a DMA lane.
+ */
+static bool tl_layout(struct tl_layout *lay, const struct timeline *tl)
+{
+	unsigned int k, e;
+	bool dma = false;
+
+	lay->n = 0;
+	for (k = 0; k < lay->np; k++) {
+		for (e = 0; e < MAX_ENGINE_ID; e++)
+			if (lay->progs[k].engine_mask & (1U << e))
+				lay->slot[lay->n++] = (struct tl_slot){
+					.part = k, .engine = e };
+		if (tl_part_dma(tl, &lay->progs[k])) {
+			lay->slot[lay->n++] = (struct tl_slot){
+				.part = k, .engine = NCSYNC_ENGINE_DMA };
+			dma = true;
 		}
 	}
+	for (k = 0; k < lay->n; k++)
+		lay->slot[k].y = SVG_TOP + k * (LANE_H + LANE_GAP);
+	return dma;
+}
+
+/* The picture of @lay on s->f, @h high; 0 or a negative errno. */
+static int svg_draw(struct svg *s, const struct timeline *tl,
+		    const struct tl_layout *lay, bool dma, double h,
+		    const char *title, size_t nexec)
+{
+	double base = dma ? h - 18 : h;	/* the foot of the first legend */
+	int ret = 0;
+
+	svg_head(s, h, title, nexec, tl->lost);
+	svg_axis(s, base);
+	svg_lanes(s, tl, lay, nexec);
+	if (dma)
+		ret = svg_dma(s, tl, lay);
+	svg_legend(s, base);
+	if (dma)
+		svg_dma_legend(s, base - 4);
+	fputs("</svg>\n", s->f);
+	return ret;
 }
 
 int timeline_write_svg(struct timeline *tl, const struct tl_prog *progs,
 		       unsigned int np, bool by_core, const char *title,
 		       const char *path)
 {
-	unsigned int nlanes = 0, k;
+	struct tl_layout lay = { .progs = progs, .np = np,
+				 .by_core = by_core };
 	struct svg s = { 0 };
 	size_t nexec;
+	bool dma;
 	double h;
+	int ret;
 
 	if (!svg_span(tl, progs, np, &s, &nexec))
 		return fail_msg("timeline: no trace events of program %u",
@@ -745,18 +755,18 @@ int timeline_write_svg(struct timeline *tl, const struct tl_prog *progs,
 	if (s.t1 - s.t0 < 1e-6)
 		s.t1 = s.t0 + 1e-6;
 	s.scale = (SVG_W - SVG_LEFT - SVG_RIGHT) / (s.t1 - s.t0);
-	for (k = 0; k < np; k++)
-		nlanes += __builtin_popcount(progs[k].engine_mask & 0xFF);
-	h = SVG_TOP + nlanes * (LANE_H + LANE_GAP) + 70;
+	dma = tl_layout(&lay, tl);
+	h = SVG_TOP + lay.n * (LANE_H + LANE_GAP) + 70 + (dma ? 18 : 0);
 
 	s.f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	if (!s.f)
 		return fail_err(errno, "timeline: %s", path);
-	svg_head(&s, h, title, nexec, tl->lost);
-	svg_axis(&s, h);
-	svg_lanes(&s, tl, progs, np, by_core, nexec);
-	svg_legend(&s, h);
-	fputs("</svg>\n", s.f);
+	ret = svg_draw(&s, tl, &lay, dma, h, title, nexec);
+	if (ret) {
+		if (s.f != stdout)
+			fclose(s.f);
+		return fail_err(-ret, "timeline: %s", path);
+	}
 	if (s.f == stdout ? fflush(s.f) : fclose(s.f))
 		return fail_err(errno, "timeline: %s", path);
 	return 0;

@@ -27,6 +27,12 @@ struct tl_prog {
 int timeline_start(const unsigned int *cores, unsigned int n,
 		   struct timeline **tlp);
 int timeline_stop(struct timeline *tl);
+/*
+ * The events of a recorded trace, the text of tracefs's "trace" file
+ * (Documentation/ncsync/tracing.rst) at @path, to draw with
+ * timeline_write_svg(); 0 or EXIT_FAIL, with the message printed.
+ */
+int timeline_load(const char *path, struct timeline **tlp);
 /* The lanes of @progs, named by core when @by_core. */
 int timeline_write_svg(struct timeline *tl, const struct tl_prog *progs,
 		       unsigned int np, bool by_core, const char *title,

@@ -13,7 +13,8 @@
  *	nl.c		the generic netlink family
  *	image.c		program images
  *	build.c		assembling and lowering programs
- *	timeline.c	run --timeline
+ *	timeline_dma.c	run --timeline: DMA lanes, cross-core arrows
+ *	timeline.c	run --timeline: the trace, the engines' lanes
  *	check_print.c	the checker's report and schedule words
  *	checking.c	one check: its options, program and verdict
  *	cores.c		run of a program across cores

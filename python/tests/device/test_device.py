@@ -243,6 +243,25 @@ def test_deadlock_report(dev, example_text):
         assert '%u: %s' % (e.pc, rec) in text
 
 
+def test_barrier_short(dev, example_text):
+    """barrier-skip.s: pool and act wait in the barrier of line 36 that
+    dve's branch of line 35 jumps over; deadlock.s waits in none."""
+    p = ncsync.assemble(example_text('barrier-skip.s'))
+    r = dev.submit(p, watchdog_ms=300)
+    assert r.wait(timeout=30) == ProgState.TIMED_OUT
+    b = r.barrier_short()
+    assert b is not None and b.line == 36 and b.core == dev.position
+    assert b.waiting == [Engine.POOL, Engine.ACT]
+    m, = b.missing
+    assert (m.engine, m.ended, m.line) == (Engine.DVE, True, 35)
+    assert p.find_stream(Engine.DVE).disassemble(m.branch).startswith('br.')
+    assert str(b) in r.report()
+    p = ncsync.assemble(example_text('deadlock.s'))
+    r = dev.submit(p, watchdog_ms=300)
+    assert r.wait(timeout=30) == ProgState.TIMED_OUT
+    assert r.barrier_short() is None and 'barrier (' not in r.report()
+
+
 def test_program_across_cores(pair, example_text):
     d0, d1 = pair
     parts = ncsync.assemble_cores(example_text('pingpong-cores.s'))

@@ -64,6 +64,36 @@ def test_deadlock_defect_as_objects(example_text):
     assert len(d.cores) == 1 and d.cores[0].state == d.state
 
 
+def test_barrier_defect_names_the_skipping_branch(examples, example_text):
+    """barrier-skip.s: both defects name the barrier of line 36, the
+    engines waiting in it and dve's branch of line 35 that skips it, as
+    the tool's -j does; abba.s's deadlock is in no barrier."""
+    p = ncsync.assemble(example_text('barrier-skip.s'))
+    res = ncsync.check(p)
+    tool = json.loads(subprocess.run(
+        [TOOL, 'check', '-j', os.path.join(examples, 'barrier-skip.s')],
+        capture_output=True, text=True).stdout)
+    assert [d.kind for d in res.defects] == \
+        [DefectKind.DEADLOCK, DefectKind.BARRIER_IMBALANCE]
+    for d, t in zip(res.defects, tool['defects']):
+        b, tb = d.barrier, t['barrier']
+        assert isinstance(b, ncsync.BarrierShort)
+        assert b.line == tb['line'] == 36 and b.core == 0
+        assert [ncsync._lib.engine_name(e) for e in b.waiting] == \
+            [w['engine'] for w in tb['waiting']] == ['pool', 'act']
+        m, = b.missing
+        tm, = tb['missing']
+        assert (m.engine, m.ended, m.line, m.branch) == \
+            (ncsync.Engine.DVE, True, 35, tm['record'])
+        assert p.find_stream(m.engine).disassemble(m.branch) \
+            .startswith('br.eq.u32 r1, 1')
+        assert str(b) == 'barrier (line 36): pool, act wait; dve ended: ' \
+            'line 35 (dve@%u) skips it' % m.branch
+        assert str(b) in str(d)
+    d, = ncsync.check(ncsync.assemble(example_text('abba.s'))).defects
+    assert d.deadlock and d.barrier is None
+
+
 def test_replay_reaches_the_defect_state(example_text):
     p = ncsync.assemble(example_text('abba.s'))
     d = ncsync.check(p).defects[0]
