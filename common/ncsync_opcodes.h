@@ -68,6 +68,17 @@ NCSYNC_OP(ALL_ENGINE_BARRIER, 1, "barrier", "AllEngineBarrier", 1,
 NCSYNC_OP(DMA_BARRIER, 1, "dma_barrier", "DmaBarrier", 1,
 	  NCSYNC_OPF_PSEUDO, PSEUDO, NONE, NOOP,
 	  NULL, NULL, NULL, NULL, NULL)
+NCSYNC_OP(TRIGGER_COLLECTIVE, 1, "trigger_collective", "TriggerCollective", 1,
+	  NCSYNC_OPF_PSEUDO, PSEUDO, NONE, NOOP,
+	  NULL, NULL, NULL, NULL, NULL)
+NCSYNC_OP(TRIGGER_COLLECTIVE2, 1, "trigger_collective2",
+	  "TriggerCollective2", 1,
+	  NCSYNC_OPF_PSEUDO, PSEUDO, NONE, NOOP,
+	  NULL, NULL, NULL, NULL, NULL)
+NCSYNC_OP(TRIGGER_COLLECTIVE2_EXT, 1, "trigger_collective2_ext",
+	  "TriggerCollective2Ext", 1,
+	  NCSYNC_OPF_PSEUDO, PSEUDO, NONE, NOOP,
+	  NULL, NULL, NULL, NULL, NULL)
 NCSYNC_OP(RETURN, 1, "ret", "Return", 1,
 	  NCSYNC_OPF_PSEUDO, PSEUDO, NONE, RETURN,
 	  NULL, NULL, NULL, NULL, NULL)

@@ -116,6 +116,16 @@ static const struct ncsync_bad_record ncsync_bad_records[] = {
 	      NCSYNC_REC_PSEUDO_OP) },
 	{ BAD("pseudo_c3_dma_barrier", NCSYNC_OPC_DMA_BARRIER,
 	      NCSYNC_REC_PSEUDO_OP) },
+	/*
+	 * The collective triggers (BARRIER, "See also": 0xC8 "carries the
+	 * same events block"; 0xD9/0xDA): the library lowers them.
+	 */
+	{ BAD("pseudo_c8_trigger_collective", NCSYNC_OPC_TRIGGER_COLLECTIVE,
+	      NCSYNC_REC_PSEUDO_OP) },
+	{ BAD("pseudo_d9_trigger_collective2", NCSYNC_OPC_TRIGGER_COLLECTIVE2,
+	      NCSYNC_REC_PSEUDO_OP) },
+	{ BAD("pseudo_da_trigger_collective2_ext",
+	      NCSYNC_OPC_TRIGGER_COLLECTIVE2_EXT, NCSYNC_REC_PSEUDO_OP) },
 	{ BAD("pseudo_d3_call", NCSYNC_OPC_CALL, NCSYNC_REC_PSEUDO_OP) },
 	{ BAD("pseudo_d2_return", NCSYNC_OPC_RETURN, NCSYNC_REC_PSEUDO_OP) },
 	{ BAD("pseudo_c0", NCSYNC_OPC_PSEUDO_FIRST, NCSYNC_REC_PSEUDO_OP) },

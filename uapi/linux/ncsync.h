@@ -270,10 +270,13 @@ struct ncsync_stats {
 #define NCSYNC_OPC_PSEUDO_FIRST		0xC0
 #define NCSYNC_OPC_PSEUDO_LAST		0xDF
 #define NCSYNC_OPC_DMA_BARRIER		0xC3
+#define NCSYNC_OPC_TRIGGER_COLLECTIVE	0xC8	/* lowered: its events block */
 #define NCSYNC_OPC_RETURN		0xD2
 #define NCSYNC_OPC_CALL			0xD3
 #define NCSYNC_OPC_ALL_ENGINE_BARRIER	0xD5
 #define NCSYNC_OPC_CORE_BARRIER		0xD8
+#define NCSYNC_OPC_TRIGGER_COLLECTIVE2	0xD9	/* lowered: its events block */
+#define NCSYNC_OPC_TRIGGER_COLLECTIVE2_EXT 0xDA	/* lowered: its events block */
 
 /* The events block, on every control op (ENC 8): lane 0 */
 #define NCSYNC_REC_EV_WAIT_MODE		0x04
