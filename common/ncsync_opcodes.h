@@ -48,6 +48,9 @@ NCSYNC_OP(GROUP_RESET, 1, "sema_clear", "GroupResetSemaphores", 1,
 	  SEMA_CLEAR, GROUP_RESET, NONE,
 	  ncsync_layout_gr, ncsync_decode_gr, ncsync_encode_gr,
 	  ncsync_conform_gr, ncsync_footprint_gr)
+NCSYNC_OP(ORDERING, 0, NULL, "Ordering", 1, NCSYNC_OPF_UNMODELLED,
+	  SYNC, NONE, NONE,
+	  ncsync_layout_none, NULL, NULL, NULL, NULL)
 NCSYNC_OP(POLL_SEM, 1, "poll", "PollSem", 1,
 	  NCSYNC_OPF_EFFECT | NCSYNC_OPF_SEM_READ | NCSYNC_OPF_SEM_WRITE,
 	  POLL, POLL, NONE,
