@@ -48,6 +48,9 @@ NCSYNC_OP(GROUP_RESET, 1, "sema_clear", "GroupResetSemaphores", 1,
 	  SEMA_CLEAR, GROUP_RESET, NONE,
 	  ncsync_layout_gr, ncsync_decode_gr, ncsync_encode_gr,
 	  ncsync_conform_gr, ncsync_footprint_gr)
+NCSYNC_OP(ORDERING, 0, NULL, "Ordering", 1, NCSYNC_OPF_UNMODELLED,
+	  SYNC, NONE, NONE,
+	  ncsync_layout_none, NULL, NULL, NULL, NULL)
 NCSYNC_OP(POLL_SEM, 1, "poll", "PollSem", 1,
 	  NCSYNC_OPF_EFFECT | NCSYNC_OPF_SEM_READ | NCSYNC_OPF_SEM_WRITE,
 	  POLL, POLL, NONE,
@@ -66,6 +69,17 @@ NCSYNC_OP(ALL_ENGINE_BARRIER, 1, "barrier", "AllEngineBarrier", 1,
 	  NCSYNC_OPF_PSEUDO, BARRIER, NONE, ALL_ENGINES,
 	  NULL, NULL, NULL, NULL, NULL)
 NCSYNC_OP(DMA_BARRIER, 1, "dma_barrier", "DmaBarrier", 1,
+	  NCSYNC_OPF_PSEUDO, PSEUDO, NONE, NOOP,
+	  NULL, NULL, NULL, NULL, NULL)
+NCSYNC_OP(TRIGGER_COLLECTIVE, 1, "trigger_collective", "TriggerCollective", 1,
+	  NCSYNC_OPF_PSEUDO, PSEUDO, NONE, NOOP,
+	  NULL, NULL, NULL, NULL, NULL)
+NCSYNC_OP(TRIGGER_COLLECTIVE2, 1, "trigger_collective2",
+	  "TriggerCollective2", 1,
+	  NCSYNC_OPF_PSEUDO, PSEUDO, NONE, NOOP,
+	  NULL, NULL, NULL, NULL, NULL)
+NCSYNC_OP(TRIGGER_COLLECTIVE2_EXT, 1, "trigger_collective2_ext",
+	  "TriggerCollective2Ext", 1,
 	  NCSYNC_OPF_PSEUDO, PSEUDO, NONE, NOOP,
 	  NULL, NULL, NULL, NULL, NULL)
 NCSYNC_OP(RETURN, 1, "ret", "Return", 1,

@@ -158,6 +158,8 @@ enum ncsync_rec_reason ncsync_record_decode(const __u8 *rec, __u32 nrecords,
 		((__u8 *)insn)[i] = 0;
 	insn->opcode = rec[0];
 	d = ncsync_op(insn->opcode);
+	if (d && (d->flags & NCSYNC_OPF_UNMODELLED))
+		return NCSYNC_REC_UNMODELLED_OP;
 	if (!d || !d->layout) {
 		if (insn->opcode >= NCSYNC_OPC_PSEUDO_FIRST &&
 		    insn->opcode <= NCSYNC_OPC_PSEUDO_LAST)

@@ -27,6 +27,12 @@
 #define NCSYNC_OPF_DRAIN	0x20	/* it waits for its copies */
 #define NCSYNC_OPF_SEM_READ	0x40	/* it reads semaphores (footprint) */
 #define NCSYNC_OPF_SEM_WRITE	0x80	/* it writes semaphores (footprint) */
+/*
+ * The seeds name the opcode and its layout but not its effect: the decoder
+ * refuses it with NCSYNC_REC_UNMODELLED_OP.  No mnemonic, effect or
+ * lowering (Documentation/ncsync/records.rst, "Ordering (0xB1)").
+ */
+#define NCSYNC_OPF_UNMODELLED	0x100
 
 /*
  * The shape of the op's text form (struct ncsync_opdesc.form): what
@@ -148,7 +154,7 @@ struct ncsync_opdesc {
 	const char *mnemonic;
 	const char *title;
 	__u8 nlanes;
-	__u8 flags;
+	__u16 flags;
 	__u8 form;
 	__u8 effect;
 	__u8 lower;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The layout of the pseudo-ops lowered record by record (ncsync_pseudo.h):
- * the DMA barrier 0xC3 and Return 0xD2, a header and an events block; Call
+ * the DMA barrier 0xC3, TriggerCollective 0xC8, 0xD9 and 0xDA, and Return
+ * 0xD2, a header and an events block; Call
  * 0xD3, a header, an events block, the callee's name at +0x0C and the args
  * table id at +0x30 (ENC 7); CoreBarrier 0xD8, a header, an events block,
  * the barrier's id at +0x0C and its semaphore index at +0x10 (ENC 6d).
@@ -118,8 +119,8 @@ static unsigned int ncsync_pseudo_form(__u8 op)
 }
 
 /**
- * ncsync_pseudo_decode() - decode and check a DMA barrier, Return, Call or
- *	CoreBarrier.
+ * ncsync_pseudo_decode() - decode and check a pseudo-op lowered record by
+ *	record: a DMA barrier, TriggerCollective, Return, Call or CoreBarrier.
  * @rec: the NCSYNC_RECORD_SIZE bytes.
  * @p: out: the decoded record; zeroed first.
  *
@@ -202,7 +203,7 @@ const char *ncsync_pseudo_reason_name(unsigned int reason)
 {
 	static const char *const names[NCSYNC_PSEUDO_REASON_COUNT] = {
 		[NCSYNC_PSEUDO_OK] = "ok",
-		[NCSYNC_PSEUDO_OPCODE] = "not a DMA barrier, Return, Call or CoreBarrier",
+		[NCSYNC_PSEUDO_OPCODE] = "not a pseudo-op lowered record by record",
 		[NCSYNC_PSEUDO_HEADER] = "bad header",
 		[NCSYNC_PSEUDO_EVENTS] = "events block a NoOp cannot carry",
 		[NCSYNC_PSEUDO_RESERVED] = "reserved byte not zero",

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * The pseudo-ops the library lowers record by record: the DMA barrier
- * (0xC3), Return (0xD2), Call (0xD3) and CoreBarrier (0xD8).  Their
- * layout, decoded and encoded
+ * (0xC3), TriggerCollective (0xC8, 0xD9, 0xDA), Return (0xD2), Call
+ * (0xD3) and CoreBarrier (0xD8): the rows of form NCSYNC_FORM_PSEUDO,
+ * _CALL and _CORE_BARRIER of the opcode table.  Their layout, decoded and
+ * encoded
  * once here (ncsync_pseudo.c) for the library's builders, assembler,
  * disassembler and lowering; the module refuses every pseudo-op
  * (NCSYNC_REC_PSEUDO_OP) and does not build this file.  Freestanding C.
@@ -25,7 +27,7 @@
 /**
  * enum ncsync_pseudo_reason - why ncsync_pseudo_decode() refused a record.
  * @NCSYNC_PSEUDO_OK: accepted.
- * @NCSYNC_PSEUDO_OPCODE: byte 0 is not 0xC3, 0xD2, 0xD3 or 0xD8.
+ * @NCSYNC_PSEUDO_OPCODE: byte 0 is not a pseudo-op of one of those forms.
  * @NCSYNC_PSEUDO_HEADER: byte 1 is not 0x10, or byte 2 or 3 is not zero.
  * @NCSYNC_PSEUDO_EVENTS: the events block would be refused on a NoOp.
  * @NCSYNC_PSEUDO_RESERVED: a byte the layout does not name is not zero
@@ -45,10 +47,9 @@ enum ncsync_pseudo_reason {
 };
 
 /**
- * struct ncsync_pseudo - a decoded DMA barrier, Return, Call or
- *	CoreBarrier.
- * @opcode: NCSYNC_OPC_DMA_BARRIER, NCSYNC_OPC_RETURN, NCSYNC_OPC_CALL or
- *	NCSYNC_OPC_CORE_BARRIER.
+ * struct ncsync_pseudo - a decoded pseudo-op of form NCSYNC_FORM_PSEUDO
+ *	(DMA barrier, TriggerCollective, Return), Call or CoreBarrier.
+ * @opcode: its NCSYNC_OPC_*.
  * @events: the events block, +0x04 - +0x0B, as encoded.
  * @name: Call: the callee, NUL-terminated (at most NCSYNC_CALL_NAME_LEN).
  * @args: Call: the args table id.

@@ -630,6 +630,8 @@ const char *ncsync_rec_reason_name(unsigned int reason)
 			"conformance: semaphore in the groups of two engines",
 		[NCSYNC_REC_CONF_PSEUDO] =
 			"conformance: malformed AllEngineBarrier (0xD5)",
+		[NCSYNC_REC_UNMODELLED_OP] =
+			"opcode named by the seeds, its effect not modelled",
 	};
 
 	if (reason >= NCSYNC_REC_REASON_COUNT)

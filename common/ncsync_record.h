@@ -195,6 +195,19 @@ enum ncsync_rec_reason ncsync_record_check_lnc(const struct ncsync_insn *insn,
 					       __u32 lnc);
 const char *ncsync_rec_reason_name(unsigned int reason);
 
+/**
+ * ncsync_rec_reason_conform() - whether only the conformance profile gives
+ *	a reason.
+ * @reason: an enum ncsync_rec_reason.
+ *
+ * Return: true for NCSYNC_REC_CONF_FIRST .. NCSYNC_REC_CONF_LAST.
+ */
+static inline bool ncsync_rec_reason_conform(unsigned int reason)
+{
+	return reason >= NCSYNC_REC_CONF_FIRST &&
+	       reason <= NCSYNC_REC_CONF_LAST;
+}
+
 /* The distinct GroupResetSemaphores groups the profile remembers. */
 #define NCSYNC_CONFORM_GROUPS	64
 

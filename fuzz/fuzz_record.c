@@ -331,10 +331,19 @@ static void one(const uint8_t *data, uint32_t nrecords, uint64_t devmem)
 	r2 = decode(rec, UINT32_MAX, UINT64_MAX, &again);
 	if (r != NCSYNC_REC_BAD_TARGET && r != NCSYNC_REC_BAD_DMA)
 		CHECK(r2 == r);
+	/*
+	 * SYNC's "0x10B1 ordering" word: named, its effect not given; refused
+	 * for that whatever its other bytes.
+	 */
+	if (rec[0] == NCSYNC_OPC_ORDERING)
+		CHECK(r == NCSYNC_REC_UNMODELLED_OP);
+	else
+		CHECK(r != NCSYNC_REC_UNMODELLED_OP);
 	if (r) {
-		/* The header is checked before anything else. */
+		/* The header is checked before anything but the opcode. */
 		if (rec[1] != NCSYNC_RECORD_WORDLEN || rec[2] || rec[3])
-			CHECK(r <= NCSYNC_REC_HEADER_RESERVED);
+			CHECK(r <= NCSYNC_REC_HEADER_RESERVED ||
+			      r == NCSYNC_REC_UNMODELLED_OP);
 		goto out;
 	}
 

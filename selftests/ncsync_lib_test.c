@@ -2394,12 +2394,15 @@ TEST_F(core, asm_call_return_lowered)
 }
 
 /*
- * A DMA barrier (0xC3) with an events block, lowered to a NoOp that keeps
+ * A pseudo-op of @add with an events block, lowered to a NoOp that keeps
  * it: pool's waits for act's sem[43] >= 1 and then sets ev[40], which act
  * waits on before it writes sem[44] = 7.  The record pool runs is that
- * NoOp, byte by byte.
+ * NoOp, byte by byte.  The device is reset first.
  */
-TEST_F(core, dma_barrier_lowered_with_events)
+static void noop_pseudo_runs(struct __test_metadata *_metadata,
+			     struct ncsync_dev *dev,
+			     int (*add)(struct ncsync_stream *s,
+					const struct ncsync_events *ev))
 {
 	const struct ncsync_events ev = {
 		.wait_mode = NCSYNC_WAIT_SEM_GE, .wait_idx = 43, .value = 1,
@@ -2412,9 +2415,10 @@ TEST_F(core, dma_barrier_lowered_with_events)
 	const uint8_t *rec;
 	uint32_t id;
 
+	ASSERT_EQ(0, ncsync_reset(dev));
 	ADD(ncsync_program_stream(prog, NCSYNC_ENGINE_POOL, &p));
 	ADD(ncsync_program_stream(prog, NCSYNC_ENGINE_ACT, &a));
-	ADD(ncsync_add_dma_barrier(p, &ev));
+	ADD(add(p, &ev));
 	ADD(ncsync_add_exit(p, NULL));
 	ADD(ncsync_add_semaphore_inc(a, 43));
 	ADD(ncsync_add_event_wait(a, 40, NCSYNC_WAIT_EVT_SET));
@@ -2426,12 +2430,32 @@ TEST_F(core, dma_barrier_lowered_with_events)
 	enc_noop(want, NCSYNC_WAIT_SEM_GE, 43,
 		 NCSYNC_UPD_COMPLETE | NCSYNC_UPD_EVT_SET, 40, 1);
 	EXPECT_EQ(0, memcmp(rec, want, REC_SIZE));
-	id = submit(_metadata, self->dev, prog, 0, WD_LONG);
-	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->dev, id));
-	EXPECT_TRUE(ncsync_event_read(self->dev, 40));
-	EXPECT_EQ(1, ncsync_sem_read(self->dev, 43));
-	EXPECT_EQ(7, ncsync_sem_read(self->dev, 44));
+	id = submit(_metadata, dev, prog, 0, WD_LONG);
+	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, dev, id));
+	EXPECT_TRUE(ncsync_event_read(dev, 40));
+	EXPECT_EQ(1, ncsync_sem_read(dev, 43));
+	EXPECT_EQ(7, ncsync_sem_read(dev, 44));
 	ncsync_program_free(prog);
+}
+
+/* A DMA barrier (0xC3): BARRIER 6.2, "KRT lowers it to Nop(NUM_ROWS)". */
+TEST_F(core, dma_barrier_lowered_with_events)
+{
+	noop_pseudo_runs(_metadata, self->dev, ncsync_add_dma_barrier);
+}
+
+/*
+ * BARRIER, "See also": "TriggerCollective (0xC8) - the canonical collective
+ * pseudo-op that carries the same events block"; "TriggerCollective2 + Ext
+ * (0xD9/0xDA) - the SBUF-tensor v2 collective carrier".  Each is lowered as
+ * the DMA barrier is, its events block kept, and runs on the engines.
+ */
+TEST_F(core, trigger_collective_lowered_with_events)
+{
+	noop_pseudo_runs(_metadata, self->dev, ncsync_add_trigger_collective);
+	noop_pseudo_runs(_metadata, self->dev, ncsync_add_trigger_collective2);
+	noop_pseudo_runs(_metadata, self->dev,
+			 ncsync_add_trigger_collective2_ext);
 }
 
 /*

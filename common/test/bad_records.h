@@ -106,6 +106,20 @@ static const struct ncsync_bad_record ncsync_bad_records[] = {
 	{ BAD("opcode_9e", 0x9E, NCSYNC_REC_BAD_OPCODE) },
 	{ BAD("opcode_a3", 0xA3, NCSYNC_REC_BAD_OPCODE) },
 	{ BAD("opcode_b4", 0xB4, NCSYNC_REC_BAD_OPCODE) },
+	/*
+	 * SYNC names "0x10B1 ordering" in "The opcode-word family" and gives
+	 * it the "simpler +0x04..+0x08 shared sync block" ("The other
+	 * sync-word records"), but no effect: refused for that, before its
+	 * header and bytes are looked at.
+	 */
+	{ BAD("opcode_b1_ordering", NCSYNC_OPC_ORDERING,
+	      NCSYNC_REC_UNMODELLED_OP) },
+	{ BAD("opcode_b1_ordering_sync_block", NCSYNC_OPC_ORDERING,
+	      NCSYNC_REC_UNMODELLED_OP),
+	  .set = { P8(0x04, 0x05), P8(0x05, 3), P8(0x08, 1) } },
+	{ BAD("opcode_b1_ordering_reserved", NCSYNC_OPC_ORDERING,
+	      NCSYNC_REC_UNMODELLED_OP),
+	  .set = { P8(0x01, 0x0F), P8(0x30, 1) } },
 	{ BAD("opcode_bf", 0xBF, NCSYNC_REC_BAD_OPCODE) },
 	{ BAD("opcode_e1", 0xE1, NCSYNC_REC_BAD_OPCODE) },
 	{ BAD("opcode_ff", 0xFF, NCSYNC_REC_BAD_OPCODE) },
@@ -116,6 +130,16 @@ static const struct ncsync_bad_record ncsync_bad_records[] = {
 	      NCSYNC_REC_PSEUDO_OP) },
 	{ BAD("pseudo_c3_dma_barrier", NCSYNC_OPC_DMA_BARRIER,
 	      NCSYNC_REC_PSEUDO_OP) },
+	/*
+	 * The collective triggers (BARRIER, "See also": 0xC8 "carries the
+	 * same events block"; 0xD9/0xDA): the library lowers them.
+	 */
+	{ BAD("pseudo_c8_trigger_collective", NCSYNC_OPC_TRIGGER_COLLECTIVE,
+	      NCSYNC_REC_PSEUDO_OP) },
+	{ BAD("pseudo_d9_trigger_collective2", NCSYNC_OPC_TRIGGER_COLLECTIVE2,
+	      NCSYNC_REC_PSEUDO_OP) },
+	{ BAD("pseudo_da_trigger_collective2_ext",
+	      NCSYNC_OPC_TRIGGER_COLLECTIVE2_EXT, NCSYNC_REC_PSEUDO_OP) },
 	{ BAD("pseudo_d3_call", NCSYNC_OPC_CALL, NCSYNC_REC_PSEUDO_OP) },
 	{ BAD("pseudo_d2_return", NCSYNC_OPC_RETURN, NCSYNC_REC_PSEUDO_OP) },
 	{ BAD("pseudo_c0", NCSYNC_OPC_PSEUDO_FIRST, NCSYNC_REC_PSEUDO_OP) },

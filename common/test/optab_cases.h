@@ -13,7 +13,9 @@
  *   - its columns agree (optab_row_ok()): the flags with the effect, a
  *     pseudo-op has a lowering and no layout, the decoder copies the
  *     row's effect into the record;
- *   - a pseudo-op is refused by the decoder, any other row accepted;
+ *   - a pseudo-op is refused by the decoder, an unmodelled opcode
+ *     (NCSYNC_OPF_UNMODELLED) with NCSYNC_REC_UNMODELLED_OP whatever its
+ *     bytes, any other row accepted;
  *   - on random states, ncsync_exec_op() of each accepted record reads
  *     exactly the semaphores of its footprint and writes only semaphores
  *     of it (a PollSem's write-back may write less), changes no register
@@ -377,12 +379,29 @@ static inline bool optab_iff(const struct ncsync_opdesc *d, unsigned int flag,
  * a lowering and no layout, an opcode the engines run has a layout and no
  * lowering, only the ALU form has no mnemonic of its own.
  */
+/*
+ * An opcode the seeds name without its effect (NCSYNC_OPF_UNMODELLED): a
+ * layout (what the seeds pin of it), and nothing that would run it.
+ */
+static inline const char *
+optab_unmodelled_row_ok(const struct ncsync_opdesc *d)
+{
+	if (d->flags != NCSYNC_OPF_UNMODELLED || d->mnemonic || !d->layout ||
+	    d->effect != NCSYNC_EFF_NONE || d->lower != NCSYNC_LOWER_NONE)
+		return "an unmodelled opcode with a mnemonic, an effect, a lowering or other flags";
+	if (d->decode || d->encode || d->conform || d->footprint)
+		return "an unmodelled opcode with a hook";
+	return NULL;
+}
+
 static inline const char *optab_row_ok(const struct ncsync_opdesc *d)
 {
 	bool pseudo = d->flags & NCSYNC_OPF_PSEUDO;
 
 	if (d->form >= NCSYNC_FORM_COUNT || d->effect >= NCSYNC_EFF_COUNT)
 		return "a form or an effect out of range";
+	if (d->flags & NCSYNC_OPF_UNMODELLED)
+		return optab_unmodelled_row_ok(d);
 	if (pseudo != (d->lower != NCSYNC_LOWER_NONE) ||
 	    pseudo == (d->layout != NULL) ||
 	    (pseudo && d->effect != NCSYNC_EFF_NONE))
@@ -428,6 +447,12 @@ static inline bool optab_case_run(unsigned int n, const char **why)
 	}
 	for (t = 0; t < OPTAB_TRIES && !*why; t++) {
 		optab_record(d, &seed, rec);
+		if ((d->flags & NCSYNC_OPF_UNMODELLED) &&
+		    ncsync_record_decode(rec, 64, ~0ULL, &in) !=
+		    NCSYNC_REC_UNMODELLED_OP) {
+			*why = "an unmodelled opcode not refused as such";
+			break;
+		}
 		if (ncsync_record_decode(rec, 64, ~0ULL, &in))
 			continue;
 		if (d->flags & NCSYNC_OPF_PSEUDO) {
@@ -437,7 +462,8 @@ static inline bool optab_case_run(unsigned int n, const char **why)
 		ok++;
 		*why = optab_insn_ok(d, rec, &in, &seed);
 	}
-	if (!*why && !(d->flags & NCSYNC_OPF_PSEUDO) && ok < OPTAB_WANT)
+	if (!*why && !(d->flags & (NCSYNC_OPF_PSEUDO | NCSYNC_OPF_UNMODELLED)) &&
+	    ok < OPTAB_WANT)
 		*why = "too few random records accepted";
 	return !*why;
 }

@@ -275,6 +275,12 @@ int ncsync_program_add_function(struct ncsync_program *prog, uint8_t engine,
 				const char *name, struct ncsync_stream **bodyp);
 int ncsync_add_dma_barrier(struct ncsync_stream *s,
 			   const struct ncsync_events *ev);
+int ncsync_add_trigger_collective(struct ncsync_stream *s,
+				  const struct ncsync_events *ev);
+int ncsync_add_trigger_collective2(struct ncsync_stream *s,
+				   const struct ncsync_events *ev);
+int ncsync_add_trigger_collective2_ext(struct ncsync_stream *s,
+				       const struct ncsync_events *ev);
 int ncsync_add_call(struct ncsync_stream *s, const char *name,
 		    uint32_t args_id, const struct ncsync_events *ev);
 int ncsync_add_return(struct ncsync_stream *s, const struct ncsync_events *ev);

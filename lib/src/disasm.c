@@ -296,7 +296,8 @@ static void dis_insn(struct dis_buf *b, const struct ncsync_insn *in,
 }
 
 /*
- * A DMA barrier, Return, Call or CoreBarrier (common/ncsync_pseudo.h):
+ * A pseudo-op lowered record by record (common/ncsync_pseudo.h): a DMA
+ * barrier, TriggerCollective, Return, Call or CoreBarrier:
  * its mnemonic, a Call's name and args id, a CoreBarrier's semaphore and
  * id, and the sync clauses of its events block, decoded as on a NoOp.
  * False when the record is not one of them.

@@ -11,8 +11,8 @@
  * copy, before the barriers are lowered: a Return ends the copy (a branch
  * to its end, or nothing when it is the body's last record), the Call's
  * events block is split around the copy (its wait on a NoOp before, its
- * update on a NoOp after).  A DMA barrier becomes a NoOp with its events
- * block byte for byte.  Everything is checked before anything changes:
+ * update on a NoOp after).  A DMA barrier and a TriggerCollective
+ * (NCSYNC_LOWER_NOOP) become a NoOp with their events block byte for byte.  Everything is checked before anything changes:
  * malformed records, a Call to an unknown function, recursion, a nesting
  * deeper than NCSYNC_CALL_MAX_DEPTH, a Return outside a function and a
  * branch across a function's edge fail with a message

@@ -3,8 +3,9 @@
  * libncsync: the builders of the pseudo-ops and of the barriers: the
  * all-engine barrier (0xD5), the runtime's add_sync_barrier, the
  * lower_control fence, the core barrier (0xD8), functions, Call (0xD3),
- * Return (0xD2) and the DMA barrier (0xC3) (Documentation/ncsync/
- * barriers.rst; ENC 7; BARRIER 1, 6.2, 8).
+ * Return (0xD2), the DMA barrier (0xC3) and TriggerCollective (0xC8,
+ * 0xD9, 0xDA) (Documentation/ncsync/barriers.rst; ENC 7; BARRIER 1, 6.2,
+ * 8, "See also").
  *
  * They sit on top of the lowering: a pseudo-op record is appended here and
  * rewritten by ncsync_program_lower() (lower.c); the builders that emit
@@ -95,7 +96,8 @@ static int ncsync_add_pseudo(struct ncsync_stream *s, struct ncsync_pseudo *p,
  * ncsync_put_pseudo() - append a pseudo-op that has only its events block.
  * @s: the stream.
  * @opcode: a pseudo-op of form NCSYNC_FORM_PSEUDO (common/ncsync_optab.h):
- *	DmaBarrier, Return.
+ *	DmaBarrier, TriggerCollective, TriggerCollective2 and its Ext,
+ *	Return.
  * @ev: its events block.
  *
  * Return: 0, -EINVAL for another opcode or an events block a NoOp may not
@@ -120,6 +122,30 @@ int ncsync_add_dma_barrier(struct ncsync_stream *s,
 			   const struct ncsync_events *ev)
 {
 	return ncsync_put_pseudo(s, NCSYNC_OPC_DMA_BARRIER, ev);
+}
+
+/*
+ * BARRIER, "See also": "TriggerCollective (0xC8) - the canonical collective
+ * pseudo-op that carries the same events block"; TriggerCollective2 + Ext
+ * (0xD9/0xDA), "the SBUF-tensor v2 collective carrier".  The model has no
+ * collectives: each is lowered to a NoOp that carries its events block.
+ */
+int ncsync_add_trigger_collective(struct ncsync_stream *s,
+				  const struct ncsync_events *ev)
+{
+	return ncsync_put_pseudo(s, NCSYNC_OPC_TRIGGER_COLLECTIVE, ev);
+}
+
+int ncsync_add_trigger_collective2(struct ncsync_stream *s,
+				   const struct ncsync_events *ev)
+{
+	return ncsync_put_pseudo(s, NCSYNC_OPC_TRIGGER_COLLECTIVE2, ev);
+}
+
+int ncsync_add_trigger_collective2_ext(struct ncsync_stream *s,
+				       const struct ncsync_events *ev)
+{
+	return ncsync_put_pseudo(s, NCSYNC_OPC_TRIGGER_COLLECTIVE2_EXT, ev);
 }
 
 /* ENC 7a: a Call of the function @name of this engine. */

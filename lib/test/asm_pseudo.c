@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
- * The text form of the DMA barrier (dma_barrier, 0xC3), Return (ret,
+ * The text form of the DMA barrier (dma_barrier, 0xC3), the collective
+ * triggers (trigger_collective 0xC8, trigger_collective2 0xD9,
+ * trigger_collective2_ext 0xDA), Return (ret,
  * 0xD2), Call (call NAME [, args=N], 0xD3), CoreBarrier (core_barrier
  * sem[S] [, id=N], 0xD8; more in asm_core_barrier.c) and of functions
  * (func NAME ... endfunc): raw records written by the test encoder
@@ -24,6 +26,17 @@ static const struct line_case lines[] = {
 	{ "dma_barrier", 0xC3, NULL, 0, 0, 0, 0, 0, 0, 0, 0 },
 	{ "dma_barrier wait sem[3] >= 7 then ev[2] set", 0xC3, NULL, 0,
 	  0x05, 3, 0x11, 2, 7, 0, 0 },
+	/*
+	 * BARRIER, "See also": TriggerCollective (0xC8) "carries the same
+	 * events block"; TriggerCollective2 + Ext (0xD9/0xDA).
+	 */
+	{ "trigger_collective", 0xC8, NULL, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ "trigger_collective wait sem[3] >= 7 then ev[2] set", 0xC8, NULL, 0,
+	  0x05, 3, 0x11, 2, 7, 0, 0 },
+	{ "trigger_collective2 then sem[1] += 4", 0xD9, NULL, 0,
+	  0, 0, 0x15, 1, 4, 0, 0 },
+	{ "trigger_collective2_ext wait ev[9] set", 0xDA, NULL, 0,
+	  0x06, 9, 0, 0, 0, 0, 0 },
 	{ "ret", 0xD2, NULL, 0, 0, 0, 0, 0, 0, 0, 0 },
 	{ "ret wait ev[9] set_then_clear then sem[1] += 4", 0xD2, NULL, 0,
 	  0x07, 9, 0x15, 1, 4, 0, 0 },

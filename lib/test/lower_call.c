@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
- * The lowering of the DMA barrier (0xC3), Call (0xD3) and Return (0xD2):
+ * The lowering of the DMA barrier (0xC3), the collective triggers (0xC8,
+ * 0xD9, 0xDA), Call (0xD3) and Return (0xD2):
  * the lowered records compared byte by byte with records written by the
  * test encoder (asm_test.h), nested calls, a call in a loop, branch
  * targets relocated in each inlined copy, and every refusal (recursion,
@@ -13,6 +14,8 @@
 
 #include "ncsync.h"
 #include "asm_test.h"
+#include "ncsync_names.h"
+#include "ncsync_optab.h"
 
 static struct ncsync_program *p;
 
@@ -98,7 +101,30 @@ static const struct ncsync_events wait9 = {
 	.upd_mode = NCSYNC_UPD_COMPLETE | NCSYNC_UPD_SEM_INC, .upd_idx = 4,
 };
 
-static void test_dma_barrier(void)
+/*
+ * The pseudo-ops lowered to a NoOp that carries their events block
+ * (NCSYNC_LOWER_NOOP), each with its builder and its mnemonic.  The DMA
+ * barrier: BARRIER 6.2, "KRT lowers it to Nop(NUM_ROWS)".  The collective
+ * triggers: BARRIER, "See also": "TriggerCollective (0xC8) - the canonical
+ * collective pseudo-op that carries the same events block" and
+ * "TriggerCollective2 + Ext (0xD9/0xDA) - the SBUF-tensor v2 collective
+ * carrier" (issue 29: lowered as 0xC3 is, not refused with -EOPNOTSUPP).
+ */
+static const struct noop_pseudo {
+	uint8_t opcode;
+	int (*add)(struct ncsync_stream *s, const struct ncsync_events *ev);
+} noop_pseudos[] = {
+	{ NCSYNC_OPC_DMA_BARRIER, ncsync_add_dma_barrier },
+	{ NCSYNC_OPC_TRIGGER_COLLECTIVE, ncsync_add_trigger_collective },
+	{ NCSYNC_OPC_TRIGGER_COLLECTIVE2, ncsync_add_trigger_collective2 },
+	{ NCSYNC_OPC_TRIGGER_COLLECTIVE2_EXT,
+	  ncsync_add_trigger_collective2_ext },
+};
+
+#define N_NOOP_PSEUDOS (sizeof(noop_pseudos) / sizeof(noop_pseudos[0]))
+
+/* Built by its builder: two records, lowered to two NoOps. */
+static void noop_pseudo_built(const struct noop_pseudo *np)
 {
 	static const struct ncsync_events ev = {
 		.wait_mode = NCSYNC_WAIT_SEM_GE, .wait_idx = 3, .value = 7,
@@ -109,28 +135,91 @@ static void test_dma_barrier(void)
 
 	ncsync_program_new(&p);
 	ncsync_program_stream(p, NCSYNC_ENGINE_POOL, &s);
-	TAP_CHECK(ncsync_add_dma_barrier(s, &ev) == 0 &&
-		  ncsync_add_dma_barrier(s, NULL) == 1,
-		  "ncsync_add_dma_barrier() appends 0xC3 records");
-	ev_rec(raw, NCSYNC_OPC_DMA_BARRIER, 0x05, 3, 0x11, 2, 7);
+	TAP_CHECK(np->add(s, &ev) == 0 && np->add(s, NULL) == 1,
+		  "0x%02X: its builder appends its records", np->opcode);
+	ev_rec(raw, np->opcode, 0x05, 3, 0x11, 2, 7);
 	TAP_CHECK(!memcmp(ncsync_stream_peek(s, 0), raw, 64),
-		  "0xC3: header and events block, nothing else");
+		  "0x%02X: header and events block, nothing else", np->opcode);
 	ncsync_add_exit(s, NULL);
 	ev_rec(want[0], NCSYNC_OPC_NOOP, 0x05, 3, 0x11, 2, 7);
 	t_rec(want[1], NCSYNC_OPC_NOOP);
 	t_rec(want[2], NCSYNC_OPC_EXIT);
 	TAP_CHECK(lowered_as(NCSYNC_ENGINE_POOL, want, 3),
-		  "0xC3 lowered to a NoOp with its events block byte for byte");
+		  "0x%02X lowered to a NoOp with its events block byte for byte",
+		  np->opcode);
 	ncsync_program_free(p);
-	TAP_CHECK(ncsync_add_dma_barrier(NULL, NULL) == -EINVAL,
-		  "dma barrier on no stream: -EINVAL");
+	TAP_CHECK(np->add(NULL, NULL) == -EINVAL,
+		  "0x%02X on no stream: -EINVAL", np->opcode);
 	ncsync_program_new(&p);
 	ncsync_program_stream(p, NCSYNC_ENGINE_POOL, &s);
-	TAP_CHECK(ncsync_add_dma_barrier(s, &(struct ncsync_events){
-			.wait_mode = 0x42 }) == -EINVAL &&
-		  ncsync_stream_count(s) == 0,
-		  "dma barrier with an events block a NoOp refuses: -EINVAL");
+	TAP_CHECK(np->add(s, &(struct ncsync_events){ .wait_mode = 0x42 }) ==
+		  -EINVAL && ncsync_stream_count(s) == 0,
+		  "0x%02X with an events block a NoOp refuses: -EINVAL",
+		  np->opcode);
 	ncsync_program_free(p);
+}
+
+/*
+ * Written in the text form by its mnemonic, and as .raw with a byte past
+ * the events block: refused by the lowering, program unchanged.
+ */
+static void noop_pseudo_text(const struct noop_pseudo *np)
+{
+	const char *mn = ncsync_text_name(ncsync_text_opcodes, np->opcode);
+	char text[256], msg[96];
+	uint8_t want[2][64];
+
+	snprintf(text, sizeof(text),
+		 "engine act\n\t%s wait sem[3] >= 7 then ev[2] set\n\texit\n",
+		 mn);
+	p = assemble(text);
+	ev_rec(want[0], NCSYNC_OPC_NOOP, 0x05, 3, 0x11, 2, 7);
+	t_rec(want[1], NCSYNC_OPC_EXIT);
+	TAP_CHECK(lowered_as(NCSYNC_ENGINE_ACT, want, 2),
+		  "'%s' assembles to 0x%02X and lowers to its NoOp", mn,
+		  np->opcode);
+	ncsync_program_free(p);
+	snprintf(text, sizeof(text),
+		 "engine pool\n\t.raw %02x100000 00000000 00000000 00000001"
+		 " 00000000 00000000 00000000 00000000 00000000 00000000"
+		 " 00000000 00000000 00000000 00000000 00000000 00000000\n",
+		 np->opcode);
+	snprintf(msg, sizeof(msg), "malformed %s (0x%02x): reserved byte not zero",
+		 mn, np->opcode);
+	p = assemble(text);
+	TAP_CHECK(p && ncsync_program_finalize(p) == -EINVAL &&
+		  ncsync_program_lower_error(p) &&
+		  strstr(ncsync_program_lower_error(p), msg) &&
+		  ncsync_stream_peek(ncsync_program_find_stream(p,
+				NCSYNC_ENGINE_POOL), 0)[0] == np->opcode,
+		  "0x%02X with a byte past its events block: '%s', unchanged",
+		  np->opcode, msg);
+	ncsync_program_free(p);
+}
+
+static void test_noop_pseudos(void)
+{
+	unsigned int i, j, missing = 0;
+
+	for (i = 0; i < N_NOOP_PSEUDOS; i++) {
+		noop_pseudo_built(&noop_pseudos[i]);
+		noop_pseudo_text(&noop_pseudos[i]);
+	}
+	/* Every row the table lowers to a NoOp is one of them. */
+	for (i = 0; i < ncsync_optab_size; i++) {
+		if (ncsync_optab[i].lower != NCSYNC_LOWER_NOOP)
+			continue;
+		for (j = 0; j < N_NOOP_PSEUDOS; j++)
+			if (noop_pseudos[j].opcode == ncsync_optab[i].opcode)
+				break;
+		if (j < N_NOOP_PSEUDOS)
+			continue;
+		printf("# 0x%02X (%s) is not tested\n",
+		       ncsync_optab[i].opcode, ncsync_optab[i].title);
+		missing++;
+	}
+	TAP_CHECK(!missing,
+		  "every pseudo-op the table lowers to a NoOp is tested");
 }
 
 /*
@@ -516,7 +605,7 @@ static void test_undo(void)
 
 int main(void)
 {
-	test_dma_barrier();
+	test_noop_pseudos();
 	test_call_bytes();
 	test_return_middle();
 	test_relocation();

@@ -300,6 +300,21 @@ class Stream:
         """DMA barrier (0xC3, a pseudo-op): every copy issued so far lands."""
         return self._call('add_dma_barrier', _ev(events))
 
+    def add_trigger_collective(self,
+                               events: Optional[Events] = None) -> int:
+        """TriggerCollective (0xC8, a pseudo-op): a NoOp with @events."""
+        return self._call('add_trigger_collective', _ev(events))
+
+    def add_trigger_collective2(self,
+                                events: Optional[Events] = None) -> int:
+        """TriggerCollective2 (0xD9, a pseudo-op): a NoOp with @events."""
+        return self._call('add_trigger_collective2', _ev(events))
+
+    def add_trigger_collective2_ext(self,
+                                    events: Optional[Events] = None) -> int:
+        """TriggerCollective2 Ext (0xDA, a pseudo-op): a NoOp with @events."""
+        return self._call('add_trigger_collective2_ext', _ev(events))
+
     def add_call(self, name: str, args_id: int = 0,
                  events: Optional[Events] = None) -> int:
         """Call (0xD3) of function @name of the same engine, inlined."""

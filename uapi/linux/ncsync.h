@@ -259,6 +259,8 @@ struct ncsync_stats {
 #define NCSYNC_OPC_MOV32		0xA7
 #define NCSYNC_OPC_BRANCH		0xA9
 #define NCSYNC_OPC_GROUP_RESET		0xB0
+/* SYNC's 0x10B1 "ordering" word: no effect given, refused (not modelled) */
+#define NCSYNC_OPC_ORDERING		0xB1
 #define NCSYNC_OPC_POLL_SEM		0xB3
 #define NCSYNC_OPC_EXIT			0xDF
 #define NCSYNC_OPC_DMA			0xE0	/* model-defined */
@@ -270,10 +272,13 @@ struct ncsync_stats {
 #define NCSYNC_OPC_PSEUDO_FIRST		0xC0
 #define NCSYNC_OPC_PSEUDO_LAST		0xDF
 #define NCSYNC_OPC_DMA_BARRIER		0xC3
+#define NCSYNC_OPC_TRIGGER_COLLECTIVE	0xC8	/* lowered: its events block */
 #define NCSYNC_OPC_RETURN		0xD2
 #define NCSYNC_OPC_CALL			0xD3
 #define NCSYNC_OPC_ALL_ENGINE_BARRIER	0xD5
 #define NCSYNC_OPC_CORE_BARRIER		0xD8
+#define NCSYNC_OPC_TRIGGER_COLLECTIVE2	0xD9	/* lowered: its events block */
+#define NCSYNC_OPC_TRIGGER_COLLECTIVE2_EXT 0xDA	/* lowered: its events block */
 
 /* The events block, on every control op (ENC 8): lane 0 */
 #define NCSYNC_REC_EV_WAIT_MODE		0x04
@@ -684,11 +689,14 @@ enum ncsync_rec_reason {
 	NCSYNC_REC_CONF_GR_EMPTY,	/* GroupReset of no semaphore */
 	NCSYNC_REC_CONF_GR_DUPLICATE,	/* a semaphore in two queues' groups */
 	NCSYNC_REC_CONF_PSEUDO,		/* a malformed 0xD5 (the library) */
+	/* Refused always; after the conformance reasons, whose numbers stay. */
+	NCSYNC_REC_UNMODELLED_OP,	/* 0xB1: named, its effect not given */
 	NCSYNC_REC_REASON_COUNT,
 };
 
-/* The first reason only the conformance profile gives. */
+/* The first and the last reason only the conformance profile gives. */
 #define NCSYNC_REC_CONF_FIRST		NCSYNC_REC_CONF_EVSEM_WAIT
+#define NCSYNC_REC_CONF_LAST		NCSYNC_REC_CONF_PSEUDO
 
 /**
  * struct ncsync_queue - the records of one engine in a submission.
