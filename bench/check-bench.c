@@ -5,7 +5,7 @@
  * Host only, no device: `make bench-check`, or
  *   build/bench/check-bench [--no-spin] [--no-accel] [--no-symmetry]
  *                           [--max-states N] [--lowering events]
- *                           [FILE.s ...]
+ *                           [--spin-timeout S] [FILE.s ...]
  * Each program is checked with the library's defaults but the state limit
  * (default 2000000), lowered with counter barriers, or with event barriers
  * (--lowering events: the rows' names end in "/ev"); the column "loop" says
@@ -19,7 +19,11 @@
  * checker"), unless --no-spin or spin(1) is missing: its verdict, the
  * states pan stored (partial-order reduction on, -DCOLLAPSE), the CPU
  * seconds of generation + spin -a + cc + pan and of pan alone, and the
- * ratios of ncsync's states and CPU seconds to pan's.
+ * ratios of ncsync's states and CPU seconds to pan's.  Like for like: the
+ * same lowered parts (either lowering) and options, and pan goes on past
+ * its errors (-c0) as ncsync's search goes on past a defect, so that
+ * both explore every reachable state; pan stops after --spin-timeout
+ * seconds (600).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +45,7 @@ static const char *const examples[] = {
 };
 
 static bool use_spin = true;
+static unsigned int spin_timeout = 600;
 static enum ncsync_barrier_lowering lowering = NCSYNC_LOWER_COUNTER;
 
 /* The whole text of @path (it holds no NUL), or NULL. */
@@ -117,8 +122,8 @@ static void spin_row(const struct ncsync_asm_part *parts, unsigned int n,
 {
 	char dir[] = "/tmp/ncsync-bench-XXXXXX", path[64], cmd[64];
 	struct spin_run sr = {
-		.cflags = "-O2 -DCOLLAPSE", .panflags = "-m1000000 -w24",
-		.timeout_s = 600,
+		.cflags = "-O2 -DCOLLAPSE", .panflags = "-c0 -m1000000 -w24",
+		.timeout_s = spin_timeout,
 	};
 	double c0 = cpu_now(), gen;
 	FILE *f;
@@ -263,6 +268,8 @@ int main(int argc, char **argv)
 			flags |= NCSYNC_CHECK_F_NO_SYMMETRY;
 		else if (!strcmp(argv[i], "--max-states") && i + 1 < argc)
 			max_states = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--spin-timeout") && i + 1 < argc)
+			spin_timeout = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--lowering") && i + 1 < argc &&
 			 !strcmp(argv[i + 1], "events") && ++i)
 			lowering = NCSYNC_LOWER_EVENTS;

@@ -466,4 +466,13 @@ int ncsync_check_run(const struct ncsync_asm_part *parts, unsigned int n,
 		     struct ck_finals *finals,
 		     struct ncsync_check_result **resp);
 
+/*
+ * promela.c: ncsync_check_promela()'s model with the assertions of the
+ * defects @kinds (1 << NCSYNC_DEFECT_OVERFLOW, _EVENT, _DMA_RACE);
+ * @nassert, if not NULL, gets how many it wrote of each.
+ */
+int ck_promela(const struct ncsync_asm_part *parts, unsigned int n,
+	       const struct ncsync_check_opts *opts, uint32_t kinds, FILE *out,
+	       unsigned int nassert[NCSYNC_DEFECT_KINDS]);
+
 #endif /* NCSYNC_CHECK_H */

@@ -26,11 +26,16 @@
  *     limit: an assertion.
  *
  * A state where no step can run and an engine has not ended is SPIN's
- * invalid end state: an engine blocked where it has no end label.
+ * invalid end state: an engine blocked where it has no end label.  With
+ * the other kinds (ck_promela()) the model asserts, inside each step that
+ * could commit one, that it does not: overflow and event at each update,
+ * dma-race at each issue.  The first variable an assertion names tells its
+ * kind: e (event), s or r (overflow), d (dma-race), ncopies (the limit).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "ncsync_exec.h"
@@ -50,6 +55,11 @@
  *	into a d_step).
  * @wrap: the d_step being written is wrapped so.
  * @bad: a record the model cannot express.
+ * @kinds: the defects whose assertions are written, 1 << NCSYNC_DEFECT_*
+ *	(the deadlock's are the invalid end states: none written).
+ * @counts: the copies in flight are counted per record too (not fifo, or
+ *	for the dma-race assertions).
+ * @nassert: per kind, the assertions written.
  */
 struct pml {
 	FILE *out;
@@ -61,6 +71,9 @@ struct pml {
 	bool first;
 	bool wrap;
 	bool bad;
+	uint32_t kinds;
+	bool counts;
+	unsigned int nassert[NCSYNC_DEFECT_KINDS];
 };
 
 /* A signed 32-bit literal (SPIN's lexer has no -2147483648). */
@@ -127,6 +140,101 @@ static void pml_update(const struct pml *p, unsigned int c,
 	pml_operand(p, regs && u->reg, u->operand);
 }
 
+/*
+ * Whether update @u gets an assertion of the model's kind: an event write,
+ * or an addition or a subtraction that can overflow (not an immediate 0).
+ */
+static bool pml_checks(const struct pml *p, const struct ncsync_update_op *u,
+		       bool regs)
+{
+	if (u->bank == NCSYNC_BANK_EVENT)
+		return p->kinds & 1U << NCSYNC_DEFECT_EVENT;
+	return p->kinds & 1U << NCSYNC_DEFECT_OVERFLOW &&
+	       u->op != NCSYNC_SEM_UPD_SET && ((regs && u->reg) || u->operand);
+}
+
+/*
+ * "S OP X" leaves the signed 32-bit range, for register X (ncsync_sem_apply()
+ * computes it 64 bits wide): compared with bounds that do not overflow.
+ */
+static void pml_overflow_reg(const struct pml *p, unsigned int c,
+			     const struct ncsync_update_op *u)
+{
+	bool add = u->op == NCSYNC_SEM_UPD_ADD;
+
+	fprintf(p->out, "!((r%u %c 0 && ", u->operand, add ? '>' : '<');
+	pml_res(p, c, u->bank, u->index);
+	fprintf(p->out, " > 2147483647 %c r%u) || (r%u %c 0 && ",
+		add ? '-' : '+', u->operand, u->operand, add ? '<' : '>');
+	pml_res(p, c, u->bank, u->index);
+	fprintf(p->out, " < MSB %c r%u))", add ? '-' : '+', u->operand);
+}
+
+/* The same for an immediate X (not 0): one bound, computed here. */
+static void pml_overflow_imm(const struct pml *p, unsigned int c,
+			     const struct ncsync_update_op *u)
+{
+	int64_t x = (int32_t)u->operand, bound;
+	bool up;
+
+	if (u->op == NCSYNC_SEM_UPD_SUB)
+		x = -x;
+	/* S + x stays in range: S <= MAX - x when x > 0, S >= MIN - x. */
+	up = x > 0;
+	bound = up ? INT32_MAX - x : INT32_MIN - x;
+	pml_res(p, c, u->bank, u->index);
+	fputs(up ? " <= " : " >= ", p->out);
+	pml_int(p->out, (uint32_t)bound);
+}
+
+/*
+ * The assertion of update @u, inside its step's d_step and before the
+ * write: the overflow of ncsync_sem_apply(), or the fault of
+ * ncsync_exec_update() on an event (set while set, cleared while clear).
+ */
+static void pml_check(struct pml *p, unsigned int c,
+		      const struct ncsync_update_op *u, bool regs)
+{
+	fputs("assert(", p->out);
+	if (u->bank == NCSYNC_BANK_EVENT) {
+		pml_res(p, c, u->bank, u->index);
+		fprintf(p->out, " != %d", u->set);
+	} else if (regs && u->reg) {
+		pml_overflow_reg(p, c, u);
+	} else {
+		pml_overflow_imm(p, c, u);
+	}
+	fputs("); ", p->out);
+	p->nassert[u->bank == NCSYNC_BANK_EVENT ? NCSYNC_DEFECT_EVENT :
+		   NCSYNC_DEFECT_OVERFLOW]++;
+}
+
+/* An update, with its assertion if it has one. */
+static void pml_update_checked(struct pml *p, unsigned int c,
+			       const struct ncsync_update_op *u, bool regs)
+{
+	if (pml_checks(p, u, regs))
+		pml_check(p, c, u, regs);
+	pml_update(p, c, u, regs);
+}
+
+/*
+ * An unpaired update, a statement of its own; with an assertion, a d_step
+ * (wrapped at a record's first statement, as pml_dstep()).
+ */
+static void pml_update_stmt(struct pml *p, unsigned int c,
+			    const struct ncsync_update_op *u,
+			    const char *indent)
+{
+	bool chk = pml_checks(p, u, true), wrap = chk && p->first;
+
+	fprintf(p->out, "%s%s", indent,
+		wrap ? "if :: d_step { " : chk ? "d_step { " : "");
+	p->first = false;
+	pml_update_checked(p, c, u, true);
+	fputs(wrap ? " } fi;\n" : chk ? " };\n" : ";\n", p->out);
+}
+
 /* The test of a wait, as ck_wait_passes(). */
 static void pml_test(const struct pml *p, unsigned int c,
 		     const struct ncsync_wait_op *w)
@@ -163,7 +271,7 @@ static void pml_wait(struct pml *p, unsigned int e,
 		fprintf(p->out, " = %d", w->then == NCSYNC_THEN_SET);
 	} else if (act) {
 		fputs(" -> ", p->out);
-		pml_update(p, c, &ln->upd, true);
+		pml_update_checked(p, c, &ln->upd, true);
 	}
 	if (act)
 		pml_dstep_end(p);
@@ -189,12 +297,8 @@ static void pml_updates(struct pml *p, unsigned int e,
 	for (l = 0; l < in->nlanes; l++) {
 		const struct ncsync_lane *ln = &in->lane[l];
 
-		if (!pml_has_update(in, l))
-			continue;
-		fprintf(p->out, "%s", indent);
-		p->first = false;
-		pml_update(p, p->cp->core[e], &ln->upd, true);
-		fputs(";\n", p->out);
+		if (pml_has_update(in, l))
+			pml_update_stmt(p, p->cp->core[e], &ln->upd, indent);
 	}
 }
 
@@ -347,17 +451,69 @@ static void pml_group_reset(struct pml *p, unsigned int e,
 	pml_dstep_end(p);
 }
 
+/* The bytes [@a, @a + @la) and [@b, @b + @lb) have one in common. */
+static bool pml_common_byte(uint64_t a, uint32_t la, uint64_t b, uint32_t lb)
+{
+	uint64_t lo = a > b ? a : b, hi_a = a + la, hi_b = b + lb;
+
+	return lo < (hi_a < hi_b ? hi_a : hi_b);
+}
+
+/*
+ * Copies of DMA records @a and @b conflict: a byte one writes the other
+ * reads or writes (check.rst "Defects").  Written from the definition here,
+ * not taken from the checker's ck_issue(): the oracle shares no test with
+ * what it checks.  A DMA record's ranges are immediates (no register
+ * operand), so the answer is exact per pair of records.
+ */
+static bool pml_conflict(const struct ncsync_insn *a,
+			 const struct ncsync_insn *b)
+{
+	return pml_common_byte(a->dma.dst, a->dma.len, b->dma.dst, b->dma.len) ||
+	       pml_common_byte(a->dma.dst, a->dma.len, b->dma.src, b->dma.len) ||
+	       pml_common_byte(a->dma.src, a->dma.len, b->dma.dst, b->dma.len);
+}
+
+/*
+ * dma-race, as check.rst "Defects": at the issue of record @rec of slot
+ * @e, no copy in flight of a record of its core whose bytes conflict, but
+ * its own engine's with fifo (they land in issue order).
+ */
+static void pml_race(struct pml *p, unsigned int e, uint32_t rec)
+{
+	const struct ck_prog *cp = p->cp;
+	const struct ncsync_insn *in = &cp->insns[e][rec];
+	unsigned int o;
+	uint32_t r;
+
+	for (o = 0; o < cp->n; o++) {
+		if (cp->core[o] != cp->core[e] || (p->fifo && o == e))
+			continue;
+		for (r = 0; r < cp->count[o]; r++) {
+			if (!ncsync_op_has(cp->insns[o][r].opcode,
+					   NCSYNC_OPF_DMA) ||
+			    !pml_conflict(in, &cp->insns[o][r]))
+				continue;
+			fprintf(p->out, "assert(d%u_%u == 0); ", o, r);
+			p->nassert[NCSYNC_DEFECT_DMA_RACE]++;
+		}
+	}
+}
+
 /* The issue of a copy: one more in flight, of the engine and in all. */
 static void pml_dma(struct pml *p, unsigned int e, uint32_t rec)
 {
 	FILE *f = p->out;
 
 	pml_dstep(p);
-	fprintf(f, "f%u < %u -> assert(ncopies < %u); ncopies++; f%u++; ",
-		e, CK_DEPTH, CK_MAX_COPIES, e);
+	fprintf(f, "f%u < %u -> ", e, CK_DEPTH);
+	if (p->kinds & 1U << NCSYNC_DEFECT_DMA_RACE)
+		pml_race(p, e, rec);
+	fprintf(f, "assert(ncopies < %u); ncopies++; f%u++; ", CK_MAX_COPIES,
+		e);
 	if (p->fifo)
-		fprintf(f, "q!%u", p->dma_id[e] + rec);
-	else
+		fprintf(f, "q!%u%s", p->dma_id[e] + rec, p->counts ? "; " : "");
+	if (p->counts)
 		fprintf(f, "d%u_%u++", e, rec);
 	pml_dstep_end(p);
 }
@@ -467,23 +623,23 @@ static void pml_engine(struct pml *p, unsigned int e)
 }
 
 /* The landing of the copies of DMA record @rec of slot @e, one d_step. */
-static void pml_landing(const struct pml *p, unsigned int e, uint32_t rec,
+static void pml_landing(struct pml *p, unsigned int e, uint32_t rec,
 			const char *indent)
 {
 	const struct ncsync_insn *in = &p->cp->insns[e][rec];
 
 	fprintf(p->out, "f%u--; ncopies--", e);
-	if (!p->fifo)
+	if (p->counts)
 		fprintf(p->out, "; d%u_%u--", e, rec);
 	if (in->lane[0].upd.active) {
 		fprintf(p->out, ";\n%s", indent);
-		pml_update(p, ck_land_core(p->cp, e, in), &in->lane[0].upd,
-			   false);
+		pml_update_checked(p, ck_land_core(p->cp, e, in),
+				   &in->lane[0].upd, false);
 	}
 }
 
 /* The DMA engine: lands any copy in flight (fifo: the oldest). */
-static void pml_landings(const struct pml *p)
+static void pml_landings(struct pml *p)
 {
 	const struct ck_prog *cp = p->cp;
 	FILE *f = p->out;
@@ -559,11 +715,9 @@ static void pml_globals(struct pml *p, const struct ncsync_check_opts *o)
 	      f);
 	for (e = 0; e < cp->n; e++)
 		fprintf(f, "byte f%u;\n", e);
-	if (p->fifo) {
+	if (p->fifo)
 		fprintf(f, "chan q = [%u] of { int };\n", CK_MAX_COPIES);
-		return;
-	}
-	for (e = 0; e < cp->n; e++)
+	for (e = 0; e < cp->n && p->counts; e++)
 		for (r = 0; r < cp->count[e]; r++)
 			if (ncsync_op_has(cp->insns[e][r].opcode,
 					  NCSYNC_OPF_DMA))
@@ -575,9 +729,14 @@ static int pml_write(struct pml *p, const struct ncsync_check_opts *o)
 	const struct ck_prog *cp = p->cp;
 	unsigned int e;
 
-	fprintf(p->out, "/*\n * Generated by libncsync's ncsync_check_promela(): the lowered program\n * of %u core%s and %u engine%s (Documentation/ncsync/check.rst).\n * spin -a FILE && cc -O2 -fwrapv -DSAFETY -o pan pan.c && ./pan\n * An invalid end state is a deadlock.\n */\n",
+	fprintf(p->out, "/*\n * Generated by libncsync's ncsync_check_promela(): the lowered program\n * of %u core%s and %u engine%s (Documentation/ncsync/check.rst).\n * spin -a FILE && cc -O2 -fwrapv -DSAFETY -o pan pan.c && ./pan\n",
 		cp->nparts, cp->nparts == 1 ? "" : "s", cp->n,
 		cp->n == 1 ? "" : "s");
+	fputs(" * An invalid end state is a deadlock", p->out);
+	if (p->kinds & ~(1U << NCSYNC_DEFECT_DEADLOCK))
+		fputs("; an assertion violated, by the first variable it\n * names: e an event fault, s or r an overflow, d a dma-race, ncopies\n * the checker's limit of copies in flight (./pan -c0 reports each)",
+		      p->out);
+	fputs(".\n */\n", p->out);
 	pml_globals(p, o);
 	for (e = 0; e < cp->n && !p->bad; e++)
 		pml_engine(p, e);
@@ -586,6 +745,62 @@ static int pml_write(struct pml *p, const struct ncsync_check_opts *o)
 	if (p->bad)
 		return -EOPNOTSUPP;
 	return ferror(p->out) ? -EIO : 0;
+}
+
+/**
+ * ck_promela() - the model of ncsync_check_promela(), with the assertions
+ *	of other defect kinds.
+ * @parts: as ncsync_check_promela().
+ * @n: entries of @parts.
+ * @opts: as ncsync_check_promela().
+ * @kinds: 1 << NCSYNC_DEFECT_OVERFLOW, _EVENT, _DMA_RACE, or'ed (0 or
+ *	1 << NCSYNC_DEFECT_DEADLOCK: ncsync_check_promela()'s model).  Each
+ *	assertion names its kind by its first variable (Documentation/
+ *	ncsync/check.rst, "SPIN: the same program, another checker").
+ * @out: where to write the model.
+ * @nassert: out, if not NULL: per kind, the assertions written (0: SPIN
+ *	cannot find the kind, nor can ncsync_check()).
+ *
+ * Return: as ncsync_check_promela(); -EINVAL for another kind.
+ */
+int ck_promela(const struct ncsync_asm_part *parts, unsigned int n,
+	       const struct ncsync_check_opts *opts, uint32_t kinds, FILE *out,
+	       unsigned int nassert[NCSYNC_DEFECT_KINDS])
+{
+	struct ncsync_check_opts dflt;
+	struct pml p = { .out = out, .kinds = kinds };
+	struct ck_prog *cp;
+	int ret;
+
+	if (!opts) {
+		ncsync_check_opts_init(&dflt);
+		opts = &dflt;
+	}
+	/*
+	 * The limits, the acceleration and the symmetry are the search's:
+	 * not a model's.
+	 */
+	if (!out || opts->reserved ||
+	    (opts->flags & ~(NCSYNC_CHECK_F_DMA_FIFO | NCSYNC_CHECK_F_NO_ACCEL |
+			     NCSYNC_CHECK_F_NO_SYMMETRY)) ||
+	    (kinds & ~(1U << NCSYNC_DEFECT_DEADLOCK | 1U << NCSYNC_DEFECT_OVERFLOW |
+		       1U << NCSYNC_DEFECT_EVENT | 1U << NCSYNC_DEFECT_DMA_RACE)))
+		return -EINVAL;
+	cp = malloc(sizeof(*cp));
+	if (!cp)
+		return -ENOMEM;
+	p.fifo = opts->flags & NCSYNC_CHECK_F_DMA_FIFO;
+	p.counts = !p.fifo || kinds & 1U << NCSYNC_DEFECT_DMA_RACE;
+	ret = ck_prog_init(cp, parts, n, p.fifo, opts->sems, opts->events);
+	if (!ret) {
+		p.cp = cp;
+		ret = pml_write(&p, opts);
+		ck_prog_fini(cp);
+	}
+	free(cp);
+	if (nassert)
+		memcpy(nassert, p.nassert, sizeof(p.nassert));
+	return ret;
 }
 
 /**
@@ -610,33 +825,5 @@ static int pml_write(struct pml *p, const struct ncsync_check_opts *o)
 int ncsync_check_promela(const struct ncsync_asm_part *parts, unsigned int n,
 			 const struct ncsync_check_opts *opts, FILE *out)
 {
-	struct ncsync_check_opts dflt;
-	struct pml p = { .out = out };
-	struct ck_prog *cp;
-	int ret;
-
-	if (!opts) {
-		ncsync_check_opts_init(&dflt);
-		opts = &dflt;
-	}
-	/*
-	 * The limits, the acceleration and the symmetry are the search's:
-	 * not a model's.
-	 */
-	if (!out || opts->reserved ||
-	    (opts->flags & ~(NCSYNC_CHECK_F_DMA_FIFO | NCSYNC_CHECK_F_NO_ACCEL |
-			     NCSYNC_CHECK_F_NO_SYMMETRY)))
-		return -EINVAL;
-	cp = malloc(sizeof(*cp));
-	if (!cp)
-		return -ENOMEM;
-	p.fifo = opts->flags & NCSYNC_CHECK_F_DMA_FIFO;
-	ret = ck_prog_init(cp, parts, n, p.fifo, opts->sems, opts->events);
-	if (!ret) {
-		p.cp = cp;
-		ret = pml_write(&p, opts);
-		ck_prog_fini(cp);
-	}
-	free(cp);
-	return ret;
+	return ck_promela(parts, n, opts, 0, out, NULL);
 }

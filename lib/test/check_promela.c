@@ -6,13 +6,16 @@
  * NCSYNC_CHECK_F_DMA_FIFO); bad arguments are refused and change nothing;
  * the tool writes the library's model, refuses --promela in a file's
  * "# options:" line; and SPIN, on the models of examples of one core and
- * across cores, reaches ncsync's verdict (skipped without spin(1)).
+ * across cores, reaches ncsync's verdict (skipped without spin(1)).  The
+ * assertions of the other kinds (ck_promela()): where each sits, and
+ * SPIN, going on past its errors, finds the kinds ncsync finds.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "check_test.h"
 #include "spin_run.h"
 
@@ -75,6 +78,115 @@ static void steps(void)
 		  "with NCSYNC_CHECK_F_DMA_FIFO the copies are a channel: %d",
 		  ret);
 	free(m);
+	ncsync_program_free(p);
+}
+
+#define KINDS (1U << NCSYNC_DEFECT_OVERFLOW | 1U << NCSYNC_DEFECT_EVENT | \
+	       1U << NCSYNC_DEFECT_DMA_RACE)
+
+/* A program with each kind: an update near a bound, an event, a race. */
+static const char kinds_text[] =
+	"engine pool\n"
+	"\tnop then sem[1] += 3\n"
+	"\tnop then sem[2] -= r1\n"
+	"\tdma 0x0, 0x40, 64 on_land sem[2]++\n"
+	"\tnop then ev[3] set\n"
+	"\tnop wait sem[1] > 0 then sem[1]--\n"
+	"engine act\n"
+	"\tdma 0x40, 0x80, 64\n"
+	"\tnop then ev[3] set\n";
+
+/*
+ * The assertions sit inside the step's d_step, before its write: the
+ * bound of an immediate, both signs of a register, an event, the records
+ * a copy conflicts with (its own included); none of a kind not asked for.
+ */
+static void kinds_model(struct ncsync_asm_part *part)
+{
+	unsigned int na[NCSYNC_DEFECT_KINDS] = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret = ck_promela(part, 1, NULL, KINDS, f, na);
+
+	fclose(f);
+	TAP_CHECK(!ret && strstr(buf, "d_step { assert(s0_1 <= 2147483644); s0_1 = s0_1 + 3 }") &&
+		  strstr(buf, "assert(!((r1 < 0 && s0_2 > 2147483647 + r1) || (r1 > 0 && s0_2 < MSB + r1))); s0_2 = s0_2 - r1") &&
+		  strstr(buf, "f0 < 64 -> assert(d0_2 == 0); assert(d1_0 == 0); assert(ncopies < 64)") &&
+		  strstr(buf, "d_step { assert(e0_3 != 1); e0_3 = 1 }") &&
+		  strstr(buf, "(s0_1 > 0) -> assert(s0_1 >= -2147483647); s0_1 = s0_1 - 1") &&
+		  strstr(buf, "d0_2--;\n\t\tassert(s0_2 <= 2147483646); s0_2 = s0_2 + 1") &&
+		  na[NCSYNC_DEFECT_OVERFLOW] == 4 && na[NCSYNC_DEFECT_EVENT] == 2 &&
+		  na[NCSYNC_DEFECT_DMA_RACE] == 4,
+		  "each kind's assertions inside the step that could commit it: %d, %u %u %u",
+		  ret, na[NCSYNC_DEFECT_OVERFLOW], na[NCSYNC_DEFECT_EVENT],
+		  na[NCSYNC_DEFECT_DMA_RACE]);
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	ret = ck_promela(part, 1, NULL, 1U << NCSYNC_DEFECT_EVENT, f, na);
+	fclose(f);
+	TAP_CHECK(!ret && strstr(buf, "assert(e0_3 != 1)") &&
+		  !strstr(buf, "assert(s0_") && !strstr(buf, "assert(d") &&
+		  na[NCSYNC_DEFECT_OVERFLOW] == 0 && na[NCSYNC_DEFECT_EVENT] == 2,
+		  "a model of the events alone asserts nothing else");
+	free(buf);
+	f = fopen("/dev/null", "w");
+	TAP_CHECK(ck_promela(part, 1, NULL, 1U << NCSYNC_DEFECT_UNPOSTED_WAIT, f,
+			     NULL) == -EINVAL &&
+		  ck_promela(part, 1, NULL, 1U << 31, f, NULL) == -EINVAL,
+		  "a kind SPIN cannot decide: EINVAL");
+	fclose(f);
+}
+
+/*
+ * SPIN with -c0 on the model of every kind (from sem[1] and sem[2] near a
+ * bound): each kind ncsync finds, and no other.
+ */
+static void kinds_spin(struct ncsync_asm_part *part, int32_t s1, int32_t s2)
+{
+	struct spin_run sr = { .cflags = "-O0", .timeout_s = 300,
+			       .panflags = "-c0 -m1000000 -w20" };
+	struct ncsync_check_result *res = NULL;
+	struct ncsync_check_opts o;
+	uint32_t want = 0;
+	char path[4096];
+	unsigned int k;
+	FILE *f;
+	int ret;
+
+	ncsync_check_opts_init(&o);
+	o.sems[1] = s1;
+	o.sems[2] = s2;
+	snprintf(path, sizeof(path), "%s/model.pml", dir);
+	f = fopen(path, "w");
+	ret = f ? ck_promela(part, 1, &o, KINDS, f, NULL) : -EIO;
+	if (f)
+		fclose(f);
+	if (!ret)
+		ret = spin_check(dir, &sr) ?: ncsync_check(part->prog, &o, &res);
+	for (k = 0; !ret && k < NCSYNC_DEFECT_KINDS; k++)
+		if (ck_find(res, k) && (KINDS | 1U << NCSYNC_DEFECT_DEADLOCK) &
+				       1U << k)
+			want |= 1U << k;
+	TAP_CHECK(!ret && sr.found == want && want & 1U << NCSYNC_DEFECT_EVENT &&
+		  want & 1U << NCSYNC_DEFECT_DMA_RACE,
+		  "SPIN finds the kinds ncsync finds, sem[1] = %d, sem[2] = %d: %#x, %#x",
+		  s1, s2, sr.found, want);
+	ncsync_check_free(res);
+}
+
+static void kinds(void)
+{
+	struct ncsync_program *p = ck_build(kinds_text, NCSYNC_LOWER_COUNTER);
+	struct ncsync_asm_part part = { .prog = p };
+
+	kinds_model(&part);
+	if (spin_available()) {
+		kinds_spin(&part, 0, 0);
+		kinds_spin(&part, INT32_MAX - 2, 0);
+		kinds_spin(&part, 0, INT32_MAX);
+	}
 	ncsync_program_free(p);
 }
 
@@ -235,6 +347,7 @@ int main(void)
 		return 0;
 	}
 	steps();
+	kinds();
 	bad_args();
 	the_tool();
 	if (spin_available()) {

@@ -2,9 +2,13 @@
 /*
  * SPIN, an independent checker, against ncsync_check(): random small
  * programs (check_random.h) are checked by ncsync_check() and, written as
- * a Promela model by ncsync_check_promela(), by SPIN.  Where ncsync's
- * search ends, both must agree on whether a deadlock is reachable (SPIN's
- * invalid end state).  Every other program is checked by SPIN without its
+ * a Promela model with the assertions of the other kinds (ck_promela()),
+ * by SPIN going on past its errors (pan -c0).  Where ncsync's search ends,
+ * both must agree on whether a deadlock (SPIN's invalid end state), an
+ * overflow, an event fault and a dma-race (the assertions, told apart by
+ * the first variable each names) are reachable.  Some programs start with
+ * semaphores near a bound of the 32 bits, so that overflows are reached.
+ * Every other program is checked by SPIN without its
  * partial-order reduction (-DNOREDUCE).  ncsync's deadlock verdict must
  * agree with the deadlocked states it reached.  (pan -c0's count of
  * errors is not the number of distinct invalid end states: two processes
@@ -31,8 +35,21 @@
 #include "check_test.h"
 #include "spin_run.h"
 
+/* The kinds compared besides the deadlock: assertions (ck_promela()). */
+static const enum ncsync_defect_kind kinds[] = {
+	NCSYNC_DEFECT_OVERFLOW, NCSYNC_DEFECT_EVENT, NCSYNC_DEFECT_DMA_RACE,
+};
+#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+#define KINDS (1U << NCSYNC_DEFECT_OVERFLOW | 1U << NCSYNC_DEFECT_EVENT | \
+	       1U << NCSYNC_DEFECT_DMA_RACE)
+
+/*
+ * @found: per kind, the programs where both found it; @unasserted: where
+ * the model had no assertion of it (then ncsync must not find it either).
+ */
 struct totals {
 	unsigned int programs, same, bad, open, deadlocks, cores;
+	unsigned int found[NKINDS], unasserted[NKINDS];
 };
 
 /* The distinct states of @f where no step runs and an engine waits. */
@@ -108,7 +125,12 @@ static void random_text(char *text, size_t len, unsigned int i)
 	}
 }
 
-/* Random initial values for some programs, and the landing order. */
+/*
+ * Random initial values for some programs, and the landing order.  A
+ * semaphore starts at a bound of the signed 32 bits, or one or two from
+ * it (sem[1] in two programs in nine, sem[2] as well in two in 27...),
+ * so that an overflow is within reach.
+ */
 static void random_opts(struct ncsync_check_opts *o, unsigned int i)
 {
 	unsigned int k;
@@ -116,23 +138,28 @@ static void random_opts(struct ncsync_check_opts *o, unsigned int i)
 	ncsync_check_opts_init(o);
 	o->max_states = 20000;
 	o->flags = i & 1 ? NCSYNC_CHECK_F_DMA_FIFO : 0;
-	if (ck_rnd(3))
-		return;
-	for (k = 1; k <= 3; k++)
-		o->sems[k] = (int32_t)ck_rnd(3) - 1;
-	o->events[1 + ck_rnd(3)] = 1;
+	if (!ck_rnd(3)) {
+		for (k = 1; k <= 3; k++)
+			o->sems[k] = (int32_t)ck_rnd(3) - 1;
+		o->events[1 + ck_rnd(3)] = 1;
+	}
+	for (k = 1; k <= 3 && !ck_rnd(3); k++) {
+		if (ck_rnd(3))
+			o->sems[k] = ck_rnd(2) ? INT32_MAX - (int32_t)ck_rnd(3) :
+						 INT32_MIN + (int32_t)ck_rnd(3);
+	}
 }
 
 static void print_disagreement(const char *text,
 			       const struct ncsync_check_opts *o,
-			       bool deadlock, uint64_t nstates,
-			       const struct spin_run *sr, const char *dir,
-			       unsigned int i)
+			       enum ncsync_defect_kind kind, bool found,
+			       uint64_t nstates, const struct spin_run *sr,
+			       const char *dir, unsigned int i)
 {
-	printf("# ncsync and SPIN differ: ncsync %s (%llu deadlock states), SPIN %s (%llu errors) (model %s/model-%u.pml, flags %#x, sem[1..3] = %d %d %d, events 1..3 = %d %d %d%s):\n%s",
-	       deadlock ? "deadlock" : "no deadlock",
+	printf("# ncsync and SPIN differ on %s: ncsync %s (%llu deadlock states), SPIN %s (%llu errors, found %#x) (model %s/model-%u.pml, flags %#x, sem[1..3] = %d %d %d, events 1..3 = %d %d %d%s):\n%s",
+	       ncsync_defect_name(kind), found ? "found it" : "did not",
 	       (unsigned long long)nstates, spin_verdict_name(sr->verdict),
-	       (unsigned long long)sr->errors, dir, i, o->flags, o->sems[1],
+	       (unsigned long long)sr->errors, sr->found, dir, i, o->flags, o->sems[1],
 	       o->sems[2], o->sems[3], o->events[1], o->events[2],
 	       o->events[3], strstr(sr->cflags, "NOREDUCE") ?
 	       ", SPIN without reduction" : "", text);
@@ -149,9 +176,13 @@ static void keep_model(const char *dir, unsigned int i)
 		printf("# could not keep %s\n", from);
 }
 
-/* The model of @parts into DIR/model.pml; 0 or a negative errno. */
+/*
+ * The model of @parts with the assertions of every kind into
+ * DIR/model.pml, their numbers into @nassert; 0 or a negative errno.
+ */
 static int write_model(const char *dir, const struct ncsync_asm_part *parts,
-		       unsigned int n, const struct ncsync_check_opts *o)
+		       unsigned int n, const struct ncsync_check_opts *o,
+		       unsigned int *nassert)
 {
 	char path[4096];
 	FILE *f;
@@ -161,10 +192,47 @@ static int write_model(const char *dir, const struct ncsync_asm_part *parts,
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;
-	ret = ncsync_check_promela(parts, n, o, f);
+	ret = ck_promela(parts, n, o, KINDS, f, nassert);
 	if (fclose(f) && !ret)
 		ret = -EIO;
 	return ret;
+}
+
+/*
+ * SPIN on the model with every kind's assertions, going on past its errors
+ * (-c0) as ncsync's search goes on past a defect: for each kind, the
+ * deadlock first, whether both found it or neither.  1 when they agree on
+ * all, else 0 (the first kind that differs printed, the model kept).
+ */
+static int compare_kinds(const char *text, unsigned int i, const char *dir,
+			 const struct ncsync_asm_part *parts, unsigned int n,
+			 const struct ncsync_check_opts *o,
+			 const struct ncsync_check_result *res,
+			 uint64_t nstates, struct totals *t)
+{
+	struct spin_run sr = {
+		.cflags = i & 2 ? "-O0 -DNOREDUCE" : "-O0",
+		.panflags = "-c0 -m1000000 -w20", .timeout_s = 120,
+	};
+	enum ncsync_defect_kind kind = NCSYNC_DEFECT_DEADLOCK;
+	unsigned int k, nassert[NCSYNC_DEFECT_KINDS] = { 0 };
+	bool found = ck_find(res, kind) != NULL, ok;
+
+	ok = !write_model(dir, parts, n, o, nassert) && !spin_check(dir, &sr) &&
+	     sr.verdict != SPIN_LIMIT &&
+	     !!(sr.found & 1U << kind) == found && (nstates > 0) == found;
+	for (k = 0; ok && k < NKINDS; k++) {
+		kind = kinds[k];
+		found = ck_find(res, kind) != NULL;
+		ok = !!(sr.found & 1U << kind) == found;
+		t->found[k] += ok && found;
+		t->unasserted[k] += ok && !nassert[kind];
+	}
+	if (!ok) {
+		print_disagreement(text, o, kind, found, nstates, &sr, dir, i);
+		keep_model(dir, i);
+	}
+	return ok;
 }
 
 /*
@@ -178,35 +246,17 @@ static int compare(const char *text, unsigned int i, const char *dir,
 	struct ncsync_asm_part parts[NCSYNC_MAX_LNC];
 	unsigned int n = parts_of(text, parts), k;
 	struct ck_finals fin = { 0 };
-	bool all = i & 2;
-	struct spin_run sr = {
-		.cflags = all ? "-O0 -DNOREDUCE" : "-O0",
-		.panflags = "-m1000000 -w20",
-		.timeout_s = 120,
-	};
 	struct ncsync_check_opts o;
-	uint64_t nstates = 0;
-	bool deadlock;
 	int ret = -1;
 
 	random_opts(&o, i);
 	if (!n || ncsync_check_run(parts, n, &o, false, &fin, &res) ||
 	    !ncsync_check_complete(res))
 		goto out;
-	deadlock = ck_find(res, NCSYNC_DEFECT_DEADLOCK) != NULL;
 	t->cores += n > 1;
-	nstates = deadlock_states(&fin);
-	t->deadlocks += deadlock;
-	ret = write_model(dir, parts, n, &o);
-	if (!ret)
-		spin_check(dir, &sr);
-	ret = !ret && (sr.verdict == SPIN_DEADLOCK) == deadlock &&
-	      sr.verdict != SPIN_LIMIT && sr.verdict != SPIN_FAILED &&
-	      (nstates > 0) == deadlock;
-	if (!ret) {
-		print_disagreement(text, &o, deadlock, nstates, &sr, dir, i);
-		keep_model(dir, i);
-	}
+	t->deadlocks += ck_find(res, NCSYNC_DEFECT_DEADLOCK) != NULL;
+	ret = compare_kinds(text, i, dir, parts, n, &o, res,
+			    deadlock_states(&fin), t);
 out:
 	free(fin.h);
 	free(fin.ended);
@@ -249,8 +299,10 @@ int main(int argc, char **argv)
 			t.bad++;
 	}
 	TAP_CHECK(!t.bad && t.same >= t.programs / 2,
-		  "%u random programs: ncsync and SPIN (with and without its reduction) agree on whether a deadlock is reachable in all %u that ncsync explored in full (%u across two cores; %u deadlocks; %u cut short by a limit, not compared)",
-		  t.programs, t.same, t.cores, t.deadlocks, t.open);
+		  "%u random programs: ncsync and SPIN (with and without its reduction) agree on whether a deadlock, an overflow, an event fault and a dma-race are reachable in all %u that ncsync explored in full (%u across two cores; found by both: %u deadlocks, %u overflows, %u events, %u races; without an assertion of the kind: %u, %u, %u; %u cut short by a limit, not compared)",
+		  t.programs, t.same, t.cores, t.deadlocks, t.found[0],
+		  t.found[1], t.found[2], t.unasserted[0], t.unasserted[1],
+		  t.unasserted[2], t.open);
 	if (!t.bad) {
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 		if (system(cmd))

@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "ncsync.h"
+
 /* What pan concluded. */
 enum spin_verdict {
 	SPIN_SAFE,	/* searched in full: no invalid end state */
@@ -24,6 +26,7 @@ enum spin_verdict {
 	SPIN_LIMIT,	/* the copy limit (an assertion), or pan's depth */
 	SPIN_FAILED,	/* spin, cc or pan did not run to the end */
 	SPIN_TIMEOUT,	/* pan ran out of its time (@states: its last count) */
+	SPIN_VIOLATION,	/* no deadlock, an assertion of a kind (ck_promela()) */
 };
 
 /**
@@ -35,6 +38,10 @@ enum spin_verdict {
  * @states: out: pan's "states, stored".
  * @errors: out: pan's "errors: N" (with -c0 pan goes on past an error,
  *	but counts fewer errors than there are distinct invalid end states).
+ * @found: out: the defects pan reported, 1 << NCSYNC_DEFECT_*: the
+ *	deadlock (an invalid end state) and the kinds of the assertions
+ *	violated (ck_promela(); pan prints an error unless its text is the
+ *	one it printed last, so with -c0 every kind it reaches).
  * @t_build: out: seconds of spin -a and cc.
  * @t_pan: out: seconds of ./pan.
  * @cpu_build: out: their CPU seconds (user + system).
@@ -47,6 +54,7 @@ struct spin_run {
 	enum spin_verdict verdict;
 	uint64_t states;
 	uint64_t errors;
+	uint32_t found;
 	double t_build, t_pan;
 	double cpu_build, cpu_pan;
 };
@@ -81,10 +89,34 @@ static inline const char *spin_verdict_name(enum spin_verdict v)
 	static const char *const names[] = {
 		[SPIN_SAFE] = "safe", [SPIN_DEADLOCK] = "deadlock",
 		[SPIN_LIMIT] = "limit", [SPIN_FAILED] = "failed",
-		[SPIN_TIMEOUT] = "timeout",
+		[SPIN_TIMEOUT] = "timeout", [SPIN_VIOLATION] = "violation",
 	};
 
 	return names[v];
+}
+
+/*
+ * The kind of an assertion pan reports violated, by the first variable it
+ * names (promela.c): e an event, s or r an overflow, d a dma-race; -1 for
+ * ncopies, the checker's limit of copies in flight.
+ */
+static inline int spin_assert_kind(const char *line)
+{
+	const char *p = strstr(line, "assertion violated") + 18;
+
+	while (*p && strchr(" (!", *p))
+		p++;
+	switch (*p) {
+	case 'e':
+		return NCSYNC_DEFECT_EVENT;
+	case 's':
+	case 'r':
+		return NCSYNC_DEFECT_OVERFLOW;
+	case 'd':
+		return NCSYNC_DEFECT_DMA_RACE;
+	default:
+		return -1;
+	}
 }
 
 /* pan's output, DIR/pan.out, into @r. */
@@ -93,6 +125,7 @@ static inline void spin_parse(const char *dir, struct spin_run *r)
 	char path[4096], line[512];
 	bool errors0 = false, depth = false, assert = false, end = false;
 	FILE *f;
+	int k;
 
 	snprintf(path, sizeof(path), "%s/pan.out", dir);
 	f = fopen(path, "r");
@@ -100,7 +133,11 @@ static inline void spin_parse(const char *dir, struct spin_run *r)
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		end |= strstr(line, "invalid end state (") != NULL;
-		assert |= strstr(line, "assertion violated") != NULL;
+		k = strstr(line, "assertion violated") ?
+		    spin_assert_kind(line) : -2;
+		assert |= k == -1;
+		if (k >= 0)
+			r->found |= 1U << k;
 		depth |= strstr(line, "max search depth too small") != NULL;
 		errors0 |= strstr(line, "errors: 0") != NULL;
 		if (strstr(line, "errors: "))
@@ -113,9 +150,13 @@ static inline void spin_parse(const char *dir, struct spin_run *r)
 	}
 	fclose(f);
 	if (end)
-		r->verdict = SPIN_DEADLOCK;
-	else if (assert || depth)
+		r->found |= 1U << NCSYNC_DEFECT_DEADLOCK;
+	if (assert || depth)
 		r->verdict = SPIN_LIMIT;
+	else if (end)
+		r->verdict = SPIN_DEADLOCK;
+	else if (r->found)
+		r->verdict = SPIN_VIOLATION;
 	else if (errors0)
 		r->verdict = SPIN_SAFE;
 }
@@ -133,6 +174,7 @@ static inline int spin_check(const char *dir, struct spin_run *r)
 	r->verdict = SPIN_FAILED;
 	r->states = 0;
 	r->errors = 0;
+	r->found = 0;
 	r->t_build = r->t_pan = r->cpu_build = r->cpu_pan = 0;
 	snprintf(cmd, sizeof(cmd),
 		 "cd '%s' && spin -a model.pml >spin.log 2>&1 && cc -fwrapv -DSAFETY %s -w -o pan pan.c >>spin.log 2>&1",
