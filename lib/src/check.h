@@ -256,6 +256,9 @@ uint8_t ck_wait_class(const struct ncsync_lane *l);
 uint8_t ck_op_class(const struct ncsync_footprint *fp, unsigned int i);
 uint8_t ck_ev_wait_class(const struct ncsync_wait_op *w);
 uint8_t ck_ev_upd_class(const struct ncsync_update_op *u);
+uint8_t ck_lane_wait_class(const struct ncsync_lane *ln);
+unsigned int ck_dense(const struct ck_prog *cp, unsigned int c, uint8_t bank,
+		      unsigned int idx);
 /* The bytes of a row of futures: 2 * ck_prog.nacc classes. */
 static inline size_t ck_fut_width(const struct ck_prog *cp)
 {

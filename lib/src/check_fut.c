@@ -72,12 +72,20 @@ uint8_t ck_ev_upd_class(const struct ncsync_update_op *u)
 }
 
 /* The index in a row of the semaphore or event @idx of core @c. */
-static unsigned int ck_dense(const struct ck_prog *cp, unsigned int c,
+unsigned int ck_dense(const struct ck_prog *cp, unsigned int c,
 			     uint8_t bank, unsigned int idx)
 {
 	if (bank == NCSYNC_BANK_SEM)
 		return cp->sem_dense[CK_G(c, idx)];
 	return cp->ev_dense[CK_G(c, idx)];
+}
+
+/* The class of the wait of lane @ln (active). */
+uint8_t ck_lane_wait_class(const struct ncsync_lane *ln)
+{
+	if (ln->wait.bank == NCSYNC_BANK_SEM)
+		return ck_wait_class(ln);
+	return ck_ev_wait_class(&ln->wait);
 }
 
 /* The class of update @u of lane @ln: a paired one is a test-and-modify. */
@@ -107,8 +115,7 @@ void ck_fut_insn(const struct ck_prog *cp, unsigned int e,
 
 		if (w->active)
 			row[ck_dense(cp, c, w->bank, w->index)] |=
-				w->bank == NCSYNC_BANK_SEM ?
-				ck_wait_class(ln) : ck_ev_wait_class(w);
+				ck_lane_wait_class(ln);
 		if (!ln->upd.active)
 			continue;
 		if (ln->upd.on_land)

@@ -327,14 +327,15 @@ static const struct ncsync_bank_ops ck_cut_bank = {
 };
 
 /*
- * Whether a wait of record @in, of lane @from on, blocks slot @j for as
- * long as engine @e does not step: it fails in @st with registers @regs,
- * on a semaphore or event that no actor but engine @e writes.
+ * The first wait of record @in, of lane @from on, that blocks slot @j for
+ * as long as engine @e does not step: it fails in @st with registers
+ * @regs, on a semaphore or event that no actor but engine @e writes.
+ * Its lane, or -1 when none does.
  */
-static bool ck_cut_at(const struct ck_prog *cp, const struct ck_state *st,
-		      unsigned int j, unsigned int e,
-		      const struct ncsync_insn *in, const uint32_t *regs,
-		      unsigned int from)
+static int ck_cut_at(const struct ck_prog *cp, const struct ck_state *st,
+		     unsigned int j, unsigned int e,
+		     const struct ncsync_insn *in, const uint32_t *regs,
+		     unsigned int from)
 {
 	const struct ck_bank *b = &st->bank[cp->core[j]];
 	unsigned int l, g;
@@ -351,9 +352,31 @@ static bool ck_cut_at(const struct ck_prog *cp, const struct ck_state *st,
 		if (!(wr & ~CK_ACTOR_ENG(e)) &&
 		    !ncsync_exec_wait_test(w, regs, &ck_cut_bank, (void *)b,
 					   &after))
-			return true;
+			return l;
 	}
-	return false;
+	return -1;
+}
+
+/*
+ * The classes on resource @d of the waits of lanes @from to @to of record
+ * @in of slot @j: what it may do in a record where the wait of lane @to
+ * blocks it (its effect and updates come after every wait).
+ */
+static uint8_t ck_cut_waits(const struct ck_prog *cp, unsigned int j,
+			    const struct ncsync_insn *in, unsigned int from,
+			    unsigned int to, unsigned int d)
+{
+	uint8_t k = 0;
+
+	for (; from <= to; from++) {
+		const struct ncsync_lane *ln = &in->lane[from];
+
+		if (ln->wait.active &&
+		    ck_dense(cp, cp->core[j], ln->wait.bank,
+			     ln->wait.index) == d)
+			k |= ck_lane_wait_class(ln);
+	}
+	return k;
 }
 
 /**
@@ -366,8 +389,9 @@ static bool ck_cut_at(const struct ck_prog *cp, const struct ck_state *st,
  * @e: the engine whose next step is in question.
  * @d: the index of a semaphore or event in a row (ck_prog.nacc).
  * @c: out: the classes of @j's accesses to @d, and its copies', on its path
- *	up to and with the record of the first wait that fails in @st on a
- *	semaphore or event only @e writes.
+ *	up to the first wait that fails in @st on a semaphore or event only
+ *	@e writes: the records before it, and the waits of its record up to
+ *	it (its record's effect and updates come after every wait).
  *
  * Until @e steps, what only @e writes keeps its value in @st, so such a
  * wait blocks @j for good, and nothing after it on the path can run.
@@ -394,11 +418,14 @@ bool ck_path_cut(const struct ck_prog *cp, const struct ck_state *st,
 	memcpy(p.regs, x->regs, sizeof(p.regs));
 	for (i = 0; i < CK_CUT_WALK; i++) {
 		const struct ncsync_insn *in = &cp->insns[j][p.pc];
+		int l = p.ran ? -1 : ck_cut_at(cp, st, j, e, in, p.regs, from);
 
+		if (l >= 0) {
+			k |= ck_cut_waits(cp, j, in, from, l, d);
+			break;
+		}
 		r = cp->rec[j] + (size_t)p.pc * w;
 		k |= r[d] | r[cp->nacc + d];
-		if (!p.ran && ck_cut_at(cp, st, j, e, in, p.regs, from))
-			break;
 		from = 0;
 		if (!ck_path_step(cp, j, &p, &tail)) {
 			if (tail)	/* past a PollSem: not followed */
