@@ -152,13 +152,26 @@ struct ck_paths;
  * @nev_used: entries of @ev_used.
  * @ev_used: the same for events.
  * @sem_dense: the index in @sem_used of each semaphore, or 0xFFFF.
+ * @ev_dense: the index of each event of @ev_used among the resources the
+ *	futures cover: @nsem_used + its index in @ev_used; 0xFFFF if unused.
+ * @nacc: the resources the futures cover: @nsem_used semaphores, then
+ *	@nev_used events.
+ * @sem_wr: per semaphore (CK_G()), the actors whose steps write it
+ *	(CK_ACTOR_*): an update, a paired wait, an op's write.
+ * @ev_wr: per event, the same: an update, a wait's then-action.
+ * @rec: per slot, per record, its own row of classes (the form of @fut's);
+ *	NULL when the table would be too large (then @cuts is false).
+ * @cuts: per slot, whether its stream waits on a semaphore or event that
+ *	at most one engine, and no landing, writes: where its path may be
+ *	cut (check_path.c, ck_path_cut()).
  * @reach: per slot and record, the first record an engine there may still
  *	run (a branch back lowers it).
  * @fut_rows: per slot, the rows of @fut: its records + 1, or 1 (one row
  *	for the whole stream, when the table would be too large).
- * @fut: per slot, per row r, 2 * @nsem_used classes (CK_C_*): how the
- *	records from r on (from 0 with one row) touch each semaphore of
- *	@sem_used, then how the completion updates of their DMA records do.
+ * @fut: per slot, per row r, 2 * @nacc classes (CK_C_* for a semaphore,
+ *	CK_E_* for an event): how the records from r on (from 0 with one
+ *	row) touch each semaphore of @sem_used and each event of @ev_used,
+ *	then how the completion updates of their DMA records do.
  * @paths: per slot, the rows of the same form along the paths its engine
  *	takes (check_path.c), cached by position and registers; filled by
  *	the reduction's queries, hence not const when @cp is.
@@ -186,6 +199,12 @@ struct ck_prog {
 	unsigned int nev_used;
 	uint16_t ev_used[CK_MAX_EVENTS];
 	uint16_t sem_dense[CK_MAX_SEMS];
+	uint16_t ev_dense[CK_MAX_EVENTS];
+	unsigned int nacc;
+	uint32_t sem_wr[CK_MAX_SEMS];
+	uint32_t ev_wr[CK_MAX_EVENTS];
+	uint8_t *rec[CK_MAX_SLOTS];
+	bool cuts[CK_MAX_SLOTS];
 	uint32_t *reach[CK_MAX_SLOTS];
 	uint32_t fut_rows[CK_MAX_SLOTS];
 	uint8_t *fut[CK_MAX_SLOTS];
@@ -226,10 +245,26 @@ unsigned int ck_land_core(const struct ck_prog *cp, unsigned int e,
 #define CK_C_EQ		0x20	/* a wait for ==, alone */
 #define CK_C_POLL	0x40	/* PollSem */
 #define CK_C_READS	(CK_C_GE | CK_C_LE | CK_C_EQ | CK_C_POLL)
+/* Access classes of an event. */
+#define CK_E_WSET	0x01	/* a wait for set, without then-action */
+#define CK_E_WCLR	0x02	/* a wait for clear, without then-action */
+#define CK_E_SET	0x04	/* an update that sets it */
+#define CK_E_CLR	0x08	/* an update that clears it */
+#define CK_E_ANY	0x10	/* a wait with a then-clear or then-set */
 struct ncsync_footprint;
 uint8_t ck_upd_class(const struct ncsync_update_op *u);
 uint8_t ck_wait_class(const struct ncsync_lane *l);
 uint8_t ck_op_class(const struct ncsync_footprint *fp, unsigned int i);
+uint8_t ck_ev_wait_class(const struct ncsync_wait_op *w);
+uint8_t ck_ev_upd_class(const struct ncsync_update_op *u);
+uint8_t ck_lane_wait_class(const struct ncsync_lane *ln);
+unsigned int ck_dense(const struct ck_prog *cp, unsigned int c, uint8_t bank,
+		      unsigned int idx);
+/* The bytes of a row of futures: 2 * ck_prog.nacc classes. */
+static inline size_t ck_fut_width(const struct ck_prog *cp)
+{
+	return 2 * (size_t)cp->nacc;
+}
 void ck_fut_insn(const struct ck_prog *cp, unsigned int e,
 		 const struct ncsync_insn *in, uint8_t *row);
 const uint8_t *ck_fut_static(const struct ck_prog *cp, unsigned int e,
@@ -241,6 +276,8 @@ int ck_path_init(struct ck_prog *cp);
 void ck_path_fini(struct ck_prog *cp);
 const uint8_t *ck_path_row(const struct ck_prog *cp,
 			   const struct ck_state *st, unsigned int e);
+bool ck_path_cut(const struct ck_prog *cp, const struct ck_state *st,
+		 unsigned int j, unsigned int e, unsigned int d, uint8_t *c);
 /*
  * check_indep.c: which steps commute with what other actors may do; the
  * futures it reads, made and freed together.

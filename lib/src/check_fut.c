@@ -2,8 +2,8 @@
 /*
  * libncsync: the static futures of the reduction (Documentation/ncsync/
  * check.rst, "The reduction"): the class of each access a record makes to
- * a semaphore (its lanes', and its op's from the opcode table's
- * footprint), and per engine and record the union of the classes of every
+ * a semaphore or an event (its lanes', and its op's from the opcode
+ * table's footprint), and per engine and record the union of the classes of every
  * record it may still run: from it on, and from the target of any branch
  * among them that goes back.  Below the paths (check_path.c) and the
  * reduction's queries (check_indep.c); above the state (check_state.c).
@@ -56,39 +56,82 @@ uint8_t ck_op_class(const struct ncsync_footprint *fp, unsigned int i)
 }
 
 /*
- * OR the semaphore accesses of record @in of slot @e into @row (engine,
- * then landings).
+ * The class of an event wait: one that only tests (no then-action) reads
+ * the event; a then-clear or then-set writes it too.
+ */
+uint8_t ck_ev_wait_class(const struct ncsync_wait_op *w)
+{
+	if (w->then != NCSYNC_THEN_NONE)
+		return CK_E_ANY;
+	return w->want ? CK_E_WSET : CK_E_WCLR;
+}
+
+uint8_t ck_ev_upd_class(const struct ncsync_update_op *u)
+{
+	return u->set ? CK_E_SET : CK_E_CLR;
+}
+
+/* The index in a row of the semaphore or event @idx of core @c. */
+unsigned int ck_dense(const struct ck_prog *cp, unsigned int c,
+			     uint8_t bank, unsigned int idx)
+{
+	if (bank == NCSYNC_BANK_SEM)
+		return cp->sem_dense[CK_G(c, idx)];
+	return cp->ev_dense[CK_G(c, idx)];
+}
+
+/* The class of the wait of lane @ln (active). */
+uint8_t ck_lane_wait_class(const struct ncsync_lane *ln)
+{
+	if (ln->wait.bank == NCSYNC_BANK_SEM)
+		return ck_wait_class(ln);
+	return ck_ev_wait_class(&ln->wait);
+}
+
+/* The class of update @u of lane @ln: a paired one is a test-and-modify. */
+static uint8_t ck_lane_upd_class(const struct ncsync_lane *ln)
+{
+	if (ln->upd.bank == NCSYNC_BANK_EVENT)
+		return ck_ev_upd_class(&ln->upd);
+	return ln->paired ? CK_C_SET : ck_upd_class(&ln->upd);
+}
+
+/*
+ * OR the accesses of record @in of slot @e, to semaphores and events, into
+ * @row (engine, then landings).
  */
 void ck_fut_insn(const struct ck_prog *cp, unsigned int e,
 		 const struct ncsync_insn *in, uint8_t *row)
 {
 	const uint16_t *dense = cp->sem_dense + CK_G(cp->core[e], 0);
-	uint8_t *land = row + cp->nsem_used;
+	uint8_t *land = row + cp->nacc;
+	unsigned int l, i, c = cp->core[e];
 	struct ncsync_footprint fp;
-	unsigned int l, i;
-	uint8_t c;
+	uint8_t k;
 
 	for (l = 0; l < in->nlanes; l++) {
 		const struct ncsync_lane *ln = &in->lane[l];
+		const struct ncsync_wait_op *w = &ln->wait;
 
-		if (ln->wait.active && ln->wait.bank == NCSYNC_BANK_SEM)
-			row[dense[ln->wait.index]] |= ck_wait_class(ln);
-		if (!ln->upd.active || ln->upd.bank != NCSYNC_BANK_SEM)
+		if (w->active)
+			row[ck_dense(cp, c, w->bank, w->index)] |=
+				ck_lane_wait_class(ln);
+		if (!ln->upd.active)
 			continue;
 		if (ln->upd.on_land)
-			land[cp->sem_dense[CK_G(ck_land_core(cp, e, in),
-						ln->upd.index)]] |=
-				ck_upd_class(&ln->upd);
+			land[ck_dense(cp, ck_land_core(cp, e, in),
+				      ln->upd.bank, ln->upd.index)] |=
+				ck_lane_upd_class(ln);
 		else
-			row[dense[ln->upd.index]] |=
-				ln->paired ? CK_C_SET : ck_upd_class(&ln->upd);
+			row[ck_dense(cp, c, ln->upd.bank, ln->upd.index)] |=
+				ck_lane_upd_class(ln);
 	}
 	/* The op's own effect: the opcode table's footprint. */
 	ncsync_op_footprint(in, &fp);
 	for (i = 0; i < NCSYNC_NUM_SEMS; i++) {
-		c = ck_op_class(&fp, i);
-		if (c)
-			row[dense[i]] |= c;
+		k = ck_op_class(&fp, i);
+		if (k)
+			row[dense[i]] |= k;
 	}
 }
 
@@ -119,7 +162,7 @@ static void ck_reach_init(const struct ck_prog *cp, unsigned int e,
 static int ck_fut_slot(struct ck_prog *cp, unsigned int e)
 {
 	uint32_t n = cp->count[e], rows, i;
-	size_t w = 2 * (size_t)cp->nsem_used;
+	size_t w = ck_fut_width(cp);
 	uint8_t *fut;
 
 	rows = (size_t)(n + 1) * w <= CK_FUT_MAX ? n + 1 : 1;
@@ -130,6 +173,15 @@ static int ck_fut_slot(struct ck_prog *cp, unsigned int e)
 	if (!fut || !cp->reach[e])
 		return -ENOMEM;
 	ck_reach_init(cp, e, cp->reach[e]);
+	if ((size_t)n * w <= CK_FUT_MAX) {
+		cp->rec[e] = calloc((size_t)n * w + 1, 1);
+		if (!cp->rec[e])
+			return -ENOMEM;
+		for (i = 0; i < n; i++)
+			ck_fut_insn(cp, e, &cp->insns[e][i],
+				    cp->rec[e] + (size_t)i * w);
+	}
+	cp->cuts[e] &= !!cp->rec[e];
 	for (i = n; i-- > 0;) {
 		uint8_t *row = rows > 1 ? fut + i * w : fut;
 
@@ -140,11 +192,86 @@ static int ck_fut_slot(struct ck_prog *cp, unsigned int e)
 	return 0;
 }
 
+/* Note that the actors @who write the semaphore or event @idx of core @c. */
+static void ck_wr(struct ck_prog *cp, uint8_t bank, unsigned int c,
+		  unsigned int idx, uint32_t who)
+{
+	if (bank == NCSYNC_BANK_SEM)
+		cp->sem_wr[CK_G(c, idx)] |= who;
+	else
+		cp->ev_wr[CK_G(c, idx)] |= who;
+}
+
+/* The writers of what record @in of slot @e writes. */
+static void ck_wr_insn(struct ck_prog *cp, unsigned int e,
+		       const struct ncsync_insn *in)
+{
+	unsigned int l, i, c = cp->core[e];
+	struct ncsync_footprint fp;
+
+	for (l = 0; l < in->nlanes; l++) {
+		const struct ncsync_lane *ln = &in->lane[l];
+
+		if (ln->wait.active && ln->wait.bank == NCSYNC_BANK_EVENT &&
+		    ln->wait.then != NCSYNC_THEN_NONE)
+			ck_wr(cp, NCSYNC_BANK_EVENT, c, ln->wait.index,
+			      CK_ACTOR_ENG(e));
+		if (ln->upd.active && ln->upd.on_land)
+			ck_wr(cp, ln->upd.bank, ck_land_core(cp, e, in),
+			      ln->upd.index, CK_ACTOR_DMA(e));
+		else if (ln->upd.active)
+			ck_wr(cp, ln->upd.bank, c, ln->upd.index,
+			      CK_ACTOR_ENG(e));
+	}
+	ncsync_op_footprint(in, &fp);
+	for (i = 0; i < NCSYNC_NUM_SEMS; i++)
+		if (ncsync_footprint_sem(fp.sem_write, i))
+			cp->sem_wr[CK_G(c, i)] |= CK_ACTOR_ENG(e);
+}
+
+/* Whether the writers @wr are at most one engine, and no landing. */
+static bool ck_one_writer(uint32_t wr)
+{
+	return !(wr & (wr - 1)) && !(wr & ~(CK_ACTOR_ENG(CK_MAX_SLOTS) - 1));
+}
+
+/*
+ * The writers of every semaphore and event; and which slots wait on one
+ * that at most one engine writes (ck_prog.cuts).
+ */
+static void ck_writers(struct ck_prog *cp)
+{
+	unsigned int e, l;
+	uint32_t i;
+
+	for (e = 0; e < cp->n; e++)
+		for (i = 0; i < cp->count[e]; i++)
+			ck_wr_insn(cp, e, &cp->insns[e][i]);
+	for (e = 0; e < cp->n; e++) {
+		for (i = 0; i < cp->count[e] && !cp->cuts[e]; i++) {
+			const struct ncsync_insn *in = &cp->insns[e][i];
+
+			for (l = 0; l < in->nlanes; l++) {
+				const struct ncsync_wait_op *w =
+					&in->lane[l].wait;
+				unsigned int g = CK_G(cp->core[e], w->index);
+
+				if (w->active &&
+				    ck_one_writer(w->bank == NCSYNC_BANK_SEM ?
+						  cp->sem_wr[g] :
+						  cp->ev_wr[g]))
+					cp->cuts[e] = true;
+			}
+		}
+	}
+}
+
 int ck_fut_init(struct ck_prog *cp)
 {
 	unsigned int e;
 	int ret;
 
+	ck_writers(cp);
 	for (e = 0; e < cp->n; e++) {
 		ret = ck_fut_slot(cp, e);
 		if (ret)
@@ -160,6 +287,8 @@ void ck_fut_fini(struct ck_prog *cp)
 	for (e = 0; e < CK_MAX_SLOTS; e++) {
 		free(cp->fut[e]);
 		free(cp->reach[e]);
+		free(cp->rec[e]);
+		cp->rec[e] = NULL;
 		cp->fut[e] = NULL;
 		cp->reach[e] = NULL;
 	}
@@ -171,6 +300,6 @@ const uint8_t *ck_fut_static(const struct ck_prog *cp, unsigned int e,
 {
 	uint32_t r = cp->fut_rows[e] > 1 ? cp->reach[e][pc] : 0;
 
-	return cp->fut[e] + (size_t)r * 2 * cp->nsem_used;
+	return cp->fut[e] + (size_t)r * ck_fut_width(cp);
 }
 

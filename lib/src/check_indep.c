@@ -8,8 +8,10 @@
  * commute when both only read it, when both add non-negative immediates
  * (or both subtract them), and when one adds and the other only tests for
  * > or >= (an addition cannot make that test fail), or one subtracts and
- * the other only tests for < or <=.  Any other pair, and any pair on an
- * event, does not.  What an actor may still do is read from the records it
+ * the other only tests for < or <=.  Two steps on one event commute when
+ * both only test it, or one sets it and the other only tests for set, or
+ * one clears it and the other only tests for clear.  Any other pair does
+ * not.  What an actor may still do is read from the records it
  * may still run: those on the path it takes from its record and registers
  * (check_path.c), or, where that path is not followed, those from its
  * record on and from the target of any branch among them that goes back.
@@ -42,8 +44,33 @@ static uint8_t ck_commutes(uint8_t c)
 }
 
 /*
- * How slot @j may still touch semaphore @d: it, and its copies to come;
- * along its path (check_path.c) where it can tell, else the static row.
+ * The classes of event accesses that commute with one of class @c (one
+ * bit): two tests; a set and a test for set (a set never makes that test
+ * fail, the test changes nothing, and the set finds the event set in
+ * either order when both can run); a clear and a test for clear, alike.
+ * Not two sets (the second is the defect, whichever it is), nor a set and
+ * a clear, nor a set and a test for clear, nor a then-action.
+ */
+static uint8_t ck_ev_commutes(uint8_t c)
+{
+	switch (c) {
+	case CK_E_WSET:
+		return CK_E_WSET | CK_E_WCLR | CK_E_SET;
+	case CK_E_WCLR:
+		return CK_E_WSET | CK_E_WCLR | CK_E_CLR;
+	case CK_E_SET:
+		return CK_E_WSET;
+	case CK_E_CLR:
+		return CK_E_WCLR;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * How slot @j may still touch the semaphore or event of index @d of a row
+ * (ck_prog.nacc): it, and its copies to come; along its path (check_path.c)
+ * where it can tell, else the static row.
  */
 static uint8_t ck_fut_of(const struct ck_prog *cp, const struct ck_state *st,
 			 unsigned int j, unsigned int d)
@@ -53,31 +80,39 @@ static uint8_t ck_fut_of(const struct ck_prog *cp, const struct ck_state *st,
 
 	if (!row)
 		row = ck_fut_static(cp, j, st->eng[j].pc);
-	return row[d] | row[cp->nsem_used + d];
+	return row[d] | row[cp->nacc + d];
 }
 
 /*
- * How every actor but engine @e may still touch semaphore @g (CK_G()): the
- * other engines that have not ended, with the copies they may issue, and
- * every copy in flight (@e's own too: they land while it steps).
+ * How every actor but engine @e may still touch semaphore or event @g
+ * (CK_G()) of bank @bank: the other engines that have not ended, with the
+ * copies they may issue, and every copy in flight (@e's own too: they land
+ * while it steps).
  */
 static uint8_t ck_others(const struct ck_prog *cp, const struct ck_state *st,
-			 unsigned int e, unsigned int g)
+			 unsigned int e, uint8_t bank, unsigned int g)
 {
-	unsigned int d = cp->sem_dense[g], j, i;
-	uint8_t c = 0;
+	unsigned int d, j, i;
+	uint8_t c = 0, k;
 
-	for (j = 0; j < cp->n; j++)
-		if (j != e && !ck_ended(st, j))
-			c |= ck_fut_of(cp, st, j, d);
+	d = bank == NCSYNC_BANK_SEM ? cp->sem_dense[g] : cp->ev_dense[g];
+	for (j = 0; j < cp->n; j++) {
+		if (j == e || ck_ended(st, j))
+			continue;
+		if (cp->static_fut || !ck_path_cut(cp, st, j, e, d, &k))
+			k = ck_fut_of(cp, st, j, d);
+		c |= k;
+	}
 	for (i = 0; i < st->ncopies; i++) {
 		const struct ck_copy *cy = &st->copies[i];
 		const struct ncsync_insn *in = &cp->insns[cy->eng][cy->rec];
 		const struct ncsync_update_op *u = &in->lane[0].upd;
 
-		if (u->active && u->bank == NCSYNC_BANK_SEM &&
-		    CK_G(ck_land_core(cp, cy->eng, in), u->index) == g)
-			c |= ck_upd_class(u);
+		if (!u->active || u->bank != bank ||
+		    CK_G(ck_land_core(cp, cy->eng, in), u->index) != g)
+			continue;
+		c |= bank == NCSYNC_BANK_SEM ? ck_upd_class(u) :
+					       ck_ev_upd_class(u);
 	}
 	return c;
 }
@@ -86,25 +121,16 @@ static uint8_t ck_others(const struct ck_prog *cp, const struct ck_state *st,
 static bool ck_sem_free(const struct ck_prog *cp, const struct ck_state *st,
 			unsigned int e, unsigned int idx, uint8_t c)
 {
-	return !(ck_others(cp, st, e, CK_G(cp->core[e], idx)) &
-		 ~ck_commutes(c));
+	return !(ck_others(cp, st, e, NCSYNC_BANK_SEM,
+			   CK_G(cp->core[e], idx)) & ~ck_commutes(c));
 }
 
-/* Whether no engine but @e that can still step names its event @idx. */
+/* Whether an access of class @c by @e to its event @idx commutes. */
 static bool ck_event_free(const struct ck_prog *cp, const struct ck_state *st,
-			  unsigned int e, unsigned int idx)
+			  unsigned int e, unsigned int idx, uint8_t c)
 {
-	uint32_t live = 0;
-	unsigned int j;
-
-	for (j = 0; j < cp->n; j++) {
-		if (!ck_ended(st, j))
-			live |= CK_ACTOR_ENG(j) | CK_ACTOR_DMA(j);
-		else if (st->eng[j].inflight)
-			live |= CK_ACTOR_DMA(j);
-	}
-	return !(cp->ev_users[CK_G(cp->core[e], idx)] & live &
-		 ~CK_ACTOR_ENG(e));
+	return !(ck_others(cp, st, e, NCSYNC_BANK_EVENT,
+			   CK_G(cp->core[e], idx)) & ~ck_ev_commutes(c));
 }
 
 /*
@@ -157,13 +183,15 @@ bool ck_step_private(const struct ck_prog *cp, const struct ck_state *st,
 	if (x->sub < CK_SUB_EFFECT) {
 		l = &in->lane[x->sub];
 		if (l->wait.bank == NCSYNC_BANK_EVENT)
-			return ck_event_free(cp, st, s.idx, l->wait.index);
+			return ck_event_free(cp, st, s.idx, l->wait.index,
+					     ck_ev_wait_class(&l->wait));
 		return ck_sem_free(cp, st, s.idx, l->wait.index,
 				   ck_wait_class(l));
 	}
 	l = &in->lane[x->sub - CK_SUB_UPD];
 	if (l->upd.bank == NCSYNC_BANK_EVENT)
-		return ck_event_free(cp, st, s.idx, l->upd.index);
+		return ck_event_free(cp, st, s.idx, l->upd.index,
+				     ck_ev_upd_class(&l->upd));
 	return ck_sem_free(cp, st, s.idx, l->upd.index, ck_upd_class(&l->upd));
 }
 

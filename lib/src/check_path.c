@@ -19,6 +19,10 @@
  * static row of the record it stopped at.  Every point of the walk gets
  * its own row, the suffix from it on, cached by a 128-bit hash of the
  * position and the registers (as the visited set keys states).
+ *
+ * ck_path_cut() follows the same path, uncached, up to the first wait that
+ * fails on what only one other engine writes: until that engine steps,
+ * the path cannot go past it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -31,6 +35,8 @@
 /* Records one walk follows at most, and points a slot caches at most. */
 #define CK_PATH_WALK	(1U << 16)
 #define CK_PATH_MAX	(1U << 17)
+/* Records a cut (ck_path_cut()) follows at most. */
+#define CK_CUT_WALK	1024U
 
 /*
  * A point of a path: its hash, its row; @gen, the walk that noted it, and
@@ -48,7 +54,7 @@ struct ck_path_ent {
  * @ents: open addressing over the points' hashes; h all 0 is empty.
  * @cap: entries of @ents, a power of two.
  * @n: entries used, and rows: row i is the i-th point noted.
- * @rows: room for @cap / 2 rows of ck_prog.nsem_used * 2 classes.
+ * @rows: room for @cap / 2 rows of ck_fut_width() classes.
  * @gen: the walk under way.
  * @walk: per point of the walk under way, its row and record.
  */
@@ -215,7 +221,7 @@ static uint32_t ck_path_walk(const struct ck_prog *cp, unsigned int e,
 			     uint32_t *cycle)
 {
 	struct ck_paths *ps = cp->paths[e];
-	size_t w = 2 * (size_t)cp->nsem_used, j;
+	size_t w = ck_fut_width(cp), j;
 	uint32_t i;
 	uint64_t h[2];
 
@@ -257,8 +263,8 @@ static void ck_path_rows(const struct ck_prog *cp, unsigned int e,
 			 uint32_t n, const uint8_t *tail, uint32_t cycle)
 {
 	struct ck_paths *ps = cp->paths[e];
-	size_t w = 2 * (size_t)cp->nsem_used;
-	uint8_t acc[2 * CK_MAX_SEMS];
+	size_t w = ck_fut_width(cp);
+	uint8_t acc[2 * (CK_MAX_SEMS + CK_MAX_EVENTS)];
 	uint32_t i;
 
 	memset(acc, 0, w);
@@ -281,7 +287,7 @@ const uint8_t *ck_path_row(const struct ck_prog *cp,
 {
 	const struct ck_eng *x = &st->eng[e];
 	struct ck_paths *ps = cp->paths[e];
-	size_t w = 2 * (size_t)cp->nsem_used;
+	size_t w = ck_fut_width(cp);
 	struct ck_point p = {
 		.pc = x->pc, .next = x->next, .ran = x->sub > CK_SUB_EFFECT,
 	};
@@ -304,9 +310,138 @@ const uint8_t *ck_path_row(const struct ck_prog *cp,
 	return ps->rows + (size_t)ps->walk[0].row * w;
 }
 
+/* The banks of a state, read-only: where a cut tests its waits. */
+static int32_t ck_cut_sem(void *ctx, unsigned int i)
+{
+	return ((const struct ck_bank *)ctx)->sems[i];
+}
+
+static bool ck_cut_event(void *ctx, unsigned int i)
+{
+	return ((const struct ck_bank *)ctx)->events[i];
+}
+
+static const struct ncsync_bank_ops ck_cut_bank = {
+	.sem_read = ck_cut_sem,
+	.event_read = ck_cut_event,
+};
+
+/*
+ * The first wait of record @in, of lane @from on, that blocks slot @j for
+ * as long as engine @e does not step: it fails in @st with registers
+ * @regs, on a semaphore or event that no actor but engine @e writes.
+ * Its lane, or -1 when none does.
+ */
+static int ck_cut_at(const struct ck_prog *cp, const struct ck_state *st,
+		     unsigned int j, unsigned int e,
+		     const struct ncsync_insn *in, const uint32_t *regs,
+		     unsigned int from)
+{
+	const struct ck_bank *b = &st->bank[cp->core[j]];
+	unsigned int l, g;
+	uint32_t wr;
+	bool after;
+
+	for (l = from; l < in->nlanes; l++) {
+		const struct ncsync_wait_op *w = &in->lane[l].wait;
+
+		if (!w->active)
+			continue;
+		g = CK_G(cp->core[j], w->index);
+		wr = w->bank == NCSYNC_BANK_SEM ? cp->sem_wr[g] : cp->ev_wr[g];
+		if (!(wr & ~CK_ACTOR_ENG(e)) &&
+		    !ncsync_exec_wait_test(w, regs, &ck_cut_bank, (void *)b,
+					   &after))
+			return l;
+	}
+	return -1;
+}
+
+/*
+ * The classes on resource @d of the waits of lanes @from to @to of record
+ * @in of slot @j: what it may do in a record where the wait of lane @to
+ * blocks it (its effect and updates come after every wait).
+ */
+static uint8_t ck_cut_waits(const struct ck_prog *cp, unsigned int j,
+			    const struct ncsync_insn *in, unsigned int from,
+			    unsigned int to, unsigned int d)
+{
+	uint8_t k = 0;
+
+	for (; from <= to; from++) {
+		const struct ncsync_lane *ln = &in->lane[from];
+
+		if (ln->wait.active &&
+		    ck_dense(cp, cp->core[j], ln->wait.bank,
+			     ln->wait.index) == d)
+			k |= ck_lane_wait_class(ln);
+	}
+	return k;
+}
+
+/**
+ * ck_path_cut() - how slot @j may touch resource @d of a row before engine
+ *	@e steps again, when its path is cut short by a wait only @e can
+ *	release.
+ * @cp: the program.
+ * @st: the state.
+ * @j: a slot other than @e, that has not ended.
+ * @e: the engine whose next step is in question.
+ * @d: the index of a semaphore or event in a row (ck_prog.nacc).
+ * @c: out: the classes of @j's accesses to @d, and its copies', on its path
+ *	up to the first wait that fails in @st on a semaphore or event only
+ *	@e writes: the records before it, and the waits of its record up to
+ *	it (its record's effect and updates come after every wait).
+ *
+ * Until @e steps, what only @e writes keeps its value in @st, so such a
+ * wait blocks @j for good, and nothing after it on the path can run.
+ *
+ * Return: true when such a wait was found within CK_CUT_WALK records (or
+ * the path ends before); false, @c untouched, when not: then the whole
+ * future applies.
+ */
+bool ck_path_cut(const struct ck_prog *cp, const struct ck_state *st,
+		 unsigned int j, unsigned int e, unsigned int d, uint8_t *c)
+{
+	const struct ck_eng *x = &st->eng[j];
+	struct ck_point p = {
+		.pc = x->pc, .next = x->next, .ran = x->sub > CK_SUB_EFFECT,
+	};
+	unsigned int from = x->sub < CK_SUB_EFFECT ? x->sub : 0;
+	size_t w = ck_fut_width(cp);
+	const uint8_t *tail, *r;
+	uint8_t k = 0;
+	uint32_t i;
+
+	if (!cp->cuts[j])
+		return false;
+	memcpy(p.regs, x->regs, sizeof(p.regs));
+	for (i = 0; i < CK_CUT_WALK; i++) {
+		const struct ncsync_insn *in = &cp->insns[j][p.pc];
+		int l = p.ran ? -1 : ck_cut_at(cp, st, j, e, in, p.regs, from);
+
+		if (l >= 0) {
+			k |= ck_cut_waits(cp, j, in, from, l, d);
+			break;
+		}
+		r = cp->rec[j] + (size_t)p.pc * w;
+		k |= r[d] | r[cp->nacc + d];
+		from = 0;
+		if (!ck_path_step(cp, j, &p, &tail)) {
+			if (tail)	/* past a PollSem: not followed */
+				return false;
+			break;
+		}
+	}
+	if (i == CK_CUT_WALK)
+		return false;
+	*c = k;
+	return true;
+}
+
 int ck_path_init(struct ck_prog *cp)
 {
-	size_t w = 2 * (size_t)cp->nsem_used;
+	size_t w = ck_fut_width(cp);
 	unsigned int e;
 
 	for (e = 0; e < cp->n; e++) {

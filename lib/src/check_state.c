@@ -92,6 +92,10 @@ static void ck_used(struct ck_prog *cp, const int32_t *sems,
 	memset(cp->sem_dense, 0xff, sizeof(cp->sem_dense));
 	for (i = 0; i < cp->nsem_used; i++)
 		cp->sem_dense[cp->sem_used[i]] = i;
+	memset(cp->ev_dense, 0xff, sizeof(cp->ev_dense));
+	for (i = 0; i < cp->nev_used; i++)
+		cp->ev_dense[cp->ev_used[i]] = cp->nsem_used + i;
+	cp->nacc = cp->nsem_used + cp->nev_used;
 }
 
 /* Decode stream @s into slot @e; -EINVAL if the validator refuses it. */

@@ -4,7 +4,8 @@
  * reduced search against the full one (check_reduction.c), SPIN against
  * ncsync (check_spin.c).  Two or three engines of two to five lines each:
  * semaphore P and V, waits of every comparison, events, PollSem (with and
- * without its write-back), counted and endless loops, DMA copies with and
+ * without its write-back), counted and endless loops, event sets, clears
+ * and waits for set or clear, with and without a then-action, DMA copies with and
  * without a completion update, Drains, GroupResetSemaphores, register
  * operands, a two-lane EventSemaphore.  And the order of the hashes of
  * their final states.
@@ -42,6 +43,8 @@ static const char *const ck_menu[] = {
 	"nop then sem[%u] = 2", "nop then sem[%u] += r1",
 	"evsem wait sem[%u] >= 1 lane1 wait sem[%u] <= 2",
 	"poll min r2, sem[%u]..sem[3], writeback",
+	"nop wait ev[%u] set", "nop wait ev[%u] clear",
+	"evsem wait ev[%u] set lane1 then ev[%u] clear",
 };
 
 static inline void ck_random_line(char *buf, size_t len)
@@ -52,7 +55,7 @@ static inline void ck_random_line(char *buf, size_t len)
 
 	if (m == 13 || m == 14)
 		snprintf(buf, len, ck_menu[m], s, d, a);
-	else if (m == 2 || m == 22)
+	else if (m == 2 || m == 22 || m == 26)
 		snprintf(buf, len, ck_menu[m], a, 1 + ck_rnd(3));
 	else
 		snprintf(buf, len, ck_menu[m], a);
