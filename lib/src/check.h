@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * libncsync: the model checker's files (Documentation/ncsync/check.rst,
  * "The checker's files"), from the bottom: the state (check_state.c), the
@@ -10,15 +11,6 @@
  * explicit core state, one step at a time, through the effect function
  * the engines use (common/ncsync_effect.h).  Documentation/ncsync/
  * check.rst, "Steps", defines what a step is.
- */
-/*
- * libncsync: the host executor of ncsync_check() (check_exec.c) and its
- * explorer (check.c).  Not installed.
- *
- * The executor runs the decoded records of a finalized program on an
- * explicit core state, one step at a time, through the execution core the
- * engines use (common/ncsync_exec.h).  Documentation/ncsync/check.rst,
- * "Steps", defines what a step is.
  */
 #ifndef NCSYNC_CHECK_H
 #define NCSYNC_CHECK_H
