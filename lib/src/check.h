@@ -375,7 +375,7 @@ void ck_accel_free(struct ck_accel *a);
 int ck_accel_note(struct ck_accel *a, const struct ck_prog *cp, size_t depth,
 		  const struct ck_state *from, struct ck_step s,
 		  const struct ck_state *to, ck_accel_at_fn *at, void *arg);
-bool ck_accel_finite(const struct ck_accel *a, const struct ck_prog *cp);
+int ck_accel_finite(const struct ck_accel *a, const struct ck_prog *cp);
 bool ck_accel_on(const struct ck_accel *a);
 /* Whether two states differ only in values (registers, semaphores). */
 bool ck_accel_same_shape(const struct ck_prog *cp, const struct ck_state *a,
