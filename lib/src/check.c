@@ -820,7 +820,10 @@ static int ck_class_search(struct ck_run *r)
 	 * (check_values.c): by induction, only in a program whose runs are
 	 * all finite, where such a wait ends in a deadlock.
 	 */
-	if (!ck_accel_finite(r->accel, &r->cp)) {
+	ret = ck_accel_finite(r->accel, &r->cp);
+	if (ret <= 0) {
+		if (ret)
+			return ret;
 		ck_accel_fail(r->accel, "an engine may run for ever: its waits are decided pass by pass");
 		return 0;
 	}

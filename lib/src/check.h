@@ -4,8 +4,8 @@
  * "The checker's files"), from the bottom: the state (check_state.c), the
  * executor (check_exec.c), the reduction (check_fut.c, check_path.c,
  * check_indep.c), the search (check.c, check_values.c, check_accel.c,
- * check_sym.c, check_seen.c, check_view.c, check_result.c).  Not
- * installed.
+ * check_finite.c, check_sym.c, check_seen.c, check_view.c,
+ * check_result.c).  Not installed.
  *
  * The executor runs the decoded records of a finalized program on an
  * explicit core state, one step at a time, through the effect function
@@ -421,7 +421,7 @@ void ck_accel_free(struct ck_accel *a);
 int ck_accel_note(struct ck_accel *a, const struct ck_prog *cp, size_t depth,
 		  const struct ck_state *from, struct ck_step s,
 		  const struct ck_state *to, ck_accel_at_fn *at, void *arg);
-bool ck_accel_finite(const struct ck_accel *a, const struct ck_prog *cp);
+int ck_accel_finite(const struct ck_accel *a, const struct ck_prog *cp);
 bool ck_accel_on(const struct ck_accel *a);
 /* Whether two states differ only in values (registers, semaphores). */
 bool ck_accel_same_shape(const struct ck_prog *cp, const struct ck_state *a,

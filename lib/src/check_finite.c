@@ -4,10 +4,15 @@
  * by induction over a loop's passes needs (Documentation/ncsync/check.rst,
  * "Loops of any trip count", "Waits that never pass").
  *
- * The test reads the records only: every branch back must close a loop
- * whose counter moves towards a bound it reaches without wrapping.
+ * The test reads the records only: the loops of each engine must nest
+ * (two bodies are disjoint or one holds the other), and every branch back
+ * must close a loop whose counter every path round the body moves once,
+ * towards a bound it reaches without wrapping.
  */
+#include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "ncsync_optab.h"
@@ -16,71 +21,102 @@
 #define CK_STEP_MAX	65536
 
 /*
- * The step of the first record of [@t, @i) that writes register @r of
- * slot @e (the opcode table's footprint), if it comes before any branch of
- * the range and is a Mov32 (effect NCSYNC_EFF_MOV) that adds or subtracts
- * a constant of at most CK_STEP_MAX to @r itself; its index in *@w.  0 if
- * there is none such: a first write of another kind (a PollSem's load)
- * gives no step.
+ * The body of a loop of slot @e, records [@t, @i], @i its branch back, and
+ * the scratch its paths are followed with: @seen, per record of the body
+ * (by its index less @t), whether it was reached; @todo, the records
+ * reached whose successors are still to follow.
  */
-static int64_t ck_loop_step(const struct ck_prog *cp, unsigned int e,
-			    uint32_t t, uint32_t i, unsigned int r,
+struct ck_body {
+	const struct ck_prog *cp;
+	unsigned int e;
+	uint32_t t;
+	uint32_t i;
+	uint8_t *seen;
+	uint32_t *todo;
+};
+
+/*
+ * The step of the one record of [@b->t, @b->i) that writes register @r,
+ * its index in *@w: a Mov32 (effect NCSYNC_EFF_MOV) that adds or subtracts
+ * a constant of at most CK_STEP_MAX to @r itself.  0 if no record or more
+ * than one writes @r (the opcode table's footprint), or if that write is
+ * of another kind (a PollSem's load, a movi).
+ */
+static int64_t ck_loop_step(const struct ck_body *b, unsigned int r,
 			    uint32_t *w)
 {
+	const struct ncsync_insn *in, *one = NULL;
 	struct ncsync_footprint fp;
 	int64_t c;
 	uint32_t k;
 
-	for (k = t; k < i; k++) {
-		const struct ncsync_insn *in = &cp->insns[e][k];
-
-		if (ncsync_op_has(in->opcode, NCSYNC_OPF_FLOW))
-			return 0;
+	for (k = b->t; k < b->i; k++) {
+		in = &b->cp->insns[b->e][k];
 		ncsync_op_footprint(in, &fp);
 		if (!(fp.reg_write & (1U << r)))
 			continue;
-		if (ncsync_op(in->opcode)->effect != NCSYNC_EFF_MOV ||
-		    in->mov.src != r || (in->mov.alu != NCSYNC_ALU_ADD_IMM &&
-					 in->mov.alu != NCSYNC_ALU_SUB_IMM))
+		if (one)
 			return 0;
-		c = (int32_t)in->mov.imm;
-		if (in->mov.alu == NCSYNC_ALU_SUB_IMM)
-			c = -c;
+		one = in;
 		*w = k;
-		return c >= -CK_STEP_MAX && c <= CK_STEP_MAX ? c : 0;
 	}
-	return 0;
+	if (!one || ncsync_op(one->opcode)->effect != NCSYNC_EFF_MOV ||
+	    one->mov.src != r || (one->mov.alu != NCSYNC_ALU_ADD_IMM &&
+				  one->mov.alu != NCSYNC_ALU_SUB_IMM))
+		return 0;
+	c = (int32_t)one->mov.imm;
+	if (one->mov.alu == NCSYNC_ALU_SUB_IMM)
+		c = -c;
+	return c >= -CK_STEP_MAX && c <= CK_STEP_MAX ? c : 0;
 }
 
-/* Whether a record of [@from, @i) of slot @e writes register @r. */
-static bool ck_writes_reg(const struct ck_prog *cp, unsigned int e,
-			  uint32_t from, uint32_t i, unsigned int r)
+/*
+ * The successors of record @k of the body @b that are in it, into @s: the
+ * next record unless @k branches always, a branch's target if in the
+ * body.  The branch back @b->i has none (a path round the body ends
+ * there).  A conditional branch has both, whatever its condition.
+ */
+static unsigned int ck_succ(const struct ck_body *b, uint32_t k,
+			    uint32_t s[2])
 {
-	struct ncsync_footprint fp;
-	uint32_t k;
+	const struct ncsync_insn *in = &b->cp->insns[b->e][k];
+	bool flow = ncsync_op_has(in->opcode, NCSYNC_OPF_FLOW);
+	unsigned int n = 0;
 
-	for (k = from; k < i; k++) {
-		ncsync_op_footprint(&cp->insns[e][k], &fp);
-		if (fp.reg_write & (1U << r))
-			return true;
-	}
-	return false;
+	if (k == b->i)
+		return 0;
+	if (!flow || in->br.comp != NCSYNC_BR_ALWAYS)
+		s[n++] = k + 1;
+	if (flow && in->br.target >= b->t && in->br.target <= b->i)
+		s[n++] = in->br.target;
+	return n;
 }
 
-/* Whether a branch of slot @e other than record @i targets (@t, @w]. */
-static bool ck_enters(const struct ck_prog *cp, unsigned int e, uint32_t i,
-		      uint32_t t, uint32_t w)
+/*
+ * Whether a path of the body @b from a successor of record @from reaches
+ * record @goal without going through record @avoid.
+ */
+static bool ck_reaches(struct ck_body *b, uint32_t from, uint32_t avoid,
+		       uint32_t goal)
 {
-	uint32_t k;
+	uint32_t n = 0, k = from, s[2];
+	unsigned int m, j;
 
-	for (k = 0; k < cp->count[e]; k++) {
-		const struct ncsync_insn *in = &cp->insns[e][k];
-
-		if (k != i && ncsync_op_has(in->opcode, NCSYNC_OPF_FLOW) &&
-		    in->br.target > t && in->br.target <= w)
-			return true;
+	memset(b->seen, 0, b->i - b->t + 1);
+	for (;;) {
+		m = ck_succ(b, k, s);
+		for (j = 0; j < m; j++) {
+			if (s[j] == goal)
+				return true;
+			if (s[j] == avoid || b->seen[s[j] - b->t])
+				continue;
+			b->seen[s[j] - b->t] = 1;
+			b->todo[n++] = s[j];
+		}
+		if (!n)
+			return false;
+		k = b->todo[--n];
 	}
-	return false;
 }
 
 /*
@@ -101,22 +137,63 @@ static bool ck_bound_reached(unsigned int cmp, int64_t c, int64_t k,
 	return false;
 }
 
-/* Whether the loop closed by branch @i of slot @e ends (ck_accel_finite()). */
-static bool ck_loop_ends(const struct ck_prog *cp, unsigned int e,
-			 uint32_t i)
+/*
+ * Whether the loop closed by the branch back @b->i ends: it compares a
+ * register with a constant, the one record of the body that writes that
+ * register steps it towards the bound, and every path round the body
+ * (from @b->t to @b->i, within it) goes through that step once: it cannot
+ * reach @b->i without it, nor come back to it.
+ */
+static bool ck_loop_ends(struct ck_body *b)
 {
-	const struct ncsync_insn *in = &cp->insns[e][i];
+	const struct ncsync_insn *in = &b->cp->insns[b->e][b->i];
 	bool sgn = in->br.dtype == NCSYNC_DTYPE_S32;
-	uint32_t t = (uint32_t)in->br.target, w = 0;
+	uint32_t w = 0;
 	int64_t c, k;
 
 	if (in->br.comp == NCSYNC_BR_ALWAYS || (in->br.comp & NCSYNC_BR_REG))
 		return false;
-	c = ck_loop_step(cp, e, t, i, in->br.lhs, &w);
+	c = ck_loop_step(b, in->br.lhs, &w);
 	k = sgn ? (int64_t)(int32_t)in->br.imm : (int64_t)in->br.imm;
-	return c && ck_bound_reached(in->br.comp, c, k, sgn) &&
-	       !ck_writes_reg(cp, e, w + 1, i, in->br.lhs) &&
-	       !ck_enters(cp, e, i, t, w);
+	if (!c || !ck_bound_reached(in->br.comp, c, k, sgn))
+		return false;
+	if (w != b->t && ck_reaches(b, b->t, w, b->i))
+		return false;
+	return !ck_reaches(b, w, UINT32_MAX, w);
+}
+
+/*
+ * Whether the loops of slot @e nest and each ends.  The branches back come
+ * in the order of their records, so of the bodies met so far @nest holds
+ * (as pairs: first record, branch back) those no later one held, disjoint
+ * and in order; a new body holds those on top that start in it, and must
+ * start after the end of the one below them.
+ */
+static bool ck_slot_finite(struct ck_body *b, uint32_t *nest)
+{
+	const struct ck_prog *cp = b->cp;
+	uint32_t i, t, top = 0;
+
+	for (i = 0; i < cp->count[b->e]; i++) {
+		const struct ncsync_insn *in = &cp->insns[b->e][i];
+
+		if (!ncsync_op_has(in->opcode, NCSYNC_OPF_FLOW) ||
+		    in->br.target > i)
+			continue;
+		t = in->br.target;
+		while (top && nest[2 * (top - 1)] >= t)
+			top--;
+		if (top && nest[2 * (top - 1) + 1] >= t)
+			return false;
+		nest[2 * top] = t;
+		nest[2 * top + 1] = i;
+		top++;
+		b->t = t;
+		b->i = i;
+		if (!ck_loop_ends(b))
+			return false;
+	}
+	return true;
 }
 
 /**
@@ -124,32 +201,44 @@ static bool ck_loop_ends(const struct ck_prog *cp, unsigned int e,
  * @a: the acceleration, with its shift found.
  * @cp: the program.
  *
- * Every branch back of every engine must close a loop that ends: its body
- * starts, before any branch and with no branch from elsewhere into it
- * before that point, with the one write in the body of the register the
- * branch compares with a constant, an addition or subtraction of at most
- * CK_STEP_MAX, and the loop goes on while that register is below a bound
- * (when it goes up) or above one (when it goes down) at least twice that
- * far from the end of its range.  Each round then moves the register
- * towards the bound without wrapping, and the loop ends; an engine whose
- * every loop ends runs a finite number of records.  In a program whose
- * runs are all finite, a wait that never passes ends in a state without a
- * step, which the search reports as a deadlock (Documentation/ncsync/
- * check.rst, "Loops of any trip count").
+ * The loops of every engine must nest: the bodies of two branches back
+ * (from a branch's target to the branch) are disjoint or one holds the
+ * other.  Every branch back must close a loop that ends: it compares a
+ * register with a constant, the body holds one record that writes that
+ * register, an addition or subtraction of at most CK_STEP_MAX, every path
+ * from the body's first record to the branch within the body (forward
+ * branches and inner loops included, each conditional branch both ways)
+ * goes through that record once, and the loop goes on while the register
+ * is below a bound (when it goes up) or above one (when it goes down) at
+ * least twice that far from the end of its range.  Then an engine runs
+ * finitely many records: in an endless run, of the records met for ever
+ * the last one is a branch back taken every time, whose body (by the
+ * nesting) is where the run stays, so its counter moves the step each
+ * round and would pass the bound (Documentation/ncsync/check.rst, "Waits
+ * that never pass").  In a program whose runs are all finite, a wait that
+ * never passes ends in a state without a step, which the search reports
+ * as a deadlock.
  *
- * Return: true when that holds for every branch back.
+ * Return: 1 when that holds for every engine, 0 when not, -ENOMEM.
  */
-bool ck_accel_finite(const struct ck_accel *a, const struct ck_prog *cp)
+int ck_accel_finite(const struct ck_accel *a, const struct ck_prog *cp)
 {
-	unsigned int e;
-	uint32_t i;
+	struct ck_body b = { .cp = cp };
+	uint32_t max = 1, *nest;
+	int ret = 1;
 
-	for (e = 0; e < cp->n; e++)
-		for (i = 0; i < cp->count[e]; i++)
-			if (ncsync_op_has(cp->insns[e][i].opcode,
-					  NCSYNC_OPF_FLOW) &&
-			    cp->insns[e][i].br.target <= i &&
-			    !ck_loop_ends(cp, e, i))
-				return false;
-	return true;
+	for (b.e = 0; b.e < cp->n; b.e++)
+		if (cp->count[b.e] > max)
+			max = cp->count[b.e];
+	b.seen = malloc(max);
+	b.todo = calloc(max, sizeof(*b.todo));
+	nest = calloc(max, 2 * sizeof(*nest));
+	if (!b.seen || !b.todo || !nest)
+		ret = -ENOMEM;
+	for (b.e = 0; ret > 0 && b.e < cp->n; b.e++)
+		ret = ck_slot_finite(&b, nest);
+	free(b.seen);
+	free(b.todo);
+	free(nest);
+	return ret;
 }

@@ -131,6 +131,7 @@ static const char *const body_menu[] = {
 	"br.eq.u32 r1, %u, top", "nop wait sem[%u] == 1",
 	"nop then sem[%u] = 2", "nop wait sem[%u] < 4",
 	"dma 0x%x, 0x40, 64, latency=1 on_land sem[%u]++", "drain",
+	"br.eq.u32 r4, 0, step",
 };
 
 static void body_line(char *buf, size_t len)
@@ -173,7 +174,9 @@ static void twin_line(char *buf, size_t len)
 
 /*
  * A random program of 2 or 3 engines, each a counted loop of @passes
- * passes over a few random lines, with a barrier in it or not.
+ * passes over a few random lines, with a barrier in it or not; a line may
+ * be a forward branch to the counter's step, over the lines (and the
+ * barrier) between.
  */
 static void random_looped(char *text, size_t len, unsigned int passes)
 {
@@ -198,7 +201,7 @@ static void random_looped(char *text, size_t len, unsigned int passes)
 			}
 			if (half)
 				off += snprintf(text + off, len - off,
-						"\taddi r1, r1, 1\n\tbr.lt.u32 r1, %u, top\n\tnop then sem[5]++\n",
+						"step:\taddi r1, r1, 1\n\tbr.lt.u32 r1, %u, top\n\tnop then sem[5]++\n",
 						passes);
 		}
 		if (barrier && !half)
@@ -592,12 +595,11 @@ static struct ncsync_check_result *check_cores_text(const char *text,
 
 /*
  * A core barrier in a loop, 2 cores x 2 engines: its lowering's barriers
- * branch before the counter's addi, so the loop is not shown to end and
- * the verdict is the explicit search's.  It is reached without a search
- * on the classes first (which took more states than the explicit search
- * and reached the limit set for it): within 25000 states, the explicit
- * search's 21340 at 3 passes, the verdict of the unaccelerated search
- * and the reason the loop may not end.
+ * branch forward before the counter's addi, within the body, so every path
+ * round it steps the counter once and the loop is shown to end
+ * (check_finite.c).  Within 25000 states a search, the verdict of the
+ * unaccelerated search: by induction, or, when the search on the classes
+ * reaches that limit first, by the explicit search.
  */
 static void test_core_barrier_loop(void)
 {
@@ -632,13 +634,14 @@ static void test_core_barrier_loop(void)
 			ncsync_check_verdict(rp) == NCSYNC_CHECK_SAFE &&
 			kinds_of(ra) == kinds_of(rp) &&
 			(a.status == NCSYNC_ACCEL_NONE ||
+			 a.status == NCSYNC_ACCEL_APPLIED ||
 			 (a.status == NCSYNC_ACCEL_FELL_BACK && a.why &&
-			  strstr(a.why, "run for ever")));
+			  !strstr(a.why, "run for ever")));
 		ncsync_check_free(ra);
 		ncsync_check_free(rp);
 	}
 	TAP_CHECK(good == 2,
-		  "a core barrier in a loop, 2 cores x 2 engines x 2 and 3 passes: safe as by the plain search, in its states, the loop not shown to end (%u of 2)",
+		  "a core barrier in a loop, 2 cores x 2 engines x 2 and 3 passes: safe as by the plain search, the loop shown to end (%u of 2)",
 		  good);
 }
 
