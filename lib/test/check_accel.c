@@ -265,7 +265,7 @@ static void random_twins(char *text, size_t len, unsigned int passes,
 					      lines[half][i]);
 			if (half)
 				o += snprintf(text + o, len - o,
-					      "\taddi r1, r1, 1\n\tbr.lt.u32 r1, %u, top\n\tnop then sem[5]++\n",
+					      "step:\taddi r1, r1, 1\n\tbr.lt.u32 r1, %u, top\n\tnop then sem[5]++\n",
 					      passes);
 		}
 		if (barrier && !half)
