@@ -8,7 +8,9 @@
  *                           [--spin-timeout S] [FILE.s ...]
  * Each program is checked with the library's defaults but the state limit
  * (default 2000000), lowered with counter barriers, or with event barriers
- * (--lowering events: the rows' names end in "/ev"); the column "loop" says
+ * (--lowering events: the rows' names end in "/ev"); the column "verdict"
+ * is safe, defect, or the limit that ended the search first
+ * (limit:states, limit:memory, ...); the column "loop" says
  * whether the verdict came by induction over a loop's passes (--no-accel:
  * never; --no-symmetry: without the symmetry reduction).  After the
  * examples, barrier-loop.s with 1000 and 1000000 passes.  A measurement,
@@ -160,10 +162,25 @@ static void spin_row(const struct ncsync_asm_part *parts, unsigned int n,
 		fprintf(stderr, "check-bench: could not remove %s\n", dir);
 }
 
-static const char *verdict(enum ncsync_check_verdict v)
+/*
+ * The verdict's column: safe, defect, or for a search a limit ended
+ * first, the limit that did (limit:states, limit:memory, ...), so that
+ * no row stops at a count without saying why.
+ */
+static const char *verdict(const struct ncsync_check_result *res)
 {
-	return v == NCSYNC_CHECK_SAFE ? "safe" :
-	       v == NCSYNC_CHECK_DEFECT ? "defect" : "inconclusive";
+	static char buf[32];
+
+	switch (ncsync_check_verdict(res)) {
+	case NCSYNC_CHECK_SAFE:
+		return "safe";
+	case NCSYNC_CHECK_DEFECT:
+		return "defect";
+	default:
+		snprintf(buf, sizeof(buf), "limit:%s",
+			 ncsync_check_limit_name(ncsync_check_limit(res)));
+		return buf;
+	}
 }
 
 static const char *const accel_names[] = {
@@ -233,7 +250,7 @@ static int bench(const char *path, uint64_t max_states, unsigned int passes)
 	if (!ret) {
 		ncsync_check_accel(res, &accel);
 		printf("%-24s %-12s %10llu %9.3f %12.0f %8.2f %-9s", name,
-		       verdict(ncsync_check_verdict(res)),
+		       verdict(res),
 		       (unsigned long long)ncsync_check_states(res), dt,
 		       ncsync_check_states(res) / (dt > 0 ? dt : 1e-9), cpu,
 		       accel_names[accel.status]);
