@@ -39,6 +39,7 @@ struct ck_frame {
 	uint64_t hi;
 	uint64_t seg;
 	unsigned int nseg;
+	uint64_t h[2];
 	struct ck_state st;	/* last */
 };
 
@@ -104,14 +105,20 @@ static int64_t ck_now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static int ck_seen(struct ck_run *r, const struct ck_state *st, bool add)
+static int ck_seen_h(struct ck_run *r, const struct ck_state *st, bool add,
+		     uint64_t h[2])
 {
-	uint64_t h[2];
-
 	/* On the classes of a loop, its twins alike on them (ck_accel_sym()). */
 	ck_sym_hash(&r->cp, !r->sym_on ? NULL : r->abstract ? &r->asym :
 		    &r->sym, st, h);
 	return ck_visited_find(&r->seen, h, add, r->mem_max - ck_mem(r));
+}
+
+static int ck_seen(struct ck_run *r, const struct ck_state *st, bool add)
+{
+	uint64_t h[2];
+
+	return ck_seen_h(r, st, add, h);
 }
 
 static struct ck_frame *ck_frame_at(const struct ck_run *r, size_t depth)
@@ -168,7 +175,7 @@ static bool ck_succ_new(struct ck_run *r, const struct ck_frame *f,
 			r->stop = true;
 			return false;
 		}
-		if (ck_seen(r, &t, false))
+		if (ck_seen(r, &t, false) == 2)
 			return false;
 		seg = next;
 	} while (seg);
@@ -631,12 +638,13 @@ static int ck_advance(struct ck_run *r)
 	ck_step_defects(r, &fx, e);
 	if (fx.full)	/* a copy the executor could not follow */
 		return 0;
-	seen = ck_seen(r, &t->st, true);
+	seen = ck_seen_h(r, &t->st, true, t->h);
 	if (seen == -ENOSPC)
 		ck_limit(r, NCSYNC_CHECK_LIMIT_MEMORY);
 	if (seen)
 		return seen < 0 && seen != -ENOSPC ? seen : 0;
 	r->res->states++;
+	ck_visited_stack(&r->seen, t->h, true);
 	ck_note_values(r, &t->st, &f->st);
 	ck_enter(r);
 	seen = ck_find_loop(r, f, t);
@@ -656,7 +664,7 @@ static int ck_search(struct ck_run *r)
 		return r->limited ? 0 : -ENOMEM;
 	ck_state_init(&r->cp, &f->st, r->opts->sems, r->opts->events);
 	f->hi = r->abstract ? ck_accel_canon(r->accel, &r->cp, &f->st) : 0;
-	ret = ck_seen(r, &f->st, true);
+	ret = ck_seen_h(r, &f->st, true, f->h);
 	if (ret == -ENOSPC) {
 		ck_limit(r, NCSYNC_CHECK_LIMIT_MEMORY);
 		return 0;
@@ -664,6 +672,7 @@ static int ck_search(struct ck_run *r)
 	if (ret < 0)
 		return ret;
 	r->res->states = 1;
+	ck_visited_stack(&r->seen, f->h, true);
 	ck_note_values(r, &f->st, NULL);
 	ck_enter(r);
 	r->depth = 1;
@@ -672,6 +681,7 @@ static int ck_search(struct ck_run *r)
 	while (r->depth && !r->limited && !r->err && !r->stop) {
 		f = ck_frame_at(r, r->depth - 1);
 		if (f->next == f->nsteps) {
+			ck_visited_stack(&r->seen, f->h, false);
 			r->depth--;
 			continue;
 		}

@@ -403,6 +403,7 @@ struct ck_visited {
 
 int ck_visited_find(struct ck_visited *v, uint64_t h[2], bool add,
 		    size_t avail);
+void ck_visited_stack(struct ck_visited *v, const uint64_t h[2], bool on);
 
 /*
  * check_accel.c: loop acceleration (Documentation/ncsync/check.rst, "Loops

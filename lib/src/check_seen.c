@@ -2,8 +2,10 @@
 /*
  * libncsync: the visited set of ncsync_check()'s search (Documentation/
  * ncsync/check.rst, "The search"): open addressing over the 128-bit
- * hashes of the states, kept at most half full; a hash of 0 is stored as
- * 1 (0 marks an empty entry).  It grows by doubling within the bytes the
+ * hashes of the states, kept at most half full, the low bit of each
+ * second word not hash but whether the state is on the search's stack
+ * (the reduction's cycle proviso); a hash of 0 is stored as 1 (0 marks an
+ * empty entry).  It grows by doubling within the bytes the
  * caller's memory limit leaves, counting the old table next to the new
  * one while it is rehashed.
  */
@@ -49,7 +51,10 @@ static int ck_visited_grow(struct ck_visited *v, size_t avail)
  * @avail: the bytes the set may take more, to grow.
  *
  * Look @h up; insert it when @add, growing the table within @avail bytes
- * more.  1: it was there, 0: not, -ENOSPC (no room) or -ENOMEM.
+ * more.  The low bit of @h[1] is cleared: a slot keeps there whether its
+ * state is on the search's stack (ck_visited_stack()).  2: it was there
+ * and is on the stack, 1: it was there, 0: not, -ENOSPC (no room) or
+ * -ENOMEM.
  */
 int ck_visited_find(struct ck_visited *v, uint64_t h[2], bool add,
 		    size_t avail)
@@ -57,6 +62,8 @@ int ck_visited_find(struct ck_visited *v, uint64_t h[2], bool add,
 	size_t j;
 	int ret;
 
+	/* The low bit of the second word is the on-stack mark, not hash. */
+	h[1] &= ~1ULL;
 	if (!h[0] && !h[1])
 		h[0] = 1;
 	if (add && 2 * (v->n + 1) > v->cap) {
@@ -68,12 +75,32 @@ int ck_visited_find(struct ck_visited *v, uint64_t h[2], bool add,
 		return 0;
 	for (j = h[0] & (v->cap - 1); v->keys[2 * j] || v->keys[2 * j + 1];
 	     j = (j + 1) & (v->cap - 1))
-		if (v->keys[2 * j] == h[0] && v->keys[2 * j + 1] == h[1])
-			return 1;
+		if (v->keys[2 * j] == h[0] &&
+		    (v->keys[2 * j + 1] | 1) == (h[1] | 1))
+			return 1 + (v->keys[2 * j + 1] & 1);
 	if (add) {
 		v->keys[2 * j] = h[0];
 		v->keys[2 * j + 1] = h[1];
 		v->n++;
 	}
 	return 0;
+}
+
+/**
+ * ck_visited_stack() - mark a visited state on the search's stack or off.
+ * @v: the set.
+ * @h: the hash, as ck_visited_find() took it.
+ * @on: on the stack.
+ */
+void ck_visited_stack(struct ck_visited *v, const uint64_t h[2], bool on)
+{
+	size_t j;
+
+	for (j = h[0] & (v->cap - 1); v->keys[2 * j] || v->keys[2 * j + 1];
+	     j = (j + 1) & (v->cap - 1))
+		if (v->keys[2 * j] == h[0] &&
+		    (v->keys[2 * j + 1] | 1) == (h[1] | 1)) {
+			v->keys[2 * j + 1] = (h[1] & ~1ULL) | on;
+			return;
+		}
 }
