@@ -119,9 +119,10 @@ TEST_F(badrec, last_of_1000_in_second_queue)
 
 /*
  * One variant per kernel rule of the conformance table (common/test/
- * conform_records.h; the 0xD5 entries are the library's, ncsync_lib_test):
- * with NCSYNC_SUBMIT_F_CONFORM the kernel refuses the record for its
- * reason and nothing runs; without it the same program runs to the end.
+ * conform_records.h; the 0xD5 entries are the library's,
+ * ncsync_lib_barrier_test): with NCSYNC_SUBMIT_F_CONFORM the kernel
+ * refuses the record for its reason and nothing runs; without it the same
+ * program runs to the end.
  */
 FIXTURE(conform) {
 	int fd;
