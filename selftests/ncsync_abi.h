@@ -412,20 +412,5 @@ static inline short poll_fd(int fd, int timeout_ms)
 
 #define POLL_READABLE	(POLLIN | POLLRDNORM)
 
-FIXTURE(core) {
-	int fd;
-};
-
-FIXTURE_SETUP(core)
-{
-	self->fd = open(DEV0, O_RDWR | O_CLOEXEC);
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", DEV0, strerror(errno));
-	core_reset(_metadata, self->fd);
-}
-
-FIXTURE_TEARDOWN(core)
-{
-	if (self->fd >= 0)
-		close(self->fd);
-}
+NCSYNC_CORE_FIXTURE();
 #endif /* NCSYNC_ABI_H */

@@ -12,27 +12,11 @@
 /* ---------------------------------------------------------------------- */
 /* NCSYNC_IOC_INFO, cores                                                  */
 
-static long module_param(const char *name)
-{
-	char path[96], buf[32];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/ncsync/parameters/%s", name);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	if (fgets(buf, sizeof(buf), f))
-		v = strtol(buf, NULL, 0);
-	fclose(f);
-	return v;
-}
-
 TEST_F(core, info_fields)
 {
 	struct ncsync_info info;
-	long param = module_param("cores");
-	long rsv = module_param("rt_reserved_sems");
+	long param = ncsync_param("cores");
+	long rsv = ncsync_param("rt_reserved_sems");
 
 	memset(&info, 0xa5, sizeof(info));
 	ASSERT_EQ(0, ioctl(self->fd, NCSYNC_IOC_INFO, &info));

@@ -148,22 +148,6 @@ static __u32 seed_evt(unsigned int i)
 	return !(i % 3);
 }
 
-static long module_param(const char *name)
-{
-	char path[96], buf[32];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/ncsync/parameters/%s", name);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	if (fgets(buf, sizeof(buf), f))
-		v = strtol(buf, NULL, 0);
-	fclose(f);
-	return v;
-}
-
 /* ---------------------------------------------------------------------- */
 /* Arguments and the places they live in                                   */
 
@@ -347,17 +331,6 @@ static int submit_one(int fd, __u8 engine, const __u8 *recs, __u32 n,
 	return 0;
 }
 
-static int status_of(int fd, __u32 id, __u32 flags,
-		     struct ncsync_prog_status *ps,
-		     struct ncsync_sem_value *sems)
-{
-	memset(ps, 0, sizeof(*ps));
-	ps->id = id;
-	ps->flags = flags;
-	ps->sems = (uintptr_t)sems;
-	return ioctl(fd, NCSYNC_IOC_PROG_STATUS, ps) ? -errno : 0;
-}
-
 static int kmsg_open(void)
 {
 	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -415,7 +388,8 @@ FIXTURE_SETUP(badinput)
 				&self->blocked_id));
 	end = now_ns() + LONG_MS * NSEC_PER_MSEC;
 	for (;;) {
-		ASSERT_EQ(0, status_of(self->fd, self->blocked_id, 0, &ps, NULL));
+		ASSERT_EQ(0, prog_status(self->fd, self->blocked_id, 0, &ps,
+					 NULL));
 		if (ps.engines[0].state == NCSYNC_ENG_BLOCKED)
 			break;
 		ASSERT_GT(end, now_ns()) TH_LOG("the program never blocked");
@@ -474,7 +448,7 @@ static void state_take(struct __test_metadata *_metadata,
 
 		if (!id)
 			continue;
-		ret = status_of(self->fd, id, 0, ps, s->sv[k]);
+		ret = prog_status(self->fd, id, 0, ps, s->sv[k]);
 		ASSERT_EQ(0, ret) TH_LOG("PROG_STATUS of the %s program %u: %s",
 					 k ? "blocked" : "ended", id,
 					 strerror(-ret));
@@ -805,12 +779,12 @@ static void check_info(struct __test_metadata *_metadata,
 		       FIXTURE_DATA(badinput) *self, const union arg *a)
 {
 	const struct ncsync_info *i = &a->info;
-	long sems = module_param("rt_reserved_sems");
-	long events = module_param("rt_reserved_events");
+	long sems = ncsync_param("rt_reserved_sems");
+	long events = ncsync_param("rt_reserved_events");
 
 	EXPECT_EQ(NCSYNC_API_VERSION, i->api_version);
 	EXPECT_EQ(0, i->core);
-	EXPECT_EQ(module_param("cores"), (long)i->num_cores);
+	EXPECT_EQ(ncsync_param("cores"), (long)i->num_cores);
 	EXPECT_EQ(NCSYNC_NUM_SEMS, i->num_sems);
 	EXPECT_EQ(NCSYNC_NUM_EVENTS, i->num_events);
 	EXPECT_EQ(NCSYNC_CSR_SIZE, i->csr_size);
@@ -819,11 +793,11 @@ static void check_info(struct __test_metadata *_metadata,
 	EXPECT_EQ(events, (long)i->rt_reserved_event_count);
 	EXPECT_EQ(256 - events, (long)i->rt_reserved_event_first);
 	EXPECT_EQ(NCSYNC_DEVMEM_OFFSET, i->devmem_offset);
-	EXPECT_EQ(module_param("devmem_kb") * 1024, (long)i->devmem_size);
+	EXPECT_EQ(ncsync_param("devmem_kb") * 1024, (long)i->devmem_size);
 	EXPECT_EQ(NCSYNC_ENGINE_MASK, i->engine_mask);
 	EXPECT_EQ(NCSYNC_NUM_REGS, i->num_regs);
-	EXPECT_EQ(module_param("watchdog_ms"), (long)i->watchdog_ms);
-	EXPECT_EQ(module_param("lnc"), (long)i->lnc);
+	EXPECT_EQ(ncsync_param("watchdog_ms"), (long)i->watchdog_ms);
+	EXPECT_EQ(ncsync_param("lnc"), (long)i->lnc);
 }
 
 static void check_op_read(struct __test_metadata *_metadata,
@@ -906,7 +880,7 @@ static void check_submit_ok(struct __test_metadata *_metadata,
 	pw.deadline = ts_of(now_ns() + LONG_MS * NSEC_PER_MSEC);
 	ASSERT_EQ(0, ioctl(self->fd, NCSYNC_IOC_PROG_WAIT, &pw));
 	EXPECT_EQ(NCSYNC_PROG_DONE, pw.state);
-	EXPECT_EQ(0, status_of(self->fd, s->id, NCSYNC_STATUS_F_RELEASE, &ps,
+	EXPECT_EQ(0, prog_status(self->fd, s->id, NCSYNC_STATUS_F_RELEASE, &ps,
 			       NULL));
 }
 
@@ -1083,7 +1057,7 @@ static void prep_full_of_programs(struct __test_metadata *_metadata,
 	unsigned int i;
 	__u32 id;
 
-	ASSERT_EQ(0, status_of(self->fd, self->done_id,
+	ASSERT_EQ(0, prog_status(self->fd, self->done_id,
 			       NCSYNC_STATUS_F_RELEASE, &ps, NULL));
 	self->done_id = 0;
 	rec_noop_inc(rec, CANARY_SEM);

@@ -128,22 +128,11 @@ static inline int wait_end(struct __test_metadata *_metadata, int fd, __u32 id)
 	return (int)state;
 }
 
-static inline int status_raw(int fd, __u32 id, __u32 flags,
-		      struct ncsync_prog_status *ps,
-		      struct ncsync_sem_value *sems)
-{
-	memset(ps, 0, sizeof(*ps));
-	ps->id = id;
-	ps->flags = flags;
-	ps->sems = (uintptr_t)sems;
-	return ioctl(fd, NCSYNC_IOC_PROG_STATUS, ps) ? -errno : 0;
-}
-
 static inline void status_get(struct __test_metadata *_metadata, int fd, __u32 id,
 		       struct ncsync_prog_status *ps,
 		       struct ncsync_sem_value *sems)
 {
-	int ret = status_raw(fd, id, 0, ps, sems);
+	int ret = prog_status(fd, id, 0, ps, sems);
 
 	ASSERT_EQ(0, ret) TH_LOG("PROG_STATUS %u: %s", id, strerror(-ret));
 }
@@ -282,21 +271,6 @@ static inline void devmem_map(struct __test_metadata *_metadata, int fd,
 /* ---------------------------------------------------------------------- */
 /* The fixture                                                             */
 
-FIXTURE(core) {
-	int fd;
-};
-
-FIXTURE_SETUP(core)
-{
-	self->fd = open(DEV0, O_RDWR | O_CLOEXEC);
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", DEV0, strerror(errno));
-	core_reset(_metadata, self->fd);
-}
-
-FIXTURE_TEARDOWN(core)
-{
-	if (self->fd >= 0)
-		close(self->fd);
-}
+NCSYNC_CORE_FIXTURE();
 
 #endif /* NCSYNC_ENGINE_H */

@@ -301,11 +301,11 @@ TEST_F(core, unknown_id_enoent)
 
 	EXPECT_EQ(-ENOENT, cancel(self->fd, 12345, 0));
 	EXPECT_EQ(-ENOENT, cancel(self->fd, 0, 0));
-	EXPECT_EQ(-ENOENT, status_raw(self->fd, 12345, 0, &ps, NULL));
-	EXPECT_EQ(-ENOENT, status_raw(self->fd, 0, 0, &ps, NULL));
+	EXPECT_EQ(-ENOENT, prog_status(self->fd, 12345, 0, &ps, NULL));
+	EXPECT_EQ(-ENOENT, prog_status(self->fd, 0, 0, &ps, NULL));
 	EXPECT_EQ(-ENOENT, prog_wait(self->fd, 12345, 100, &state));
-	EXPECT_EQ(-ENOENT, status_raw(self->fd, 12345,
-				      NCSYNC_STATUS_F_RELEASE, &ps, NULL));
+	EXPECT_EQ(-ENOENT, prog_status(self->fd, 12345,
+				       NCSYNC_STATUS_F_RELEASE, &ps, NULL));
 }
 
 /* Program ids belong to the descriptor that submitted them. */
@@ -320,7 +320,7 @@ TEST_F(core, prog_ids_private_to_descriptor)
 	ASSERT_LE(0, fd2);
 	rec_wait_then_inc(rec_prog_queue(&p, NCSYNC_ENGINE_ACT), W_GE, 1, 1, 2);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
-	EXPECT_EQ(-ENOENT, status_raw(fd2, id, 0, &ps, NULL));
+	EXPECT_EQ(-ENOENT, prog_status(fd2, id, 0, &ps, NULL));
 	EXPECT_EQ(-ENOENT, cancel(fd2, id, 0));
 	EXPECT_EQ(-ENOENT, prog_wait(fd2, id, 50, &state));
 	sem_set(_metadata, self->fd, 1, 1);
@@ -338,17 +338,17 @@ TEST_F(core, status_release_running_ebusy_ended_then_enoent)
 	rec_wait_then_inc(rec_prog_queue(&p, NCSYNC_ENGINE_ACT), W_GE, 1, 1, 2);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	wait_blocked(_metadata, self->fd, id, 0, NULL);
-	EXPECT_EQ(-EBUSY, status_raw(self->fd, id, NCSYNC_STATUS_F_RELEASE,
-				     &ps, NULL));
+	EXPECT_EQ(-EBUSY, prog_status(self->fd, id, NCSYNC_STATUS_F_RELEASE,
+				      &ps, NULL));
 	status_get(_metadata, self->fd, id, &ps, NULL);
 	EXPECT_EQ(NCSYNC_PROG_RUNNING, (int)ps.state);
 	sem_set(_metadata, self->fd, 1, 1);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
-	EXPECT_EQ(0, status_raw(self->fd, id, NCSYNC_STATUS_F_RELEASE, &ps,
-				NULL));
+	EXPECT_EQ(0, prog_status(self->fd, id, NCSYNC_STATUS_F_RELEASE, &ps,
+				 NULL));
 	EXPECT_EQ(NCSYNC_PROG_DONE, (int)ps.state);
 	EXPECT_EQ(NCSYNC_ENG_DONE, ps.engines[0].state);
-	EXPECT_EQ(-ENOENT, status_raw(self->fd, id, 0, &ps, NULL));
+	EXPECT_EQ(-ENOENT, prog_status(self->fd, id, 0, &ps, NULL));
 	EXPECT_EQ(-ENOENT, prog_wait(self->fd, id, 50, &state));
 	EXPECT_EQ(-ENOENT, cancel(self->fd, id, 0));
 	rec_prog_free(&p);
@@ -363,7 +363,7 @@ TEST_F(core, status_bad_flags_reserved_einval)
 	rec_inc(rec_prog_queue(&p, NCSYNC_ENGINE_ACT), 1);
 	id = submit_ok(_metadata, self->fd, &p, 0, WD_LONG);
 	ASSERT_EQ(NCSYNC_PROG_DONE, wait_end(_metadata, self->fd, id));
-	EXPECT_EQ(-EINVAL, status_raw(self->fd, id, 4, &ps, NULL));
+	EXPECT_EQ(-EINVAL, prog_status(self->fd, id, 4, &ps, NULL));
 	memset(&ps, 0, sizeof(ps));
 	ps.id = id;
 	ps.core = 1;
@@ -487,7 +487,7 @@ TEST_F(core, kill9_child_program_does_not_linger)
 			_exit(2);
 		do {
 			usleep(1000);
-			if (status_raw(cfd, sub.id, 0, &ps, NULL))
+			if (prog_status(cfd, sub.id, 0, &ps, NULL))
 				_exit(3);
 		} while (ps.engines[0].state != NCSYNC_ENG_BLOCKED);
 		if (write(pipefd[1], "B", 1) != 1)
@@ -585,7 +585,7 @@ static int child_submitter(unsigned int c, int gate)
 			return 13;
 		if (state != NCSYNC_PROG_DONE)
 			return 14;
-		if (status_raw(fd, sub.id, NCSYNC_STATUS_F_RELEASE, &ps, NULL))
+		if (prog_status(fd, sub.id, NCSYNC_STATUS_F_RELEASE, &ps, NULL))
 			return 15;
 		rec_prog_free(&p);
 	}

@@ -202,8 +202,8 @@ TEST_F(core, status_unused_engines_zero_after_wider_program)
 
 	for (round = 0; round < 8; round++) {
 		id = run_incs(_metadata, self->fd, NCSYNC_NUM_ENGINES);
-		ASSERT_EQ(0, status_raw(self->fd, id, NCSYNC_STATUS_F_RELEASE,
-					&ps, NULL));
+		ASSERT_EQ(0, prog_status(self->fd, id, NCSYNC_STATUS_F_RELEASE,
+					 &ps, NULL));
 		ASSERT_EQ(NCSYNC_NUM_ENGINES, (int)ps.nengines);
 		id = run_incs(_metadata, self->fd, 1);
 		status_get(_metadata, self->fd, id, &ps, NULL);
@@ -214,8 +214,8 @@ TEST_F(core, status_unused_engines_zero_after_wider_program)
 				TH_LOG("round %u: engines[%u] is not zero",
 				       round, i);
 		}
-		ASSERT_EQ(0, status_raw(self->fd, id, NCSYNC_STATUS_F_RELEASE,
-					&ps, NULL));
+		ASSERT_EQ(0, prog_status(self->fd, id, NCSYNC_STATUS_F_RELEASE,
+					 &ps, NULL));
 	}
 }
 

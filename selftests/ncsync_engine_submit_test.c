@@ -82,7 +82,7 @@ static void badrec_check(struct __test_metadata *_metadata, int fd,
 	sems_get(_metadata, fd, after);
 	EXPECT_EQ(0, memcmp(before, after, sizeof(before)))
 		TH_LOG("a record of a refused program ran");
-	EXPECT_EQ(-ENOENT, status_raw(fd, 1, 0, &ps, NULL));
+	EXPECT_EQ(-ENOENT, prog_status(fd, 1, 0, &ps, NULL));
 }
 
 TEST_F(badrec, alone_at_index_0)
@@ -270,7 +270,7 @@ static void rawsub_fails(struct __test_metadata *_metadata, int fd,
 	EXPECT_EQ(-err, submit_raw(fd, &rs->sub));
 	sleep_ms(20);
 	EXPECT_EQ(0, sem_get(_metadata, fd, 1)) TH_LOG("a record ran");
-	EXPECT_EQ(-ENOENT, status_raw(fd, 1, 0, &ps, NULL));
+	EXPECT_EQ(-ENOENT, prog_status(fd, 1, 0, &ps, NULL));
 }
 
 TEST_F(core, submit_valid_reference)

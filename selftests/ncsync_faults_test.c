@@ -97,20 +97,11 @@ static int submit(int fd, const struct rec_prog *p, __u32 wd, __u32 *id)
 	return ret;
 }
 
-static int status(int fd, __u32 id, __u32 flags,
-		  struct ncsync_prog_status *ps)
-{
-	memset(ps, 0, sizeof(*ps));
-	ps->id = id;
-	ps->flags = flags;
-	return ioctl(fd, NCSYNC_IOC_PROG_STATUS, ps) ? -errno : 0;
-}
-
 static int release(int fd, __u32 id)
 {
 	struct ncsync_prog_status ps;
 
-	return status(fd, id, NCSYNC_STATUS_F_RELEASE, &ps);
+	return prog_status(fd, id, NCSYNC_STATUS_F_RELEASE, &ps, NULL);
 }
 
 /* Poll until engine @e of program @id is blocked; 0 or -errno. */
@@ -121,7 +112,7 @@ static int await_engine_blocked(int fd, __u32 id, unsigned int e)
 	int ret;
 
 	for (;;) {
-		ret = status(fd, id, 0, &ps);
+		ret = prog_status(fd, id, 0, &ps, NULL);
 		if (ret)
 			return ret;
 		if (ps.engines[e].state == NCSYNC_ENG_BLOCKED)
@@ -1340,7 +1331,7 @@ TEST_F_TIMEOUT(faults, descriptor_left_open_while_others_work, 300)
 	ASSERT_EQ(0, submit(self->fd, &p, 10 * WD_LONG, &id));
 	rec_prog_free(&p);
 	ASSERT_EQ(0, await_engine_blocked(self->fd, id, 0));
-	ASSERT_EQ(0, status(self->fd, id, 0, &before));
+	ASSERT_EQ(0, prog_status(self->fd, id, 0, &before, NULL));
 	waiter_start(_metadata, &w, self->fd, 22, NCSYNC_WAIT_SEM_EQ, 7,
 		     10 * LONG_MS);
 	idle = open(DEV0, O_RDWR | O_CLOEXEC);
@@ -1358,7 +1349,7 @@ TEST_F_TIMEOUT(faults, descriptor_left_open_while_others_work, 300)
 	EXPECT_EQ(OTHERS * ROUNDS, sem_get(_metadata, self->fd, 31));
 
 	/* nothing of ours moved */
-	ASSERT_EQ(0, status(self->fd, id, 0, &after));
+	ASSERT_EQ(0, prog_status(self->fd, id, 0, &after, NULL));
 	EXPECT_EQ(NCSYNC_PROG_RUNNING, after.state);
 	EXPECT_EQ(NCSYNC_ENG_BLOCKED, after.engines[0].state);
 	EXPECT_EQ(0, memcmp(&before.engines[0], &after.engines[0],

@@ -105,6 +105,26 @@ FIXTURE_TEARDOWN(lnc)
 	close(self->fd[1]);
 }
 
+/*
+ * ROUNDS rounds of a ping-pong: in round i, @qa (core 0) posts core 1's
+ * sem[1] and waits for its own sem[2] >= i; @qb (core 1) waits for sem[1]
+ * >= i and answers on core 0's sem[2]; @qb drains before it exits.
+ */
+static inline void ping_pong_queues(struct rec_queue *qa, struct rec_queue *qb)
+{
+	int i;
+
+	for (i = 1; i <= ROUNDS; i++) {
+		rec_dma_peer(qa, 1, 0, 64, 4, 0, UPD_INC, 1);
+		rec_noop(qa, NCSYNC_WAIT_SEM_GE, 2, 0, 0, i);
+		rec_noop(qb, NCSYNC_WAIT_SEM_GE, 1, 0, 0, i);
+		rec_dma_peer(qb, 0, 0, 64, 4, 0, UPD_INC, 2);
+	}
+	rec_exit(qa);
+	rec_drain(qb);
+	rec_exit(qb);
+}
+
 /* Submit @p on @fd: its id. */
 static inline __u32 submit(struct __test_metadata *_metadata, int fd,
 		    const struct rec_prog *p)

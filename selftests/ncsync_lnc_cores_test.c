@@ -143,20 +143,11 @@ TEST_F(lnc, cores_ping_pong)
 {
 	struct rec_prog a = { 0 }, b = { 0 };
 	struct rec_queue *qa, *qb;
-	int i;
 
 	NEED_LNC();
 	qa = rec_prog_queue(&a, NCSYNC_ENGINE_ACT);
 	qb = rec_prog_queue(&b, NCSYNC_ENGINE_ACT);
-	for (i = 1; i <= ROUNDS; i++) {
-		rec_dma_peer(qa, 1, 0, 64, 4, 0, UPD_INC, 1);
-		rec_noop(qa, NCSYNC_WAIT_SEM_GE, 2, 0, 0, i);
-		rec_noop(qb, NCSYNC_WAIT_SEM_GE, 1, 0, 0, i);
-		rec_dma_peer(qb, 0, 0, 64, 4, 0, UPD_INC, 2);
-	}
-	rec_exit(qa);
-	rec_drain(qb);
-	rec_exit(qb);
+	ping_pong_queues(qa, qb);
 	expect_done(_metadata, self->fd[0],
 		    submit2(_metadata, self->fd, &a, &b, 0, LONG_MS));
 	EXPECT_EQ(ROUNDS, sem_of(self->fd[0], 2));

@@ -60,20 +60,11 @@ TEST_F(lnc, ping_pong_between_cores)
 	struct rec_prog a = { 0 }, b = { 0 };
 	struct rec_queue *qa, *qb;
 	__u32 ida, idb;
-	int i;
 
 	NEED_LNC();
 	qa = rec_prog_queue(&a, NCSYNC_ENGINE_ACT);
 	qb = rec_prog_queue(&b, NCSYNC_ENGINE_DVE);
-	for (i = 1; i <= ROUNDS; i++) {
-		rec_dma_peer(qa, 1, 0, 64, 4, 0, UPD_INC, 1);
-		rec_noop(qa, NCSYNC_WAIT_SEM_GE, 2, 0, 0, i);
-		rec_noop(qb, NCSYNC_WAIT_SEM_GE, 1, 0, 0, i);
-		rec_dma_peer(qb, 0, 0, 64, 4, 0, UPD_INC, 2);
-	}
-	rec_exit(qa);
-	rec_drain(qb);
-	rec_exit(qb);
+	ping_pong_queues(qa, qb);
 	idb = submit_peer(_metadata, self->fd[1], &b, self->fd[0]);
 	ida = submit_peer(_metadata, self->fd[0], &a, self->fd[1]);
 	expect_done(_metadata, self->fd[0], ida);

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,21 @@ static inline int prog_wait(int fd, __u32 id, int ms, __u32 *state)
 	return 0;
 }
 
+/*
+ * The status of program @id (NCSYNC_IOC_PROG_STATUS with @flags), its
+ * semaphores into @sems (NULL: none): 0 or -errno.
+ */
+static inline int prog_status(int fd, __u32 id, __u32 flags,
+			      struct ncsync_prog_status *ps,
+			      struct ncsync_sem_value *sems)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->id = id;
+	ps->flags = flags;
+	ps->sems = (uintptr_t)sems;
+	return ioctl(fd, NCSYNC_IOC_PROG_STATUS, ps) ? -errno : 0;
+}
+
 #define NCSYNC_PARAMS	"/sys/module/ncsync/parameters/"
 
 /* A module parameter's value, or -1 when the module does not have it. */
@@ -91,6 +107,41 @@ static inline long ncsync_param(const char *name)
 		return -1;
 	buf[n] = 0;
 	return strtol(buf, NULL, 10);
+}
+
+#define NCSYNC_DEV0	"/dev/ncsync0"
+
+/* Open /dev/ncsync0 read-write into *@fd, then reset core 0. */
+static inline void core0_open_reset(struct __test_metadata *_metadata,
+				    int *fd)
+{
+	struct ncsync_reset r = { 0 };
+
+	*fd = open(NCSYNC_DEV0, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, *fd) TH_LOG("open %s: %s", NCSYNC_DEV0, strerror(errno));
+	ASSERT_EQ(0, ioctl(*fd, NCSYNC_IOC_RESET, &r))
+		TH_LOG("RESET: %s", strerror(errno));
+}
+
+/*
+ * The "core" fixture: self->fd is /dev/ncsync0 open read-write, core 0
+ * freshly reset before each test.  A selftest that wants it says
+ * NCSYNC_CORE_FIXTURE() once.
+ */
+#define NCSYNC_CORE_FIXTURE()						\
+FIXTURE(core) {								\
+	int fd;								\
+};									\
+									\
+FIXTURE_SETUP(core)							\
+{									\
+	core0_open_reset(_metadata, &self->fd);				\
+}									\
+									\
+FIXTURE_TEARDOWN(core)							\
+{									\
+	if (self->fd >= 0)						\
+		close(self->fd);					\
 }
 
 /*
