@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ncsync selftest: the hostile-user cases that need the module loaded with
-# parameters of its own (ncsync_hostile_test.c has the others):
+# parameters of its own (the ncsync_hostile_*_test binaries have the
+# others):
 #
 #  1. user_mem_cap: reload with user_mem_mb=32 fd_mem_mb=24 and run
-#     ncsync_hostile_test -r hostile.user_mem_cap (one user's descriptors
+#     ncsync_hostile_mem_test -r hostile.user_mem_cap (one user's descriptors
 #     together stay under user_mem_mb, each under fd_mem_mb);
 #  2. held_memory: reload with user_mem_mb=64 fd_mem_mb=64 and run
-#     ncsync_hostile_test -r hostile.held_memory_within_user_cap (a user
+#     ncsync_hostile_mem_test -r hostile.held_memory_within_user_cap (a user
 #     filling its cap with queues of 8,193 records takes no more MemFree
 #     than the cap: what the allocators hold is charged);
 #  3. load_enomem: "insmod ncsync.ko cores=64 devmem_kb=65536" asks for
@@ -42,7 +43,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 build=${BUILD:-$top/build}
 tool=$build/tools/ncsync
-bin=$build/selftests/ncsync_hostile_test
+bin=$build/selftests/ncsync_hostile_mem_test
 tbin=$build/selftests/ncsync_teardown_test
 sys=/sys/module/ncsync
 # Kernel log lines of a load that did not fail cleanly.
