@@ -5,7 +5,7 @@
 #
 # selftests/run.sh runs this inside the test VM with the module loaded.  It
 # unloads that module, then loads and unloads it NCSYNC_CYCLES times (100)
-# with a little activity each time (ncsync_faults_test --cycle-activity:
+# with a little activity each time (ncsync_faults_procs_test --cycle-activity:
 # open both cores, programs that end and one left blocked, a mapping, a
 # wait left blocked in a thread, then close), and leaves the module loaded
 # again with the parameters it had.  Every unload must succeed at once:
@@ -24,7 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 build=${BUILD:-$top/build}
 tool=$build/tools/ncsync
-helper=$build/selftests/ncsync_faults_test
+helper=$build/selftests/ncsync_faults_procs_test
 cycles=${NCSYNC_CYCLES:-100}
 sys=/sys/module/ncsync
 . "$here/ncsync_module.sh"
