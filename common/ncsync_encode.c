@@ -24,6 +24,7 @@ struct ncsync_record_layout_check {
 	NCSYNC_REC_VIEW(struct ncsync_rec_evsem);
 	NCSYNC_REC_VIEW(struct ncsync_rec_drain);
 	NCSYNC_REC_VIEW(struct ncsync_rec_branch);
+	NCSYNC_REC_VIEW(struct ncsync_rec_br_hint);
 	NCSYNC_REC_VIEW(struct ncsync_rec_group_reset);
 	NCSYNC_REC_VIEW(struct ncsync_rec_mov32);
 	NCSYNC_REC_VIEW(struct ncsync_rec_poll_sem);
@@ -51,6 +52,7 @@ struct ncsync_record_layout_check {
 	NCSYNC_REC_AT(br.lhs_reg, NCSYNC_REC_BR_LHS_REG);
 	NCSYNC_REC_AT(br.rhs_reg, NCSYNC_REC_BR_RHS_REG);
 	NCSYNC_REC_AT(br.target, NCSYNC_REC_BR_TARGET);
+	NCSYNC_REC_AT(hint.offset, NCSYNC_REC_HINT_OFFSET);
 	NCSYNC_REC_AT(gr.clear_mode, NCSYNC_REC_GR_CLEAR_MODE);
 	NCSYNC_REC_AT(gr.first, NCSYNC_REC_GR_FIRST);
 	NCSYNC_REC_AT(gr.last, NCSYNC_REC_GR_LAST);
@@ -119,6 +121,12 @@ void ncsync_encode_br(const struct ncsync_insn *insn, __u8 *rec)
 	rec[NCSYNC_REC_BR_LHS_REG] = insn->br.lhs;
 	rec[NCSYNC_REC_BR_RHS_REG] = insn->br.rhs;
 	put_le(rec + NCSYNC_REC_BR_TARGET, insn->br.target, 8);
+}
+
+/* BranchHint: the offset, two's complement. */
+void ncsync_encode_hint(const struct ncsync_insn *insn, __u8 *rec)
+{
+	put_le(rec + NCSYNC_REC_HINT_OFFSET, (__u32)insn->hint.offset, 4);
 }
 
 /*

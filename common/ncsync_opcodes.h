@@ -43,6 +43,10 @@ NCSYNC_OP(BRANCH, 1, "br", "Branch", 1,
 	  BRANCH, BRANCH, NONE,
 	  ncsync_layout_br, ncsync_decode_br, ncsync_encode_br,
 	  NULL, ncsync_footprint_br)
+NCSYNC_OP(BR_HINT, 1, "br_hint", "BranchHint", 1, 0,
+	  BR_HINT, NONE, NONE,
+	  ncsync_layout_hint, ncsync_decode_hint, ncsync_encode_hint,
+	  NULL, NULL)
 NCSYNC_OP(GROUP_RESET, 1, "sema_clear", "GroupResetSemaphores", 1,
 	  NCSYNC_OPF_EFFECT | NCSYNC_OPF_SEM_WRITE,
 	  SEMA_CLEAR, GROUP_RESET, NONE,

@@ -181,6 +181,61 @@ enum ncsync_rec_reason ncsync_record_decode(const __u8 *rec, __u32 nrecords,
 			   NCSYNC_REC_OK;
 }
 
+/**
+ * ncsync_insn_target() - the record a decoded record names as a target.
+ * @insn: a record ncsync_record_decode() accepted.
+ * @index: its index in its queue.
+ * @target: out: the index of its target (a Branch's, or a BranchHint's,
+ *	whose record holds it relative to @index); may be outside the queue
+ *	for a hint, which ncsync_record_check_at() then refuses.
+ *
+ * Switches on the row's form: the text form prints a target as a label
+ * for exactly these.
+ *
+ * Return: true if the record names a target.
+ */
+bool ncsync_insn_target(const struct ncsync_insn *insn, __u32 index,
+			__u32 *target)
+{
+	const struct ncsync_opdesc *d = ncsync_op(insn->opcode);
+
+	switch (d ? d->form : NCSYNC_FORM_COUNT) {
+	case NCSYNC_FORM_BRANCH:
+		*target = insn->br.target;
+		return true;
+	case NCSYNC_FORM_BR_HINT:
+		*target = index + (__u32)insn->hint.offset;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * ncsync_record_check_at() - check a decoded record at its place.
+ * @insn: a record ncsync_record_decode() accepted in a queue of
+ *	@nrecords records.
+ * @index: its index in the queue.
+ * @nrecords: the queue's length.
+ *
+ * The decoder sees a record alone: a target relative to the record (a
+ * BranchHint's) is checked here, where its index is known, as the kernel
+ * does at submission and ncsync_program_finalize() before it.
+ *
+ * Return: NCSYNC_REC_OK, or NCSYNC_REC_BAD_TARGET when the target is
+ * outside the queue.
+ */
+enum ncsync_rec_reason ncsync_record_check_at(const struct ncsync_insn *insn,
+					      __u32 index, __u32 nrecords)
+{
+	__s64 t;
+
+	if (ncsync_op(insn->opcode)->form != NCSYNC_FORM_BR_HINT)
+		return NCSYNC_REC_OK;
+	t = (__s64)index + insn->hint.offset;
+	return t < 0 || t >= nrecords ? NCSYNC_REC_BAD_TARGET : NCSYNC_REC_OK;
+}
+
 /* The inverse of ncsync_record_decode(): see ncsync_record.h. */
 void ncsync_record_encode(const struct ncsync_insn *insn,
 			  __u8 rec[NCSYNC_RECORD_SIZE])

@@ -46,6 +46,7 @@ enum ncsync_op_form {
 	NCSYNC_FORM_DRAIN,		/* as SYNC; the count is always 1 */
 	NCSYNC_FORM_ALU,		/* spelt by its ALU operation */
 	NCSYNC_FORM_BRANCH,		/* br[.cmp.type r, x,] target */
+	NCSYNC_FORM_BR_HINT,		/* br_hint target: relative */
 	NCSYNC_FORM_SEMA_CLEAR,		/* a range or a mask of semaphores */
 	NCSYNC_FORM_POLL,		/* op r, sem[a]..sem[b] */
 	NCSYNC_FORM_DMA,		/* src, dst, len [, options] */
@@ -204,13 +205,13 @@ void ncsync_lanes_encode(const struct ncsync_insn *insn, __u8 nlanes,
 /* The hooks the rows name (ncsync_record.c, ncsync_encode.c, ncsync_optab.c). */
 extern const struct ncsync_span ncsync_layout_none[], ncsync_layout_evsem[],
 	ncsync_layout_drain[], ncsync_layout_mov[], ncsync_layout_br[],
-	ncsync_layout_gr[], ncsync_layout_poll[], ncsync_layout_exit[],
+	ncsync_layout_hint[], ncsync_layout_gr[], ncsync_layout_poll[], ncsync_layout_exit[],
 	ncsync_layout_dma[];
 ncsync_decode_fn ncsync_decode_drain, ncsync_decode_mov, ncsync_decode_br,
-	ncsync_decode_gr, ncsync_decode_poll, ncsync_decode_exit,
+	ncsync_decode_hint, ncsync_decode_gr, ncsync_decode_poll, ncsync_decode_exit,
 	ncsync_decode_dma;
 ncsync_encode_fn ncsync_encode_drain, ncsync_encode_mov, ncsync_encode_br,
-	ncsync_encode_gr, ncsync_encode_poll, ncsync_encode_dma;
+	ncsync_encode_hint, ncsync_encode_gr, ncsync_encode_poll, ncsync_encode_dma;
 ncsync_conform_fn ncsync_conform_evsem, ncsync_conform_gr;
 ncsync_footprint_fn ncsync_footprint_mov, ncsync_footprint_br,
 	ncsync_footprint_gr, ncsync_footprint_poll;

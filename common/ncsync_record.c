@@ -28,6 +28,7 @@ const struct ncsync_span ncsync_layout_mov[] = {
 const struct ncsync_span ncsync_layout_br[] = {
 	{ 0x0C, 0x0E }, { 0x10, 0x13 }, { 0x20, 0x21 }, { 0x30, 0x37 },
 	{ 0, 0 } };
+const struct ncsync_span ncsync_layout_hint[] = { { 0x10, 0x13 }, { 0, 0 } };
 const struct ncsync_span ncsync_layout_gr[] = {
 	{ 0x0C, 0x0E }, { 0x20, 0x3F }, { 0, 0 } };
 const struct ncsync_span ncsync_layout_poll[] = { { 0x0C, 0x10 }, { 0, 0 } };
@@ -348,6 +349,25 @@ enum ncsync_rec_reason ncsync_decode_br(const __u8 *rec, __u32 nrecords,
 	return NCSYNC_REC_OK;
 }
 
+/*
+ * BranchHint: the offset of its target from itself.  Alone, the decoder
+ * knows the queue's length but not the record's index: an offset no index
+ * of the queue can reach is refused here, the rest by
+ * ncsync_record_check_at().
+ */
+enum ncsync_rec_reason ncsync_decode_hint(const __u8 *rec, __u32 nrecords,
+					  __u64 devmem_size,
+					  struct ncsync_insn *insn)
+{
+	__s32 off = (__s32)get_u32(rec + NCSYNC_REC_HINT_OFFSET);
+	__u32 mag = off < 0 ? -(__u32)off : (__u32)off;
+
+	insn->hint.offset = off;
+	if (mag >= nrecords)
+		return NCSYNC_REC_BAD_TARGET;
+	return NCSYNC_REC_OK;
+}
+
 /* GroupResetSemaphores: the clear mode, the range or the mask. */
 enum ncsync_rec_reason ncsync_decode_gr(const __u8 *rec, __u32 nrecords,
 					__u64 devmem_size,
@@ -604,7 +624,8 @@ const char *ncsync_rec_reason_name(unsigned int reason)
 		[NCSYNC_REC_BAD_COMP_OP] = "invalid branch comparison",
 		[NCSYNC_REC_BAD_DTYPE] = "invalid branch dtype",
 		[NCSYNC_REC_BAD_OPERAND_KIND] = "invalid branch operand kind",
-		[NCSYNC_REC_BAD_TARGET] = "branch target outside the queue",
+		[NCSYNC_REC_BAD_TARGET] =
+			"branch or hint target outside the queue",
 		[NCSYNC_REC_BAD_CLEAR_MODE] = "invalid ClearMode",
 		[NCSYNC_REC_BAD_RANGE] = "range first > last",
 		[NCSYNC_REC_BAD_DRAIN_COUNT] = "drain count not 1",

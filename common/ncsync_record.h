@@ -126,6 +126,8 @@ struct ncsync_lane {
  * @drain: Drain: @count, always 1.
  * @mov: Mov32: the ALU operation, registers and immediate.
  * @br: Branch: comparison, dtype, registers, immediate, target index.
+ * @hint: BranchHint: the target relative to the record's own index
+ *	(ncsync_insn_target() gives the index).
  * @gr: GroupResetSemaphores: the clear mode, the range and the mask (the
  *	range form fills the mask too, so execution uses the mask only).
  * @poll: PollSem: operation, destination register, semaphore range and
@@ -157,6 +159,9 @@ struct ncsync_insn {
 			__u32 imm;
 			__u32 target;
 		} br;
+		struct {
+			__s32 offset;
+		} hint;
 		struct {
 			__u8 mode;
 			__u8 first;
@@ -193,6 +198,10 @@ enum ncsync_rec_reason ncsync_record_decode(const __u8 *rec, __u32 nrecords,
 					    struct ncsync_insn *insn);
 enum ncsync_rec_reason ncsync_record_check_lnc(const struct ncsync_insn *insn,
 					       __u32 lnc);
+enum ncsync_rec_reason ncsync_record_check_at(const struct ncsync_insn *insn,
+					      __u32 index, __u32 nrecords);
+bool ncsync_insn_target(const struct ncsync_insn *insn, __u32 index,
+			__u32 *target);
 const char *ncsync_rec_reason_name(unsigned int reason);
 
 /**

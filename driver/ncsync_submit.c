@@ -19,11 +19,11 @@
 #define NCSYNC_DECODE_CHUNK	64
 
 /*
- * Validate and decode the record @rec of @uq into @insn; with @conf (the
- * conformance profile), check it against the profile too.
+ * Validate and decode the record @rec, record @index of @uq, into @insn;
+ * with @conf (the conformance profile), check it against the profile too.
  */
 static enum ncsync_rec_reason ncsync_rec_decode(struct ncsync_core *core,
-						const u8 *rec,
+						const u8 *rec, u32 index,
 						const struct ncsync_queue *uq,
 						struct ncsync_conform *conf,
 						struct ncsync_insn *insn)
@@ -31,6 +31,8 @@ static enum ncsync_rec_reason ncsync_rec_decode(struct ncsync_core *core,
 	enum ncsync_rec_reason r;
 
 	r = ncsync_record_decode(rec, uq->count, core->devmem_size, insn);
+	if (!r)
+		r = ncsync_record_check_at(insn, index, uq->count);
 	if (!r)
 		r = ncsync_record_check_lnc(insn, ncsync_lnc);
 	if (!r && conf)
@@ -79,7 +81,8 @@ static int ncsync_queue_decode(struct ncsync_core *core,
 			enum ncsync_rec_reason r;
 
 			r = ncsync_rec_decode(core, buf + i * NCSYNC_RECORD_SIZE,
-					      uq, conf, &q->insns[base + i]);
+					      base + i, uq, conf,
+					      &q->insns[base + i]);
 			if (!r)
 				q->prog->lnc.lands |=
 					ncsync_insn_lands(&q->insns[base + i]);

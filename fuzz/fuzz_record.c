@@ -18,7 +18,11 @@
  * - an accepted record is accepted again with a longer queue and a larger
  *   device memory, decodes to the same struct, and that struct holds only
  *   values in range: opcode, modes, registers, indices, branch target below
- *   the queue length, DMA range inside the device memory, ...;
+ *   the queue length, a hint's offset shorter than it, DMA range inside the
+ *   device memory, ...;
+ * - at the record's index in the input, ncsync_record_check_at() accepts
+ *   a hint exactly when its target is in the queue, and
+ *   ncsync_insn_target() names a branch's and a hint's target only;
  * - re-encoding the struct with the shared encoder, common/ncsync_encode.c
  *   (the module's and the library's), gives back the record byte for byte
  *   (so every byte was read and checked, and the encoder is the decoder's
@@ -78,6 +82,9 @@ static bool named(uint8_t opcode, unsigned int i)
 		return i >= NCSYNC_REC_POLL_OP && i <= NCSYNC_REC_POLL_WRITEBACK;
 	case NCSYNC_OPC_EXIT:
 		return i == NCSYNC_REC_EXIT_FLAGS;
+	case NCSYNC_OPC_BR_HINT:
+		return i >= NCSYNC_REC_HINT_OFFSET &&
+		       i < NCSYNC_REC_HINT_OFFSET + 4;
 	case NCSYNC_OPC_DMA:
 		return i == NCSYNC_REC_DMA_FLAGS || i == NCSYNC_REC_DMA_PEER ||
 		       (i >= NCSYNC_REC_DMA_SRC &&
@@ -223,6 +230,10 @@ static void check_insn(const struct ncsync_insn *in, uint32_t nrecords,
 		CHECK(in->br.lhs < NCSYNC_NUM_REGS);
 		CHECK(in->br.rhs < NCSYNC_NUM_REGS);
 		break;
+	case NCSYNC_OPC_BR_HINT:
+		CHECK((in->hint.offset < 0 ? -(int64_t)in->hint.offset :
+					     in->hint.offset) < nrecords);
+		break;
 	case NCSYNC_OPC_GROUP_RESET:
 		check_gr(in);
 		break;
@@ -314,7 +325,30 @@ static void check_reserved(const uint8_t *rec, uint8_t *enc,
 	CHECK(decode(enc, nrecords, devmem, &again) == NCSYNC_REC_BAD_WORDLEN);
 }
 
-static void one(const uint8_t *data, uint32_t nrecords, uint64_t devmem)
+/*
+ * At its place, record @index of the queue: a hint's target inside it, a
+ * branch's and a hint's target named, no other record's.
+ */
+static void check_place(const struct ncsync_insn *in, uint32_t index,
+			uint32_t nrecords)
+{
+	int64_t t = (int64_t)index + in->hint.offset;
+	bool hint = in->opcode == NCSYNC_OPC_BR_HINT;
+	enum ncsync_rec_reason r = ncsync_record_check_at(in, index, nrecords);
+	uint32_t target;
+
+	CHECK(r == (hint && (t < 0 || t >= nrecords) ? NCSYNC_REC_BAD_TARGET :
+						       NCSYNC_REC_OK));
+	if (!ncsync_insn_target(in, index, &target)) {
+		CHECK(!hint && in->opcode != NCSYNC_OPC_BRANCH);
+		return;
+	}
+	CHECK(hint || in->opcode == NCSYNC_OPC_BRANCH);
+	CHECK(target == (hint ? (uint32_t)t : in->br.target));
+}
+
+static void one(const uint8_t *data, uint32_t index, uint32_t nrecords,
+		uint64_t devmem)
 {
 	struct ncsync_insn in, again;
 	enum ncsync_rec_reason r, r2;
@@ -350,6 +384,7 @@ static void one(const uint8_t *data, uint32_t nrecords, uint64_t devmem)
 	CHECK(in.opcode == rec[0]);
 	CHECK(rec[1] == NCSYNC_RECORD_WORDLEN && !rec[2] && !rec[3]);
 	check_insn(&in, nrecords, devmem);
+	check_place(&in, index, nrecords);
 
 	/* The same record decodes the same way, with any larger bounds. */
 	CHECK(decode(rec, nrecords, devmem, &again) == NCSYNC_REC_OK);
@@ -382,6 +417,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			devmem = get32(p + 4) | (uint64_t)get32(p + 8) << 32;
 	}
 	for (i = 0; i < n; i++)
-		one(data + i * REC, nrecords, devmem);
+		one(data + i * REC, i, nrecords, devmem);
 	return 0;
 }

@@ -703,7 +703,7 @@ static void gen_record(struct rng *r, uint8_t *rec, uint32_t idx,
 		NCSYNC_OPC_MOV32, NCSYNC_OPC_MOV32, NCSYNC_OPC_BRANCH,
 		NCSYNC_OPC_BRANCH, NCSYNC_OPC_GROUP_RESET, NCSYNC_OPC_POLL_SEM,
 		NCSYNC_OPC_DMA, NCSYNC_OPC_DMA, NCSYNC_OPC_DRAIN,
-		NCSYNC_OPC_EXIT, NCSYNC_OPC_HALT,
+		NCSYNC_OPC_EXIT, NCSYNC_OPC_HALT, NCSYNC_OPC_BR_HINT,
 	};
 	uint8_t op = ops[below(r, sizeof(ops))];
 
@@ -733,6 +733,10 @@ static void gen_record(struct rng *r, uint8_t *rec, uint32_t idx,
 		break;
 	case NCSYNC_OPC_BRANCH:
 		gen_branch(r, rec, idx, count);
+		break;
+	case NCSYNC_OPC_BR_HINT:
+		/* Any record of the queue, relative to this one. */
+		put32(rec + NCSYNC_REC_HINT_OFFSET, below(r, count) - idx);
 		break;
 	case NCSYNC_OPC_GROUP_RESET:
 		gen_group_reset(r, rec);
@@ -794,6 +798,9 @@ static bool predict(const struct ncsync_queue *q, uint32_t nq, uint64_t devmem,
 			rs = ncsync_record_decode(recs + (size_t)j *
 						  NCSYNC_RECORD_SIZE,
 						  q[i].count, devmem, &in);
+			if (!rs)
+				rs = ncsync_record_check_at(&in, j,
+							    q[i].count);
 			if (!rs)	/* every core has the same lnc */
 				rs = ncsync_record_check_lnc(&in, lnc_of(0));
 			if (rs) {

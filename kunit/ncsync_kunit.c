@@ -561,6 +561,43 @@ static void record_branch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, insn.br.rhs, 1);
 }
 
+/*
+ * BranchHint (records.rst, "BranchHint (0xE1)"): its offset decoded
+ * signed; in a queue of 16, from record 0 the last record is reachable
+ * and no further, from record 15 the first; what the decoder alone cannot
+ * place, ncsync_record_check_at() refuses as the submission does.
+ */
+static void record_br_hint(struct kunit *test)
+{
+	struct ncsync_insn insn;
+	__u8 r[NCSYNC_RECORD_SIZE];
+	__u32 t;
+
+	rec_init(r, NCSYNC_OPC_BR_HINT);
+	put32(r + NCSYNC_REC_HINT_OFFSET, 15);
+	KUNIT_ASSERT_EQ(test, dec(r, &insn), NCSYNC_REC_OK);
+	KUNIT_EXPECT_EQ(test, insn.hint.offset, 15);
+	KUNIT_EXPECT_EQ(test, ncsync_record_check_at(&insn, 0, 16),
+			NCSYNC_REC_OK);
+	KUNIT_EXPECT_EQ(test, ncsync_record_check_at(&insn, 1, 16),
+			NCSYNC_REC_BAD_TARGET);
+	KUNIT_EXPECT_TRUE(test, ncsync_insn_target(&insn, 0, &t));
+	KUNIT_EXPECT_EQ(test, t, 15U);
+
+	put32(r + NCSYNC_REC_HINT_OFFSET, (__u32)-15);
+	KUNIT_ASSERT_EQ(test, dec(r, &insn), NCSYNC_REC_OK);
+	KUNIT_EXPECT_EQ(test, insn.hint.offset, -15);
+	KUNIT_EXPECT_EQ(test, ncsync_record_check_at(&insn, 15, 16),
+			NCSYNC_REC_OK);
+	KUNIT_EXPECT_EQ(test, ncsync_record_check_at(&insn, 14, 16),
+			NCSYNC_REC_BAD_TARGET);
+
+	put32(r + NCSYNC_REC_HINT_OFFSET, 16);
+	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_TARGET);
+	put32(r + NCSYNC_REC_HINT_OFFSET, (__u32)-16);
+	KUNIT_EXPECT_EQ(test, dec(r, &insn), NCSYNC_REC_BAD_TARGET);
+}
+
 static void record_group_reset(struct kunit *test)
 {
 	struct ncsync_insn insn;
@@ -919,6 +956,7 @@ static struct kunit_case ncsync_record_cases[] = {
 	KUNIT_CASE(record_event_semaphore),
 	KUNIT_CASE(record_drain_mov),
 	KUNIT_CASE(record_branch),
+	KUNIT_CASE(record_br_hint),
 	KUNIT_CASE(record_group_reset),
 	KUNIT_CASE(record_poll_exit),
 	KUNIT_CASE(record_dma),

@@ -36,7 +36,7 @@ _Static_assert(NCSYNC_OPC_EVENT_SEMAPHORE == 0xA0 && NCSYNC_OPC_HALT == 0xA1 &&
 	       NCSYNC_OPC_MOV32 == 0xA7 && NCSYNC_OPC_BRANCH == 0xA9 &&
 	       NCSYNC_OPC_GROUP_RESET == 0xB0 && NCSYNC_OPC_POLL_SEM == 0xB3 &&
 	       NCSYNC_OPC_EXIT == 0xDF && NCSYNC_OPC_DMA == 0xE0 &&
-	       NCSYNC_OPC_ENGINE_NOP == 0x9F,
+	       NCSYNC_OPC_ENGINE_NOP == 0x9F && NCSYNC_OPC_BR_HINT == 0xE1,
 	       "records.rst, Opcodes");
 _Static_assert(NCSYNC_REC_EV_WAIT_MODE == 4 && NCSYNC_REC_EV_WAIT_IDX == 5 &&
 	       NCSYNC_REC_EV_UPD_MODE == 6 && NCSYNC_REC_EV_UPD_IDX == 7 &&
@@ -64,6 +64,7 @@ _Static_assert(NCSYNC_REC_BR_COMP_OP == 0x0C && NCSYNC_REC_BR_DTYPE == 0x0D &&
 	       NCSYNC_REC_BR_RHS_REG == 0x21 && NCSYNC_REC_BR_TARGET == 0x30 &&
 	       !NCSYNC_BR_ALWAYS && NCSYNC_BR_OPERANDS == 3,
 	       "records.rst, Branch");
+_Static_assert(NCSYNC_REC_HINT_OFFSET == 0x10, "records.rst, BranchHint");
 _Static_assert(NCSYNC_REC_GR_CLEAR_MODE == 0x0C &&
 	       NCSYNC_REC_GR_FIRST == 0x0D && NCSYNC_REC_GR_LAST == 0x0E &&
 	       NCSYNC_REC_GR_MASK == 0x20 && NCSYNC_CLEAR_RANGE == 1 &&
@@ -229,6 +230,17 @@ static inline __u8 *enc_branch(__u8 *r, __u8 comp, __u8 dtype, __u8 lhs,
 static inline __u8 *enc_jump(__u8 *r, __u64 target)
 {
 	return enc_branch(r, NCSYNC_BR_ALWAYS, 0, 0, 0, 0, target);
+}
+
+/*
+ * BranchHint (records.rst, "BranchHint (0xE1)"): its target @offset
+ * records from itself, signed, at +0x10; the events block as a NoOp's.
+ */
+static inline __u8 *enc_br_hint(__u8 *r, __s32 offset)
+{
+	enc_header(r, NCSYNC_OPC_BR_HINT);
+	rec_put32(r, NCSYNC_REC_HINT_OFFSET, (__u32)offset);
+	return r;
 }
 
 /* GroupResetSemaphores, ClearMode 1: semaphores @first .. @last. */

@@ -121,7 +121,7 @@ static const struct ncsync_bad_record ncsync_bad_records[] = {
 	      NCSYNC_REC_UNMODELLED_OP),
 	  .set = { P8(0x01, 0x0F), P8(0x30, 1) } },
 	{ BAD("opcode_bf", 0xBF, NCSYNC_REC_BAD_OPCODE) },
-	{ BAD("opcode_e1", 0xE1, NCSYNC_REC_BAD_OPCODE) },
+	{ BAD("opcode_e2", 0xE2, NCSYNC_REC_BAD_OPCODE) },
 	{ BAD("opcode_ff", 0xFF, NCSYNC_REC_BAD_OPCODE) },
 	/* Pseudo-ops: 0xC0 - 0xDE (0xDF is Exit) */
 	{ BAD("pseudo_d5_all_engine_barrier", NCSYNC_OPC_ALL_ENGINE_BARRIER,
@@ -367,6 +367,23 @@ static const struct ncsync_bad_record ncsync_bad_records[] = {
 	{ BAD("target_huge", NCSYNC_OPC_BRANCH, NCSYNC_REC_BAD_TARGET),
 	  .set = { BR_OP(NCSYNC_BR_NE), BR_U32, BR_K3,
 		   P64(NCSYNC_REC_BR_TARGET, 1ULL << 32) } },
+	/*
+	 * BranchHint: an offset no record of any queue of NCSYNC_BAD_QLEN
+	 * (or of the selftests' queues) can reach, refused wherever the
+	 * record sits; a byte past the offset.  A target just outside the
+	 * queue depends on the record's place: lib/test/br_hint.c, KUnit,
+	 * the selftest br_hint.
+	 */
+	{ BAD("hint_offset_s32_min", NCSYNC_OPC_BR_HINT, NCSYNC_REC_BAD_TARGET),
+	  .set = { P32(NCSYNC_REC_HINT_OFFSET, 0x80000000U) } },
+	{ BAD("hint_offset_s32_max", NCSYNC_OPC_BR_HINT, NCSYNC_REC_BAD_TARGET),
+	  .set = { P32(NCSYNC_REC_HINT_OFFSET, 0x7FFFFFFFU) } },
+	{ BAD("hint_reserved_14", NCSYNC_OPC_BR_HINT,
+	      NCSYNC_REC_RESERVED_BYTE),
+	  .set = { P8(0x14, 1) } },
+	{ BAD("hint_reserved_0c", NCSYNC_OPC_BR_HINT,
+	      NCSYNC_REC_RESERVED_BYTE),
+	  .set = { P8(0x0C, 1) } },
 	/* GroupResetSemaphores */
 	{ BAD("clear_mode_0", NCSYNC_OPC_GROUP_RESET,
 	      NCSYNC_REC_BAD_CLEAR_MODE) },

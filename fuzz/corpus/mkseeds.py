@@ -92,6 +92,9 @@ SEEDS = {
     "dma_on_land_set": lane0(0xE0, 0, 0, 0x01, 4,
                              u64={0x10: 0xFF000, 0x18: 0},
                              u32={0x20: 0x1000, 0x24: 1000000}),
+    # BranchHint (0xE1): its offset from itself, with a wait
+    "br_hint_self": rec(0xE1),
+    "br_hint_wait": lane0(0xE1, 0x05, 2, 0, 0, 1),
     # Refused: a pseudo-op, an unknown opcode, a reserved byte
     "barrier_pseudo": rec(0xD5),
     "bad_opcode": rec(0xA3),
@@ -103,6 +106,7 @@ SEEDS_PARAMS = {
     "br_target_5_of_10": SEEDS["br_always"][:0x30] +
     struct.pack("<Q", 5) + SEEDS["br_always"][0x38:] + params(10),
     "dma_devmem_8k": SEEDS["dma"] + params(1, 8192),
+    "br_hint_back_3_of_8": rec(0xE1, u32={0x10: -3}) * 4 + params(8),
     "two_records": SEEDS["evsem_then_inc"] + SEEDS["exit"],
 }
 

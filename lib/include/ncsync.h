@@ -243,6 +243,8 @@ int ncsync_add_branch_imm(struct ncsync_stream *s, uint8_t comp,
 int ncsync_add_branch_reg(struct ncsync_stream *s, uint8_t comp,
 			  uint8_t dtype, uint8_t lhs, uint8_t rhs, int label,
 			  const struct ncsync_events *ev);
+int ncsync_add_br_hint_rel_imm(struct ncsync_stream *s, int label,
+			       const struct ncsync_events *ev);
 int ncsync_add_dma(struct ncsync_stream *s, uint64_t src, uint64_t dst,
 		   uint32_t len, uint32_t latency_us, uint8_t upd_mode,
 		   uint8_t upd_idx, const struct ncsync_events *ev);

@@ -134,6 +134,8 @@ static int asm_form(struct asm_ctx *c, const struct asm_tok *mn,
 	switch (ncsync_op(opcode)->form) {
 	case NCSYNC_FORM_SEMA_CLEAR:
 		return asm_sema_clear(c, mn, opcode);
+	case NCSYNC_FORM_BR_HINT:
+		return asm_br_hint(c, mn, opcode);
 	case NCSYNC_FORM_POLL:
 		return asm_poll(c, mn, opcode);
 	case NCSYNC_FORM_DMA:

@@ -186,6 +186,7 @@ int asm_raw(struct asm_ctx *c, const struct asm_tok *mn);
 int asm_alu(struct asm_ctx *c, const struct asm_tok *mn,
 	    const struct ncsync_text *alu);
 int asm_branch(struct asm_ctx *c, const struct asm_tok *mn);
+int asm_br_hint(struct asm_ctx *c, const struct asm_tok *mn, uint8_t opcode);
 int asm_sema_clear(struct asm_ctx *c, const struct asm_tok *mn,
 		    uint8_t opcode);
 int asm_poll(struct asm_ctx *c, const struct asm_tok *mn,

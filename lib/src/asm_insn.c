@@ -299,11 +299,29 @@ static int parse_br_target(struct asm_ctx *c, struct ncsync_insn *in,
 	return ret;
 }
 
+/*
+ * The sync clauses of @in, a record with a target (a Branch, a
+ * BranchHint), then @in: its target label @sym, or NULL when written as
+ * a number.
+ */
+static int asm_emit_targeted(struct asm_ctx *c, const struct asm_tok *mn,
+			     struct ncsync_insn *in, struct asm_sym *sym)
+{
+	struct asm_lane lane[2];
+	int ret;
+
+	ret = asm_parse_sync(c, lane, false, false);
+	if (ret)
+		return ret;
+	if (sym)
+		sym->used = true;
+	return asm_emit(c, mn, in, lane, sym);
+}
+
 /* br TARGET | br.<comp>.<dtype> rL, imm|rR, TARGET; TARGET: label | @N */
 int asm_branch(struct asm_ctx *c, const struct asm_tok *mn)
 {
 	struct asm_sym *sym = NULL;
-	struct asm_lane lane[2];
 	struct ncsync_insn in;
 	int ret = 0;
 
@@ -312,13 +330,50 @@ int asm_branch(struct asm_ctx *c, const struct asm_tok *mn)
 		ret = parse_br_cond(c, mn, &in);
 	if (!ret)
 		ret = parse_br_target(c, &in, &sym);
-	if (!ret)
-		ret = asm_parse_sync(c, lane, false, false);
+	return ret ?: asm_emit_targeted(c, mn, &in, sym);
+}
+
+/*
+ * .+N or .-N: a BranchHint's offset from itself, as it is (the lowering
+ * does not move it, as it does not move br's @N).
+ */
+static int parse_hint_offset(struct asm_ctx *c, const char *at,
+			     struct ncsync_insn *in)
+{
+	bool plus = asm_accept(c, "+");
+	struct asm_num n;
+	int ret;
+
+	ret = asm_parse_num(c, &n);
 	if (ret)
 		return ret;
-	if (sym)
-		sym->used = true;
-	return asm_emit(c, mn, &in, lane, sym);
+	if (plus == n.neg)
+		return asm_err(c, at, "expected .+N or .-N");
+	if (n.mag > (n.neg ? 0x80000000ULL : 0x7FFFFFFFULL))
+		return asm_err(c, n.at, "hint offset out of the signed 32-bit range");
+	in->hint.offset = n.neg ? (int32_t)-(int64_t)n.mag : (int32_t)n.mag;
+	return 0;
+}
+
+/* br_hint TARGET; TARGET: label | .+N | .-N (Documentation/ncsync/asm.rst) */
+int asm_br_hint(struct asm_ctx *c, const struct asm_tok *mn, uint8_t opcode)
+{
+	struct asm_sym *sym = NULL;
+	struct ncsync_insn in;
+	struct asm_tok t;
+	const char *at;
+	int ret = 0;
+
+	asm_insn(&in, opcode);
+	asm_skip_ws(c);
+	at = c->p;
+	if (asm_accept(c, "."))
+		ret = parse_hint_offset(c, at, &in);
+	else if (asm_read_ident(c, &t))
+		sym = asm_sym_get(c, &t, at, &ret);
+	else
+		return asm_err(c, at, "expected a label, .+N or .-N");
+	return ret ?: asm_emit_targeted(c, mn, &in, sym);
 }
 
 /* A .. B, or A alone, of semaphore indices */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "ncsync_optab.h"
 
 void ncsync_put_u32(uint8_t *p, uint32_t v)
 {
@@ -361,8 +362,10 @@ int ncsync_add_mov32_imm(struct ncsync_stream *s, uint8_t dst, uint32_t imm,
 }
 
 /*
- * The branch @insn, whose target (+0x30, a record index) is written by
- * ncsync_program_finalize() from @label: zero until then.
+ * The branch or hint @insn, whose target (a Branch's +0x30, a record
+ * index; a BranchHint's +0x10, relative to the hint) is written by
+ * ncsync_program_finalize() from @label: zero until then (a hint's zero
+ * is itself).
  */
 int ncsync_add_branch_insn(struct ncsync_stream *s,
 			   const struct ncsync_insn *insn, int label)
@@ -381,7 +384,10 @@ int ncsync_add_branch_insn(struct ncsync_stream *s,
 	l = &prog->labels[label];
 	if (l->bound && (l->engine != s->engine || l->fn != s->fn))
 		return -EXDEV;
-	b.br.target = 0;
+	if (ncsync_op(b.opcode)->form == NCSYNC_FORM_BR_HINT)
+		b.hint.offset = 0;
+	else
+		b.br.target = 0;
 	ncsync_record_encode(&b, rec);
 	ret = ncsync_check_isolated(rec);
 	if (ret)
@@ -446,6 +452,21 @@ int ncsync_add_branch_reg(struct ncsync_stream *s, uint8_t comp,
 		return -EINVAL;
 	return ncsync_add_branch_cmp(s, cmp | NCSYNC_BR_REG, dtype, lhs, rhs, 0,
 				     label, ev);
+}
+
+/*
+ * The runtime's add_br_hint_rel_imm: a BranchHint (0xE1) whose relative
+ * immediate (+0x10) is written by ncsync_program_finalize() from @label,
+ * as a branch's target is (Documentation/ncsync/records.rst, "BranchHint
+ * (0xE1)").
+ */
+int ncsync_add_br_hint_rel_imm(struct ncsync_stream *s, int label,
+			       const struct ncsync_events *ev)
+{
+	struct ncsync_insn insn = { .opcode = NCSYNC_OPC_BR_HINT };
+
+	ncsync_insn_events(&insn, ev);
+	return ncsync_add_branch_insn(s, &insn, label);
 }
 
 /*

@@ -35,6 +35,8 @@ static int ncsync_conform_stream(struct ncsync_conform *c,
 		r = ncsync_record_decode(ncsync_stream_at(s, i), s->count,
 					 UINT64_MAX, &in);
 		if (!r)
+			r = ncsync_record_check_at(&in, i, s->count);
+		if (!r)
 			r = ncsync_record_conform(c, &in);
 		if (r)
 			return ncsync_conform_refuse(err, s->engine, i, r);

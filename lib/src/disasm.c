@@ -181,6 +181,23 @@ static void dis_branch(struct dis_buf *b, const struct ncsync_insn *in,
 	dis_target(b, in->br.target, labels);
 }
 
+/*
+ * A BranchHint: its target as a label when the record's @index is known
+ * (@labels), else as its offset from itself, .+N or .-N.
+ */
+static void dis_br_hint(struct dis_buf *b, const struct ncsync_insn *in,
+			uint32_t index, bool labels)
+{
+	int32_t off = in->hint.offset;
+
+	dis_printf(b, "%s ", ncsync_op(in->opcode)->mnemonic);
+	if (labels)
+		dis_target(b, index + (uint32_t)off, true);
+	else
+		dis_printf(b, ".%c%u", off < 0 ? '-' : '+',
+			   off < 0 ? -(uint32_t)off : (uint32_t)off);
+}
+
 static bool mask_bit(const uint32_t *mask, unsigned int i)
 {
 	return mask[i / 32] >> (i % 32) & 1;
@@ -238,7 +255,7 @@ static void dis_raw(struct dis_buf *b, const uint8_t *rec,
 }
 
 static void dis_insn(struct dis_buf *b, const struct ncsync_insn *in,
-		     bool labels)
+		     uint32_t index, bool labels)
 {
 	const struct ncsync_text *e;
 
@@ -256,6 +273,9 @@ static void dis_insn(struct dis_buf *b, const struct ncsync_insn *in,
 		break;
 	case NCSYNC_FORM_BRANCH:
 		dis_branch(b, in, labels);
+		break;
+	case NCSYNC_FORM_BR_HINT:
+		dis_br_hint(b, in, index, labels);
 		break;
 	case NCSYNC_FORM_SEMA_CLEAR:
 		dis_sema_clear(b, in);
@@ -335,22 +355,26 @@ static bool dis_pseudo(struct dis_buf *b, const uint8_t *rec)
 }
 
 /*
- * One record into @b.  @nrecords bounds branch targets; @labels prints
- * them as labels L<n> (ncsync_disasm_program()) instead of @n.
+ * One record, record @index of a queue of @nrecords, into @b.  @nrecords
+ * bounds branch targets; @labels prints them as labels L<n>
+ * (ncsync_disasm_program()) instead of @n, and means @index is known (a
+ * hint's target is checked against the queue only then).
  */
-static void dis_record(struct dis_buf *b, const uint8_t *rec,
+static void dis_record(struct dis_buf *b, const uint8_t *rec, uint32_t index,
 		       uint32_t nrecords, bool labels)
 {
 	struct ncsync_insn in;
 	enum ncsync_rec_reason r;
 
 	r = ncsync_record_decode(rec, nrecords, UINT64_MAX, &in);
+	if (!r && labels)
+		r = ncsync_record_check_at(&in, index, nrecords);
 	if (r == NCSYNC_REC_PSEUDO_OP && dis_pseudo(b, rec))
 		return;
 	if (r)
 		dis_raw(b, rec, r);
 	else
-		dis_insn(b, &in, labels);
+		dis_insn(b, &in, index, labels);
 }
 
 /**
@@ -360,8 +384,9 @@ static void dis_record(struct dis_buf *b, const uint8_t *rec,
  * @len: the size of @buf; NCSYNC_DISASM_LINE_MAX always suffices.
  *
  * The record is decoded without a queue or a device: a branch target is
- * printed as a record index, @n, and any target below 2^32 - 1 and any
- * DMA range are accepted.  A record the decoder refuses is printed as
+ * printed as a record index, @n, a hint's as its offset from the hint,
+ * .+n or .-n, and any target below 2^32 - 1 and any DMA range are
+ * accepted.  A record the decoder refuses is printed as
  * ".raw" and its bytes, with the reason as a comment.
  *
  * Return: the length of the line, -ENOSPC when @buf is too small (it then
@@ -375,7 +400,7 @@ int ncsync_disasm(const uint8_t *rec, char *buf, size_t len)
 		return -EINVAL;
 	if (len)
 		buf[0] = '\0';
-	dis_record(&b, rec, UINT32_MAX, false);
+	dis_record(&b, rec, 0, UINT32_MAX, false);
 	if (b.len >= len)
 		return -ENOSPC;
 	return (int)b.len;
@@ -389,16 +414,19 @@ static int dis_stream(struct ncsync_stream *s, FILE *out)
 	char line[NCSYNC_DISASM_LINE_MAX];
 	struct ncsync_insn in;
 	bool *target;
+	uint32_t t;
 
 	target = calloc(n ? n : 1, sizeof(*target));
 	if (!target)
 		return -ENOMEM;
+	/* Every branch's and hint's target the records accept is a label. */
 	for (i = 0; i < n; i++) {
 		const uint8_t *rec = ncsync_stream_peek(s, i);
 
-		if (rec && ncsync_op_has(rec[0], NCSYNC_OPF_FLOW) &&
-		    !ncsync_record_decode(rec, n, UINT64_MAX, &in))
-			target[in.br.target] = true;
+		if (rec && !ncsync_record_decode(rec, n, UINT64_MAX, &in) &&
+		    !ncsync_record_check_at(&in, i, n) &&
+		    ncsync_insn_target(&in, i, &t))
+			target[t] = true;
 	}
 
 	if (name)
@@ -413,7 +441,7 @@ static int dis_stream(struct ncsync_stream *s, FILE *out)
 			free(target);
 			return -EIO;
 		}
-		dis_record(&b, rec, n, true);
+		dis_record(&b, rec, i, n, true);
 		if (b.len >= sizeof(line)) {
 			free(target);
 			return -ENOSPC;

@@ -2,14 +2,16 @@
 /*
  * libncsync: the finalization of a program, the last step before
  * submission: every label bound, the lowering pipeline run (lower.c) when
- * pseudo-ops remain, the branch targets written from their labels (after
- * the lowering, which moves records), and every record checked with the
- * shared validator the kernel runs (common/ncsync_record.c).
+ * pseudo-ops remain, the branch and hint targets written from their
+ * labels (after the lowering, which moves records), and every record
+ * checked with the shared validator the kernel runs
+ * (common/ncsync_record.c).
  */
 #include <errno.h>
 #include <string.h>
 
 #include "internal.h"
+#include "ncsync_optab.h"
 
 /* Refuse a branch to a label that is never bound, with the message. */
 static int ncsync_fixup_unbound(struct ncsync_program *prog,
@@ -21,7 +23,23 @@ static int ncsync_fixup_unbound(struct ncsync_program *prog,
 				 f->label);
 }
 
-/* Write the target of every branch; the first failure is returned. */
+/*
+ * The target @target of record @index, @rec, written by the form of its
+ * opcode's row: a Branch's as a record index, a BranchHint's relative to
+ * @index (Documentation/ncsync/records.rst, "BranchHint (0xE1)").
+ */
+static void ncsync_fixup_write(uint8_t *rec, uint32_t index, uint32_t target)
+{
+	if (ncsync_op(rec[0])->form == NCSYNC_FORM_BR_HINT)
+		ncsync_put_u32(rec + NCSYNC_REC_HINT_OFFSET, target - index);
+	else
+		ncsync_put_u64(rec + NCSYNC_REC_BR_TARGET, target);
+}
+
+/*
+ * Write the target of every branch and hint; the first failure is
+ * returned.
+ */
 static int ncsync_fixups_resolve(struct ncsync_program *prog)
 {
 	unsigned int i;
@@ -45,7 +63,7 @@ static int ncsync_fixups_resolve(struct ncsync_program *prog)
 						 "engine %s: branch record %u is gone",
 						 ncsync_engine_name(f->engine),
 						 f->index);
-		ncsync_put_u64(rec + NCSYNC_REC_BR_TARGET, l->index);
+		ncsync_fixup_write(rec, f->index, l->index);
 	}
 	return 0;
 }
@@ -77,6 +95,8 @@ static int ncsync_program_validate(struct ncsync_program *prog)
 			 */
 			r = ncsync_record_decode(ncsync_stream_at(s, i),
 						 s->count, UINT64_MAX, &insn);
+			if (!r)
+				r = ncsync_record_check_at(&insn, i, s->count);
 			/* A logical core set: its peers, as submission does. */
 			if (!r && prog->lnc)
 				r = ncsync_record_check_lnc(&insn, prog->lnc);

@@ -203,7 +203,8 @@ bool ncsync_stream_decode(const struct ncsync_stream *s, uint32_t index,
 	const uint8_t *rec = ncsync_stream_at(s, index);
 
 	return rec && ncsync_record_decode(rec, s->count, UINT64_MAX, in) ==
-		      NCSYNC_REC_OK;
+		      NCSYNC_REC_OK &&
+	       ncsync_record_check_at(in, index, s->count) == NCSYNC_REC_OK;
 }
 
 /*

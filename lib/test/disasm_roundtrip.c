@@ -250,6 +250,15 @@ static void build(void)
 					     ARRAY_LEN(lane0s)]);
 		}
 	}
+	/*
+	 * BranchHint: its offset from itself, .+N or .-N alone (every offset
+	 * a queue of 2^32 - 1 records may hold), with the events block.
+	 */
+	for (i = 0; i < ARRAY_LEN(imms); i++) {
+		r = add(NCSYNC_OPC_BR_HINT);
+		t_put32(r + NCSYNC_REC_HINT_OFFSET, imms[i]);
+		lane0_set(r, &lane0s[i * 2]);
+	}
 	/* Branch: always, and every comparison, dtype and operand kind */
 	for (i = 0; i < ARRAY_LEN(targets); i++) {
 		r = add(NCSYNC_OPC_BRANCH);

@@ -259,6 +259,12 @@ class Stream:
         """Branch always to @label."""
         return self._call('add_branch', label, _ev(events))
 
+    def add_br_hint_rel_imm(self, label: int,
+                            events: Optional[Events] = None) -> int:
+        """BranchHint (0xE1) to @label: no effect but its events block; the
+        offset from the hint is written at finalization."""
+        return self._call('add_br_hint_rel_imm', label, _ev(events))
+
     def add_branch_imm(self, comp: int, dtype: int, lhs: int, imm: int,
                        label: int, events: Optional[Events] = None) -> int:
         """Branch to @label when register @lhs @comp (NCSYNC_BR_*) @imm."""

@@ -264,6 +264,8 @@ struct ncsync_stats {
 #define NCSYNC_OPC_POLL_SEM		0xB3
 #define NCSYNC_OPC_EXIT			0xDF
 #define NCSYNC_OPC_DMA			0xE0	/* model-defined */
+/* BranchHint: a hint to the front end, no effect (value model-defined) */
+#define NCSYNC_OPC_BR_HINT		0xE1
 /*
  * Pseudo-ops: never reach an engine; the library lowers them.  The range is
  * 0xC0-0xDF except its last opcode, NCSYNC_OPC_EXIT
@@ -293,6 +295,8 @@ struct ncsync_stats {
 #define NCSYNC_REC_EX_UPD_IDX		0x23
 #define NCSYNC_REC_EX_WAIT_VALUE	0x24	/* u32 */
 #define NCSYNC_REC_EX_UPD_VALUE		0x28	/* u32 */
+/* BranchHint (model-defined): the target relative to the hint itself */
+#define NCSYNC_REC_HINT_OFFSET		0x10	/* s32 records */
 /* Drain */
 #define NCSYNC_REC_DRAIN_COUNT		0x28	/* u8, 1 = full drain */
 /* Branch (ENC 3, 4) */
@@ -447,6 +451,21 @@ struct ncsync_rec_branch {
 };
 
 /**
+ * struct ncsync_rec_br_hint - BranchHint (0xE1, model-defined).
+ * @head: the header and lane 0.
+ * @reserved0: +0x0C - +0x0F, zero.
+ * @offset: NCSYNC_REC_HINT_OFFSET: the hinted target, in records, relative
+ *	to the hint itself (signed; 0 is the hint), inside the same queue.
+ * @reserved1: +0x14 - +0x3F, zero.
+ */
+struct ncsync_rec_br_hint {
+	struct ncsync_rec_head head;
+	__u8 reserved0[4];
+	__le32 offset;
+	__u8 reserved1[44];
+};
+
+/**
  * struct ncsync_rec_group_reset - GroupResetSemaphores (0xB0).
  * @head: the header and lane 0.
  * @clear_mode: NCSYNC_REC_GR_CLEAR_MODE: NCSYNC_CLEAR_*.
@@ -550,6 +569,7 @@ struct ncsync_rec_dma {
  * @evsem: EventSemaphore.
  * @drain: Drain.
  * @br: Branch.
+ * @hint: BranchHint.
  * @gr: GroupResetSemaphores.
  * @mov: Mov32.
  * @poll: PollSem.
@@ -566,6 +586,7 @@ __extension__ struct ncsync_record {
 		struct ncsync_rec_evsem evsem;
 		struct ncsync_rec_drain drain;
 		struct ncsync_rec_branch br;
+		struct ncsync_rec_br_hint hint;
 		struct ncsync_rec_group_reset gr;
 		struct ncsync_rec_mov32 mov;
 		struct ncsync_rec_poll_sem poll;
@@ -667,7 +688,7 @@ enum ncsync_rec_reason {
 	NCSYNC_REC_BAD_COMP_OP,
 	NCSYNC_REC_BAD_DTYPE,
 	NCSYNC_REC_BAD_OPERAND_KIND,
-	NCSYNC_REC_BAD_TARGET,		/* branch target outside the queue */
+	NCSYNC_REC_BAD_TARGET,		/* branch, hint target outside queue */
 	NCSYNC_REC_BAD_CLEAR_MODE,
 	NCSYNC_REC_BAD_RANGE,		/* first > last */
 	NCSYNC_REC_BAD_DRAIN_COUNT,

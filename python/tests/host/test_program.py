@@ -101,6 +101,27 @@ def test_labels_and_branches():
     assert final.engines[0].pc == 0
 
 
+def test_branch_hint():
+    """SYNC: add_br_hint_rel_imm is among the builders that carry a
+    predicate; the hint's offset follows its label as a branch's target."""
+    p = Program()
+    s = p.stream('pool')
+    top = p.label()
+    s.bind(top)
+    s.add_nop()
+    s.add_br_hint_rel_imm(top, Events(wait_mode=lib.NCSYNC_WAIT_SEM_GE,
+                                      wait_idx=2, value=1))
+    s.add_branch(top)
+    with pytest.raises(ncsync.NcsyncError) as e:
+        s.add_br_hint_rel_imm(99)
+    assert e.value.errno == errno.EINVAL
+    p.finalize()
+    rec = s[1]
+    assert rec[0] == 0xE1 and rec[4:6] == bytes([0x05, 2])
+    assert int.from_bytes(rec[0x10:0x14], 'little', signed=True) == -1
+    assert 'br_hint L0 wait sem[2] >= 1' in p.disassemble()
+
+
 def test_unbound_label_is_enoent():
     p = Program()
     s = p.stream('pool')
