@@ -934,6 +934,7 @@ int ncsync_check(const struct ncsync_program *prog,
 enum ncsync_check_verdict
 ncsync_check_verdict(const struct ncsync_check_result *res);
 uint64_t ncsync_check_states(const struct ncsync_check_result *res);
+uint64_t ncsync_check_class_states(const struct ncsync_check_result *res);
 bool ncsync_check_complete(const struct ncsync_check_result *res);
 enum ncsync_check_limit
 ncsync_check_limit(const struct ncsync_check_result *res);

@@ -146,6 +146,41 @@ static void examples(void)
 	}
 }
 
+/*
+ * A loop's search on its classes that falls back: the loop's line gives
+ * its states and the two searches' added, the verdict's line the states
+ * pass by pass; -j gives them as accel's "class_states".  None when the
+ * induction applied.
+ */
+static void class_states(void)
+{
+	const char *t[] = { "check", example("abba.s"), NULL };
+	const char *j[] = { "-j", "check", example("abba.s"), NULL };
+	const char *ap[] = { "-j", "check", example("producer-consumer.s"),
+			     NULL };
+	unsigned long long n = 0, cls = 0, all = 0, jcls = 0;
+	const char *s;
+	int st = run(t);
+
+	s = strstr(out, "searched pass by pass: ");
+	TAP_CHECK(st == 1 && sscanf(out, "%*s defect: 1 defect in %llu states",
+				    &n) == 1 && s &&
+		  (s = strstr(s, " (")) &&
+		  sscanf(s, " (%llu states on its classes first, %llu in all)",
+			 &cls, &all) == 2 && cls && all == n + cls,
+		  "check abba.s: %llu states on the classes first, %llu in all, %llu pass by pass",
+		  cls, all, n);
+	st = run(j);
+	s = strstr(out, "\"class_states\":");
+	TAP_CHECK(st == 1 && s && strstr(out, "\"loop\":\"fell-back\"") &&
+		  sscanf(s, "\"class_states\":%llu", &jcls) == 1 && jcls == cls,
+		  "check -j abba.s: accel's \"class_states\" %llu, as the text", jcls);
+	st = run(ap);
+	TAP_CHECK(!st && strstr(out, "\"loop\":\"applied\"") &&
+		  !strstr(out, "class_states"),
+		  "check -j producer-consumer.s: by induction, no \"class_states\"");
+}
+
 /* The symmetry line and its JSON; none with --no-symmetry. */
 static void symmetry(void)
 {
@@ -641,6 +676,7 @@ int main(void)
 	snprintf(err_path, sizeof(err_path), "%s/err", dir);
 	examples();
 	symmetry();
+	class_states();
 	replay();
 	replay_long(dir);
 	replay_many_operands(dir);
