@@ -44,6 +44,7 @@ static const char *const examples[] = {
 	"abba.s", "barrier-loop.s", "deadlock.s", "dma-drain.s", "fence.s",
 	"producer-consumer.s", "publish-race.s", "token-ring.s",
 	"call-return.s", "pingpong-cores.s", "core-barrier-loop.s",
+	"core-barrier-loop-4x4.s",
 };
 
 static bool use_spin = true;

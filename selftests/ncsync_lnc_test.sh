@@ -45,7 +45,11 @@
 # 18. run_cores_deadlock: a program across cores whose cores wait for
 #     each other's copy times out, and the report names the cycle across
 #     the cores and each stuck engine's poster on the other core;
-# 19. load_again: the module loads again, with the parameters it had.
+# 19. run_4x4_core_barrier: reload with cores=4 lnc=4 and "ncsync run
+#     examples/core-barrier-loop-4x4.s", sixteen engines on the four
+#     cores of one logical core meeting at a core_barrier 1000 times:
+#     done, sem[22] = 4000 and sem[20] = 0 on each core;
+# 20. load_again: the module loads again, with the parameters it had.
 #
 # selftests/run.sh runs this inside the test VM with the module loaded; it
 # is left loaded as found (the module file: ncsync_module.sh).  Outside
@@ -63,7 +67,7 @@ cbin=$build/selftests/ncsync_corebarrier_test
 sys=/sys/module/ncsync
 . "$here/ncsync_module.sh"
 ex=$top/examples
-tap_plan 19 lnc
+tap_plan 20 lnc
 
 for b in $bins; do
 	ncsync_reload_begin "$b"
@@ -327,6 +331,26 @@ lnc_core_barrier() {
 	lnc_result run_cores_core_barrier
 }
 
+# 19: the core barrier loop of four cores (lnc=4), four engines each;
+# each core counts 4 x 1000 passes.
+lnc_core_barrier_4x4() {
+	for c in 0 1 2 3; do
+		"$tool" -c $c sem set 20 0 > /dev/null
+		"$tool" -c $c sem set 22 0 > /dev/null
+	done
+	why=
+	succeeds -c 0 run "$ex/core-barrier-loop-4x4.s"
+	echo "$out" | head -n 1 | grep -q 'on logical core 0 (cores 0-3, submitted on core 0): done' ||
+		why="$why; not done on logical core 0 (cores 0-3)"
+	for c in 0 1 2 3; do
+		part_of $c | grep -q '\[22\]=4000' ||
+			why="$why; core $c: no sem[22]=4000"
+		[ "$("$tool" -c $c sem get 20)" = 0 ] ||
+			why="$why; core $c: sem[20] not 0"
+	done
+	lnc_result run_4x4_core_barrier
+}
+
 # 17: the monitor of every core sees the end of both parts, each from its
 # own core.
 lnc_notify() {
@@ -402,7 +426,7 @@ lnc_bins() {
 	return $lnc_rc
 }
 
-# 2 - 17: two logical cores of two
+# 2 - 18: two logical cores of two
 # shellcheck disable=SC2046 # one word per parameter
 if out=$(ncsync_load $(ncsync_params_with cores=4 lnc=2)); then
 	tap_run lnc_test "cores=4 lnc=2" lnc_bins
@@ -442,11 +466,21 @@ else
 	tap_not_ok "top # not loaded"
 	for t in run_cores run_cores_json run_cores_outside run_cores_check \
 		 run_cores_refused run_cores_timeline run_cores_other \
-		 run_cores_core_barrier run_cores_notify; do
+		 run_cores_core_barrier run_cores_notify run_cores_deadlock; do
 		tap_not_ok "$t # not loaded"
 	done
 fi
 
-# 18: loaded again as found
+# 19: one logical core of four cores, four engines each
+# shellcheck disable=SC2046 # one word per parameter
+if out=$(ncsync_load $(ncsync_params_with cores=4 lnc=4)); then
+	tmpd=$(mktemp -d)
+	lnc_core_barrier_4x4
+	rm -rf "$tmpd"
+else
+	tap_not_ok "run_4x4_core_barrier # load with cores=4 lnc=4: $out"
+fi
+
+# 20: loaded again as found
 tap_load_again
 exit $tap_failed

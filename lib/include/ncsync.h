@@ -682,6 +682,15 @@ enum ncsync_defect_kind {
 	NCSYNC_DEFECT_KINDS,
 };
 
+/*
+ * The defects a Promela model can hold (ncsync_check_promela_kinds()), as
+ * bits 1 << NCSYNC_DEFECT_*: a deadlock is SPIN's invalid end state, the
+ * others assertions.
+ */
+#define NCSYNC_PROMELA_KINDS						\
+	(1U << NCSYNC_DEFECT_DEADLOCK | 1U << NCSYNC_DEFECT_DMA_RACE |	\
+	 1U << NCSYNC_DEFECT_EVENT | 1U << NCSYNC_DEFECT_OVERFLOW)
+
 /* The part of a record a step executes (struct ncsync_check_step.part). */
 enum ncsync_check_part {
 	NCSYNC_PART_WAIT0,	/* the wait of lane 0, with its action */
@@ -936,6 +945,7 @@ int ncsync_check(const struct ncsync_program *prog,
 enum ncsync_check_verdict
 ncsync_check_verdict(const struct ncsync_check_result *res);
 uint64_t ncsync_check_states(const struct ncsync_check_result *res);
+uint64_t ncsync_check_class_states(const struct ncsync_check_result *res);
 bool ncsync_check_complete(const struct ncsync_check_result *res);
 enum ncsync_check_limit
 ncsync_check_limit(const struct ncsync_check_result *res);
@@ -971,6 +981,10 @@ int ncsync_check_replay_cores(const struct ncsync_asm_part *parts,
 /* The program as a Promela model for SPIN (Documentation/ncsync/check.rst). */
 int ncsync_check_promela(const struct ncsync_asm_part *parts, unsigned int n,
 			 const struct ncsync_check_opts *opts, FILE *out);
+int ncsync_check_promela_kinds(const struct ncsync_asm_part *parts,
+			       unsigned int n,
+			       const struct ncsync_check_opts *opts,
+			       uint32_t kinds, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -73,6 +73,7 @@ struct ck_run {
 	bool abstract;
 	bool stop;
 	struct ck_state *conc;
+	uint64_t class_states;	/* the search on the classes explored */
 	/*
 	 * Symmetry (check_sym.c): the classes, whether the search uses them,
 	 * and those that stay on the classes of a loop (ck_accel_sym()).
@@ -842,6 +843,8 @@ static int ck_class_search(struct ck_run *r)
 	ret = ck_restart(r, true);
 	if (!ret)
 		ret = ck_search(r);
+	if (!ret)
+		r->class_states = r->res->states;
 	if (!ret && r->limited)
 		ck_accel_fail(r->accel, "the search on the classes of its passes reached a limit");
 	/* Every kind of a defect, unposted waits too, pass by pass. */
@@ -878,8 +881,10 @@ static int ck_phases(struct ck_run *r)
 	ret = ck_restart(r, false);
 	if (!ret)
 		ret = ck_search(r);
-	if (!ret)
+	if (!ret) {
 		ck_accel_out(r, NCSYNC_ACCEL_FELL_BACK);
+		r->res->class_states = r->class_states;
+	}
 	return ret;
 }
 

@@ -471,6 +471,8 @@ void ck_accel_sym(const struct ck_accel *a, const struct ck_prog *cp,
  * @limited: a limit ended the search.
  * @limit: the first limit hit.
  * @states: the states explored.
+ * @class_states: the states the search on the classes of a loop explored
+ *	before it fell back (NCSYNC_ACCEL_FELL_BACK), not in @states; else 0.
  * @defects: the first defect of each kind, or NULL.
  * @accel: what the loop acceleration did.
  * @sym: the engines the search took as interchangeable.
@@ -480,6 +482,7 @@ struct ncsync_check_result {
 	bool limited;
 	enum ncsync_check_limit limit;
 	uint64_t states;
+	uint64_t class_states;
 	struct ncsync_check_defect *defects[NCSYNC_DEFECT_KINDS];
 	struct ncsync_check_accel accel;
 	struct ncsync_check_symmetry sym;

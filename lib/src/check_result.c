@@ -99,6 +99,11 @@ uint64_t ncsync_check_states(const struct ncsync_check_result *res)
 	return res ? res->states : 0;
 }
 
+uint64_t ncsync_check_class_states(const struct ncsync_check_result *res)
+{
+	return res ? res->class_states : 0;
+}
+
 unsigned int ncsync_check_ndefects(const struct ncsync_check_result *res)
 {
 	unsigned int k, n = 0;

@@ -783,8 +783,7 @@ int ck_promela(const struct ncsync_asm_part *parts, unsigned int n,
 	if (!out || opts->reserved ||
 	    (opts->flags & ~(NCSYNC_CHECK_F_DMA_FIFO | NCSYNC_CHECK_F_NO_ACCEL |
 			     NCSYNC_CHECK_F_NO_SYMMETRY)) ||
-	    (kinds & ~(1U << NCSYNC_DEFECT_DEADLOCK | 1U << NCSYNC_DEFECT_OVERFLOW |
-		       1U << NCSYNC_DEFECT_EVENT | 1U << NCSYNC_DEFECT_DMA_RACE)))
+	    (kinds & ~NCSYNC_PROMELA_KINDS))
 		return -EINVAL;
 	cp = malloc(sizeof(*cp));
 	if (!cp)
@@ -826,4 +825,33 @@ int ncsync_check_promela(const struct ncsync_asm_part *parts, unsigned int n,
 			 const struct ncsync_check_opts *opts, FILE *out)
 {
 	return ck_promela(parts, n, opts, 0, out, NULL);
+}
+
+/**
+ * ncsync_check_promela_kinds() - write a program as a Promela model for
+ *	SPIN that asserts the defects @kinds too.
+ * @parts: as ncsync_check_promela()'s.
+ * @n: entries of @parts.
+ * @opts: as ncsync_check_promela()'s.
+ * @kinds: bits 1 << NCSYNC_DEFECT_* of NCSYNC_PROMELA_KINDS: overflow,
+ *	event and dma-race are asserted inside each step that could commit
+ *	one (Documentation/ncsync/check.rst, "SPIN: the same program, another
+ *	checker"); the deadlock is the invalid end state whatever @kinds.
+ * @out: where to write the model.
+ *
+ * ncsync_check_promela() is this with @kinds 0.  SPIN reports an
+ * assertion violation exactly when ncsync_check_cores() finds one of
+ * @kinds, or stops at its limit of copies in flight; the first variable
+ * the assertion names tells its kind: e (event), s or r (overflow), d
+ * (dma-race), ncopies (the limit).
+ *
+ * Return: as ncsync_check_promela(); -EINVAL for a kind not in
+ * NCSYNC_PROMELA_KINDS too.
+ */
+int ncsync_check_promela_kinds(const struct ncsync_asm_part *parts,
+			       unsigned int n,
+			       const struct ncsync_check_opts *opts,
+			       uint32_t kinds, FILE *out)
+{
+	return ck_promela(parts, n, opts, kinds, out, NULL);
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * ncsync_check() and its accessors: every error path, the defaults, the
- * limits, the names of the defect kinds, and ncsync_check_replay()'s
- * refusals.
+ * limits, the names of the defect kinds, ncsync_check_replay()'s
+ * refusals, and the states of a search on a loop's classes that fell back
+ * (ncsync_check_class_states()).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,7 +33,8 @@ static void names_and_defaults(void)
 		  !o.flags && !o.sems[0] && !o.events[255],
 		  "ncsync_check_opts_init(): the defaults, banks zero");
 	TAP_CHECK(ncsync_check_verdict(NULL) == NCSYNC_CHECK_INCONCLUSIVE &&
-		  !ncsync_check_states(NULL) && !ncsync_check_complete(NULL) &&
+		  !ncsync_check_states(NULL) && !ncsync_check_class_states(NULL) &&
+		  !ncsync_check_complete(NULL) &&
 		  !ncsync_check_ndefects(NULL) &&
 		  !ncsync_check_defect(NULL, 0),
 		  "the accessors of a NULL result");
@@ -202,6 +204,71 @@ static void timeout(void)
 	ncsync_program_free(p);
 }
 
+/* examples/abba.s: a deadlock, found on the classes of pe's loop first. */
+static const char abba[] =
+	"engine pool\n\tsema_clear 3\n\tnop then sem[1] = 1\n"
+	"\tnop then sem[2] = 1\n\tnop wait sem[1] > 0 then sem[1]--\n"
+	"\tnop wait sem[2] > 0 then sem[2]--\n\tnop then sem[3]++\n"
+	"\tnop then sem[2]++\n\tnop then sem[1]++\n\texit\n"
+	"engine pe\n\tmovi r1, 0\nspin:\taddi r1, r1, 1\n"
+	"\tbr.lt.u32 r1, 64, spin\n\tnop wait sem[2] > 0 then sem[2]--\n"
+	"\tnop wait sem[1] > 0 then sem[1]--\n\tnop then sem[3]++\n"
+	"\tnop then sem[1]++\n\tnop then sem[2]++\n\texit\n";
+
+/* ncsync_check() of @p with @flags and @max_states; NULL on an error. */
+static struct ncsync_check_result *
+check_with(const struct ncsync_program *p, uint32_t flags, uint64_t max_states)
+{
+	struct ncsync_check_result *res = NULL;
+	struct ncsync_check_opts o;
+
+	ncsync_check_opts_init(&o);
+	o.flags = flags;
+	o.max_states = max_states;
+	return ncsync_check(p, &o, &res) ? NULL : res;
+}
+
+/*
+ * The states of the search on a loop's classes when it falls back: not in
+ * ncsync_check_states(), which is the search pass by pass's alone (the
+ * same as without the acceleration); each search has the whole state
+ * limit; 0 when it did not fall back or never ran.
+ */
+static void class_states(void)
+{
+	struct ncsync_program *p = ck_build(abba, NCSYNC_LOWER_COUNTER);
+	struct ncsync_check_result *fb = NULL, *off = NULL, *lim = NULL;
+	struct ncsync_check_accel a = { 0 }, al = { 0 };
+
+	if (p) {
+		fb = check_with(p, 0, NCSYNC_CHECK_MAX_STATES);
+		off = check_with(p, NCSYNC_CHECK_F_NO_ACCEL,
+				 NCSYNC_CHECK_MAX_STATES);
+		lim = check_with(p, 0, 20);
+	}
+	ncsync_check_accel(fb, &a);
+	ncsync_check_accel(lim, &al);
+	TAP_CHECK(fb && off && a.status == NCSYNC_ACCEL_FELL_BACK &&
+		  ncsync_check_class_states(fb) > 0 &&
+		  !ncsync_check_class_states(off) &&
+		  ncsync_check_states(fb) == ncsync_check_states(off),
+		  "a defect on the classes: %llu states on them, %llu pass by pass (%llu without the acceleration)",
+		  (unsigned long long)ncsync_check_class_states(fb),
+		  (unsigned long long)ncsync_check_states(fb),
+		  (unsigned long long)ncsync_check_states(off));
+	TAP_CHECK(lim && al.status == NCSYNC_ACCEL_FELL_BACK &&
+		  ncsync_check_class_states(lim) == 20 &&
+		  ncsync_check_states(lim) == 20 &&
+		  ncsync_check_limit(lim) == NCSYNC_CHECK_LIMIT_STATES,
+		  "max_states 20: the classes' search and the search pass by pass reach it each (%llu, %llu)",
+		  (unsigned long long)ncsync_check_class_states(lim),
+		  (unsigned long long)ncsync_check_states(lim));
+	ncsync_check_free(fb);
+	ncsync_check_free(off);
+	ncsync_check_free(lim);
+	ncsync_program_free(p);
+}
+
 int main(void)
 {
 	struct ncsync_program *p =
@@ -217,6 +284,7 @@ int main(void)
 	timeout();
 	too_many_copies();
 	peer_followed();
+	class_states();
 	ncsync_program_free(p);
 	return tap_done();
 }

@@ -8,7 +8,8 @@
  * "# options:" line; and SPIN, on the models of examples of one core and
  * across cores, reaches ncsync's verdict (skipped without spin(1)).  The
  * assertions of the other kinds (ck_promela()): where each sits, and
- * SPIN, going on past its errors, finds the kinds ncsync finds.
+ * SPIN, going on past its errors, finds the kinds ncsync finds; the same
+ * through ncsync_check_promela_kinds() and --promela-kinds.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,7 +26,29 @@
 
 static char dir[] = "/tmp/ncsync-promela-XXXXXX";
 
-/* The model of @part with @o in a malloc'd string; NULL on an error. */
+/*
+ * The model of @part with @o asserting @kinds (ncsync_check_promela_kinds())
+ * in a malloc'd string; NULL on an error.
+ */
+static char *model_kinds(const struct ncsync_asm_part *part, unsigned int n,
+			 const struct ncsync_check_opts *o, uint32_t kinds,
+			 int *ret)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	*ret = f ? ncsync_check_promela_kinds(part, n, o, kinds, f) : -ENOMEM;
+	if (f)
+		fclose(f);
+	if (*ret) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* The deadlock model of @part with @o (ncsync_check_promela()). */
 static char *model_of(const struct ncsync_asm_part *part, unsigned int n,
 		      const struct ncsync_check_opts *o, int *ret)
 {
@@ -190,6 +213,54 @@ static void kinds(void)
 	ncsync_program_free(p);
 }
 
+/*
+ * ncsync_check_promela_kinds(): the library's entry point to the models
+ * of kinds_model(): ck_promela()'s model for the kinds of
+ * NCSYNC_PROMELA_KINDS (the deadlock bit changes nothing: it is the
+ * invalid end state), ncsync_check_promela()'s for none; another kind is
+ * EINVAL and writes nothing.
+ */
+static void kinds_public(void)
+{
+	struct ncsync_program *p = ck_build(kinds_text, NCSYNC_LOWER_COUNTER);
+	struct ncsync_asm_part part = { .prog = p };
+	char *all, *some, *none, *dl, *plain, *ck = NULL, buf[16] = "";
+	size_t len = 0;
+	FILE *f = open_memstream(&ck, &len);
+	int r1, r2, r3, r4, r5, ret;
+
+	ret = ck_promela(&part, 1, NULL, KINDS, f, NULL);
+	fclose(f);
+	all = model_kinds(&part, 1, NULL, NCSYNC_PROMELA_KINDS, &r1);
+	some = model_kinds(&part, 1, NULL, 1U << NCSYNC_DEFECT_EVENT, &r2);
+	none = model_kinds(&part, 1, NULL, 0, &r3);
+	dl = model_kinds(&part, 1, NULL, 1U << NCSYNC_DEFECT_DEADLOCK, &r4);
+	plain = model_of(&part, 1, NULL, &r5);
+	TAP_CHECK(!ret && all && !strcmp(all, ck) && some &&
+		  strstr(some, "assert(e0_3 != 1)") && !strstr(some, "assert(d") &&
+		  none && plain && !strcmp(none, plain) && dl &&
+		  !strcmp(dl, plain),
+		  "ncsync_check_promela_kinds(): every kind, one, none, the deadlock: %d %d %d %d %d",
+		  r1, r2, r3, r4, r5);
+	f = fmemopen(buf, sizeof(buf), "w");
+	TAP_CHECK(ncsync_check_promela_kinds(&part, 1, NULL,
+					     1U << NCSYNC_DEFECT_BARRIER_IMBALANCE,
+					     f) == -EINVAL &&
+		  ncsync_check_promela_kinds(&part, 1, NULL,
+					     1U << NCSYNC_DEFECT_UNPOSTED_WAIT,
+					     f) == -EINVAL &&
+		  !fflush(f) && !ftell(f) && !buf[0],
+		  "ncsync_check_promela_kinds(): a kind not in NCSYNC_PROMELA_KINDS is EINVAL, nothing written");
+	fclose(f);
+	free(all);
+	free(some);
+	free(none);
+	free(dl);
+	free(plain);
+	free(ck);
+	ncsync_program_free(p);
+}
+
 static void bad_args(void)
 {
 	struct ncsync_program *p = ck_build("engine pool\n\tnop then sem[1]++\n",
@@ -296,6 +367,111 @@ static void the_tool(void)
 	ncsync_program_free(p);
 }
 
+/*
+ * --promela-kinds: the library's model of those kinds; a bad kind, no
+ * --promela, or the option in a file's "# options:" line: exit 2, nothing
+ * written.
+ */
+static void the_tool_kinds(void)
+{
+	struct ncsync_program *p = ck_build(kinds_text, NCSYNC_LOWER_COUNTER);
+	struct ncsync_asm_part part = { .prog = p };
+	char path[1024], pml[1024], args[4096], *lib, *lib2, *out, *out2;
+	int ret, st, st2;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/k.s", dir);
+	snprintf(pml, sizeof(pml), "%s/k.pml", dir);
+	f = fopen(path, "w");
+	fputs(kinds_text, f);
+	fclose(f);
+	lib = model_kinds(&part, 1, NULL, NCSYNC_PROMELA_KINDS, &ret);
+	lib2 = model_kinds(&part, 1, NULL, 1U << NCSYNC_DEFECT_DMA_RACE |
+			   1U << NCSYNC_DEFECT_OVERFLOW, &ret);
+	snprintf(args, sizeof(args), "check %s --promela - --promela-kinds all",
+		 path);
+	st = tool(args);
+	out = slurp("out");
+	snprintf(args, sizeof(args),
+		 "check %s --promela=- --promela-kinds=dma-race,overflow", path);
+	st2 = tool(args);
+	out2 = slurp("out");
+	TAP_CHECK(!st && !st2 && lib && out && !strcmp(lib, out) && lib2 &&
+		  out2 && !strcmp(lib2, out2) && strcmp(out, out2),
+		  "--promela-kinds all, dma-race,overflow: the library's models: %d %d",
+		  st, st2);
+	free(out);
+	free(out2);
+	snprintf(args, sizeof(args),
+		 "check %s --promela %s --promela-kinds deadlock,unposted-wait",
+		 path, pml);
+	st = tool(args);
+	out = slurp("out");
+	TAP_CHECK(st == 2 && out &&
+		  strstr(out, "invalid --promela-kinds 'deadlock,unposted-wait'") &&
+		  access(pml, F_OK),
+		  "--promela-kinds of a kind SPIN is not asked: exit 2, names it, nothing written: %d",
+		  st);
+	free(out);
+	snprintf(args, sizeof(args), "check %s --promela-kinds all", path);
+	st = tool(args);
+	out = slurp("out");
+	TAP_CHECK(st == 2 && out &&
+		  strstr(out, "--promela-kinds without --promela"),
+		  "--promela-kinds without --promela: exit 2: %d", st);
+	free(out);
+	f = fopen(path, "w");
+	fprintf(f, "# options: --promela-kinds all\n%s", kinds_text);
+	fclose(f);
+	snprintf(args, sizeof(args), "check %s --promela %s", path, pml);
+	st = tool(args);
+	out = slurp("out");
+	TAP_CHECK(st == 2 && out &&
+		  strstr(out, "--promela-kinds in its '# options:' line") &&
+		  access(pml, F_OK),
+		  "--promela-kinds in a file's options line: exit 2, nothing written: %d",
+		  st);
+	free(out);
+	free(lib);
+	free(lib2);
+	ncsync_program_free(p);
+}
+
+/*
+ * SPIN, going on past its errors, on the tool's model of every kind of
+ * examples/@name: the kinds ncsync check -j finds there.
+ */
+static void spin_kinds_example(const char *name)
+{
+	struct spin_run sr = { .cflags = "-O0", .timeout_s = 300,
+			       .panflags = "-c0 -m1000000 -w20" };
+	char args[8192], key[64], *out;
+	uint32_t want = 0;
+	unsigned int k;
+	int st, stj;
+
+	snprintf(args, sizeof(args), "-j check %s/examples/%s",
+		 NCSYNC_TEST_TOP, name);
+	stj = tool(args);
+	out = slurp("out");
+	for (k = 0; out && k < NCSYNC_DEFECT_KINDS; k++) {
+		snprintf(key, sizeof(key), "\"kind\":\"%s\"",
+			 ncsync_defect_name(k));
+		if (strstr(out, key) && NCSYNC_PROMELA_KINDS & 1U << k)
+			want |= 1U << k;
+	}
+	free(out);
+	snprintf(args, sizeof(args),
+		 "check %s/examples/%s --promela %s/model.pml --promela-kinds all",
+		 NCSYNC_TEST_TOP, name, dir);
+	st = tool(args);
+	if (!st)
+		spin_check(dir, &sr);
+	TAP_CHECK(stj == 1 && !st && sr.found == want && want,
+		  "SPIN -c0 on the model of %s --promela-kinds all: the kinds ncsync check finds (%#x, %#x)",
+		  name, sr.found, want);
+}
+
 /* SPIN on the tool's model of @name (in examples/ or DIR): @verdict. */
 static void spin_example(const char *name, const char *opt,
 			 enum spin_verdict verdict)
@@ -348,9 +524,13 @@ int main(void)
 	}
 	steps();
 	kinds();
+	kinds_public();
 	bad_args();
 	the_tool();
+	the_tool_kinds();
 	if (spin_available()) {
+		spin_kinds_example("publish-race.s");
+		spin_kinds_example("dma-drain.s");
 		spin_example("abba.s", "", SPIN_DEADLOCK);
 		spin_example("producer-consumer.s", "", SPIN_SAFE);
 		spin_example("pingpong-cores.s", "--dma-fifo", SPIN_SAFE);

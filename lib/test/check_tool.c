@@ -118,6 +118,10 @@ static const struct verdict verdicts[] = {
 	{ "fence.s", "--no-symmetry", 0, "safe: 0 defects" },
 	{ "core-barrier-loop.s", "--max-memory=4", 3,
 	  "(limit: memory, --max-memory 4 MiB)" },
+	/* Sixteen engines on four cores, the checker's most: searched. */
+	{ "core-barrier-loop-4x4.s", "--max-states=5000", 3,
+	  "inconclusive: 0 defects in 5000 states (limit: states, "
+	  "--max-states 5000)" },
 	{ "barrier-loop.s", "--timeout=1", 3,
 	  "(limit: time, --timeout 1 ms)" },
 	{ "publish-race.s", "--max-states=10", 1,
@@ -140,6 +144,41 @@ static void examples(void)
 			  v->file, v->opt ? " " : "", v->opt ? v->opt : "", st,
 			  v->status, v->says);
 	}
+}
+
+/*
+ * A loop's search on its classes that falls back: the loop's line gives
+ * its states and the two searches' added, the verdict's line the states
+ * pass by pass; -j gives them as accel's "class_states".  None when the
+ * induction applied.
+ */
+static void class_states(void)
+{
+	const char *t[] = { "check", example("abba.s"), NULL };
+	const char *j[] = { "-j", "check", example("abba.s"), NULL };
+	const char *ap[] = { "-j", "check", example("producer-consumer.s"),
+			     NULL };
+	unsigned long long n = 0, cls = 0, all = 0, jcls = 0;
+	const char *s;
+	int st = run(t);
+
+	s = strstr(out, "searched pass by pass: ");
+	TAP_CHECK(st == 1 && sscanf(out, "%*s defect: 1 defect in %llu states",
+				    &n) == 1 && s &&
+		  (s = strstr(s, " (")) &&
+		  sscanf(s, " (%llu states on its classes first, %llu in all)",
+			 &cls, &all) == 2 && cls && all == n + cls,
+		  "check abba.s: %llu states on the classes first, %llu in all, %llu pass by pass",
+		  cls, all, n);
+	st = run(j);
+	s = strstr(out, "\"class_states\":");
+	TAP_CHECK(st == 1 && s && strstr(out, "\"loop\":\"fell-back\"") &&
+		  sscanf(s, "\"class_states\":%llu", &jcls) == 1 && jcls == cls,
+		  "check -j abba.s: accel's \"class_states\" %llu, as the text", jcls);
+	st = run(ap);
+	TAP_CHECK(!st && strstr(out, "\"loop\":\"applied\"") &&
+		  !strstr(out, "class_states"),
+		  "check -j producer-consumer.s: by induction, no \"class_states\"");
 }
 
 /* The symmetry line and its JSON; none with --no-symmetry. */
@@ -637,6 +676,7 @@ int main(void)
 	snprintf(err_path, sizeof(err_path), "%s/err", dir);
 	examples();
 	symmetry();
+	class_states();
 	replay();
 	replay_long(dir);
 	replay_many_operands(dir);

@@ -204,12 +204,16 @@ class Defect:
 @dataclass
 class CheckResult:
     """What check() found: ``verdict`` (a Verdict), ``states`` explored,
-    ``complete`` (every schedule explored) and ``defects``."""
+    ``complete`` (every schedule explored), ``defects``, and
+    ``class_states``: the states the search on a loop's classes explored
+    before it fell back to the search pass by pass (not in ``states``;
+    0 when it did not fall back)."""
 
     verdict: Verdict
     states: int
     complete: bool
     defects: List[Defect]
+    class_states: int = 0
 
     @property
     def safe(self) -> bool:
@@ -281,7 +285,8 @@ def check(what: Checked, *, max_states: Optional[int] = None,
                    for i in range(lib.ncsync_check_ndefects(res))]
         return CheckResult(Verdict(lib.ncsync_check_verdict(res)),
                            lib.ncsync_check_states(res),
-                           bool(lib.ncsync_check_complete(res)), defects)
+                           bool(lib.ncsync_check_complete(res)), defects,
+                           lib.ncsync_check_class_states(res))
     finally:
         lib.ncsync_check_free(res)
 

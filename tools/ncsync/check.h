@@ -27,6 +27,7 @@ struct check_opts {
 	struct init_banks init;
 	uint32_t lnc;		/* 0: the text's */
 	const char *promela;	/* write the model there, "-": stdout */
+	uint32_t promela_kinds;	/* and assert these defects: 1 << kind */
 	/* Accepted for the "# options:" lines written for run; unused. */
 	uint32_t watchdog;
 	bool strict;

@@ -475,21 +475,29 @@ static const char *const accel_names[] = {
 	[NCSYNC_ACCEL_FELL_BACK] = "fell-back",
 };
 
-/* What the loop acceleration did, after the verdict's line. */
+/*
+ * What the loop acceleration did, after the verdict's line; on a fall-back,
+ * the states its search on the classes spent, and the check's in all.
+ */
 static void print_accel(const struct checking *ck,
+			const struct ncsync_check_result *res,
 			const struct ncsync_check_accel *a)
 {
 	const char *who = eng_name(ck->multi, a->core, a->engine);
+	uint64_t cls = ncsync_check_class_states(res);
 
 	if (a->status == NCSYNC_ACCEL_APPLIED)
 		printf("loop at line %u (%s@%u) checked by induction over its passes\n",
 		       a->line, who, a->record);
 	else if (a->status == NCSYNC_ACCEL_FELL_BACK)
-		printf("loop at line %u (%s@%u) searched pass by pass: %s\n",
-		       a->line, who, a->record, a->why);
+		printf("loop at line %u (%s@%u) searched pass by pass: %s (%llu states on its classes first, %llu in all)\n",
+		       a->line, who, a->record, a->why,
+		       (unsigned long long)cls,
+		       (unsigned long long)(cls + ncsync_check_states(res)));
 }
 
 static void json_accel(const struct checking *ck,
+		       const struct ncsync_check_result *res,
 		       const struct ncsync_check_accel *a)
 {
 	j_obj("accel");
@@ -501,6 +509,8 @@ static void json_accel(const struct checking *ck,
 	}
 	if (a->why)
 		j_str("why", a->why);
+	if (a->status == NCSYNC_ACCEL_FELL_BACK)
+		j_uint("class_states", ncsync_check_class_states(res));
 	j_end();
 }
 
@@ -554,7 +564,7 @@ void check_report(const struct checking *ck,
 		j_bool("complete", ncsync_check_complete(res));
 		j_str("limit",
 		      ncsync_check_limit_name(ncsync_check_limit(res)));
-		json_accel(ck, &accel);
+		json_accel(ck, res, &accel);
 		json_symmetry(ck, &sym);
 		j_arr("defects");
 		for (i = 0; i < n; i++)
@@ -569,7 +579,7 @@ void check_report(const struct checking *ck,
 	       (unsigned long long)ncsync_check_states(res));
 	print_limit(ck, res);
 	printf("\n");
-	print_accel(ck, &accel);
+	print_accel(ck, res, &accel);
 	print_symmetry(ck, &sym);
 	for (i = 0; i < n; i++)
 		print_defect(ck, ncsync_check_defect(res, i));

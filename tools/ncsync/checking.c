@@ -54,6 +54,34 @@ static bool parse_events(const char *s, void *field)
 	return ok;
 }
 
+/*
+ * "KIND[,KIND...]" of the defects a Promela model holds, by their names
+ * (ncsync_defect_name()), or "all": bits 1 << NCSYNC_DEFECT_*.
+ */
+static bool parse_promela_kinds(const char *s, void *field)
+{
+	uint32_t *kinds = field, k;
+	char *dup = strdup(s), *w, *save;
+	bool ok = dup && *dup;
+
+	for (w = ok ? strtok_r(dup, ",", &save) : NULL; w && ok;
+	     w = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(w, "all")) {
+			*kinds |= NCSYNC_PROMELA_KINDS;
+			continue;
+		}
+		for (k = 0; k < NCSYNC_DEFECT_KINDS; k++)
+			if (NCSYNC_PROMELA_KINDS & 1U << k &&
+			    !strcmp(w, ncsync_defect_name(k)))
+				break;
+		ok = k < NCSYNC_DEFECT_KINDS;
+		if (ok)
+			*kinds |= 1U << k;
+	}
+	free(dup);
+	return ok;
+}
+
 enum {
 	CO_LOWERING, CO_SEM, CO_EVENT, CO_MAX_STATES, CO_TIMEOUT,
 	CO_DMA_FIFO, CO_WATCHDOG, CO_STRICT, CO_CONFORMANCE, CO_LNC,
@@ -61,6 +89,7 @@ enum {
 	CO_NO_ACCEL,
 	CO_NO_SYMMETRY,
 	CO_PROMELA,
+	CO_PROMELA_KINDS,
 };
 
 const struct opt check_opt_table[] = {
@@ -95,6 +124,10 @@ const struct opt check_opt_table[] = {
 			     OPT_FIELD(struct check_opts, no_symmetry) },
 	[CO_PROMELA] = { "promela", 'P', OPT_PATH,
 			 OPT_FIELD(struct check_opts, promela) },
+	[CO_PROMELA_KINDS] = { "promela-kinds", 'K', OPT_PARSE,
+			       "all|deadlock,dma-race,event,overflow",
+			       OPT_FIELD(struct check_opts, promela_kinds),
+			       .parse = parse_promela_kinds },
 	{ /* sentinel */ }
 };
 
@@ -153,9 +186,10 @@ int checking_build(struct checking *ck)
 				&ck->file, &ck->o, &ck->given, &ck->opts_line);
 		if (ret)
 			return ret;
-		if (ck->file.promela) {
-			fail_msg("%s: --promela in its '# options:' line: a file names no output",
-				 ck->path);
+		if (ck->file.promela || ck->file.promela_kinds) {
+			fail_msg("%s: --promela%s in its '# options:' line: a file names no output",
+				 ck->path,
+				 ck->file.promela ? "" : "-kinds");
 			return EXIT_USAGE;
 		}
 		bo.lowering = ck->o.lowering;

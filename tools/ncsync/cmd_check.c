@@ -2,9 +2,10 @@
 /*
  * ncsync(1): ncsync check FILE [--lowering counter|events] [--sem N=V,...]
  * [--event N,...] [--max-states N] [--timeout MS] [--dma-fifo] [--lnc N]
- * [--max-memory MIB] [--no-accel] [--no-symmetry] [--promela OUT.pml]:
- * every schedule of FILE's lowered program explored (checking.c) and
- * reported (check_print.c); or its Promela model written.
+ * [--max-memory MIB] [--no-accel] [--no-symmetry] [--promela OUT.pml
+ * [--promela-kinds KIND,...|all]]: every schedule of FILE's lowered program
+ * explored (checking.c) and reported (check_print.c); or its Promela model
+ * written.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,7 +24,8 @@ static int verdict_exit(enum ncsync_check_verdict v)
 
 /*
  * --promela OUT: the model of the lowered program for SPIN, instead of the
- * check (ncsync_check_promela()).
+ * check, asserting the defects of --promela-kinds
+ * (ncsync_check_promela_kinds()).
  */
 static int write_promela(const struct checking *ck)
 {
@@ -34,7 +36,8 @@ static int write_promela(const struct checking *ck)
 
 	if (!f)
 		return fail_err(errno, "%s", path);
-	ret = ncsync_check_promela(ck->parts, ck->nparts, &ck->copts, f);
+	ret = ncsync_check_promela_kinds(ck->parts, ck->nparts, &ck->copts,
+					 ck->o.promela_kinds, f);
 	if (!std && fclose(f) && !ret)
 		ret = -EIO;
 	if (ret == -EOPNOTSUPP) {
@@ -79,6 +82,8 @@ int cmd_check(const struct cmd *c, int argc, char **argv)
 	if (!ret && a.npos != 1)
 		ret = usage_err(ck->cmd, a.npos ? "unexpected argument '%s'" :
 				"missing FILE%s", a.npos ? a.pos[1] : "");
+	if (!ret && ck->o.promela_kinds && !ck->o.promela)
+		ret = usage_err(ck->cmd, "--promela-kinds without --promela");
 	if (!ret) {
 		ck->given = a.given;
 		ck->path = a.pos[0];

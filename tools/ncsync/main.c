@@ -64,7 +64,7 @@ static const struct cmd cmds[] = {
 	{ "check", "FILE [--lowering counter|events] [--sem N=V,...]\n"
 	  "\t    [--event N,...] [--max-states N] [--timeout MS] [--dma-fifo]\n"
 	  "\t    [--conformance] [--lnc N] [--max-memory MIB] [--no-accel]\n"
-	  "\t    [--no-symmetry] [--promela OUT.pml]",
+	  "\t    [--no-symmetry] [--promela OUT.pml [--promela-kinds KIND,...|all]]",
 	  "explore every schedule of FILE's lowered program on a host model\n"
 	  "\tof the engines; report each defect kind (deadlock, dma-race,\n"
 	  "\tevent, overflow, barrier-imbalance, unposted-wait) with a schedule\n"
@@ -75,7 +75,9 @@ static const struct cmd cmds[] = {
 	  "\tEngines of a core that run the same records are searched as\n"
 	  "\tinterchangeable; --no-symmetry: each order apart.\n"
 	  "\t--promela writes the lowered program as a Promela model for SPIN\n"
-	  "\tinstead ('-': stdout)",
+	  "\tinstead ('-': stdout); it asserts --promela-kinds' defects too\n"
+	  "\t(dma-race, event, overflow, all; a deadlock is SPIN's invalid\n"
+	  "\tend state)",
 	  cmd_check },
 	{ "replay", "FILE SCHEDULE... [--lowering counter|events] [--sem N=V,...]\n"
 	  "\t    [--event N,...] [--dma-fifo] [--lnc N]",

@@ -36,6 +36,7 @@ def test_check_agrees_with_the_tool(name, examples, example_text):
     assert res.verdict.name.lower() == tool['verdict']
     assert res.states == tool['states']
     assert res.complete == tool['complete']
+    assert res.class_states == tool['accel'].get('class_states', 0)
     assert len(res.defects) == len(tool['defects'])
     for d, t in zip(res.defects, tool['defects']):
         assert d.name == t['kind']
@@ -43,6 +44,18 @@ def test_check_agrees_with_the_tool(name, examples, example_text):
         assert t['engine'].endswith(ncsync._lib.engine_name(d.engine))
         assert [(s.record, s.line) for s in d.steps] == \
             [(s['record'], s['line']) for s in t['schedule']]
+
+
+def test_class_states_of_a_fall_back(example_text):
+    # abba.s: the deadlock is found on the classes of pe's loop first,
+    # then searched pass by pass, as without the acceleration.
+    res = ncsync.check(ncsync.assemble(example_text('abba.s')))
+    assert res.class_states > 0
+    small = ncsync.check(ncsync.assemble(example_text('abba.s')),
+                         max_states=20)
+    assert (small.class_states, small.states) == (20, 20)
+    safe = ncsync.check(ncsync.assemble(example_text('producer-consumer.s')))
+    assert safe.safe and safe.class_states == 0
 
 
 def test_deadlock_defect_as_objects(example_text):
