@@ -178,9 +178,7 @@ static inline int submit(int fd, const __u8 *engines, unsigned int n,
 
 static inline int status_get(int fd, __u32 id, struct ncsync_prog_status *ps)
 {
-	memset(ps, 0, sizeof(*ps));
-	ps->id = id;
-	return ioctl(fd, NCSYNC_IOC_PROG_STATUS, ps) ? -errno : 0;
+	return prog_status(fd, id, 0, ps, NULL);
 }
 
 static inline int prog_cancel(int fd, __u32 id)
