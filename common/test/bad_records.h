@@ -9,7 +9,7 @@
  *    reason;
  *  - the library's host test (lib/test/program_error.c): the decoder,
  *    then ncsync_program_finalize() and ncsync_program_error();
- *  - the selftests (ncsync_engine_submit_test, ncsync_badinput_test):
+ *  - the selftests (ncsync_engine_submit_test, ncsync_badinput_prog_test):
  *    NCSYNC_IOC_SUBMIT fails with EINVAL, names the record and the reason,
  *    and nothing runs.
  *
