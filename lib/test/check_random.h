@@ -9,6 +9,13 @@
  * without a completion update, Drains, GroupResetSemaphores, register
  * operands, a two-lane EventSemaphore.  And the order of the hashes of
  * their final states.
+ *
+ * A copy's source and destination and its length are drawn so that two
+ * copies' ranges are often adjacent (one ends where the other starts) or
+ * share exactly one byte, and sometimes apart or one inside the other, and
+ * copies are two lines of the menu in fourteen: an off-by-one in the
+ * dma-race rule (check.rst "Defects") changes a verdict, which check_spin
+ * catches (SPIN's model decides the conflicts on its own, promela.c).
  */
 #ifndef NCSYNC_TEST_CHECK_RANDOM_H
 #define NCSYNC_TEST_CHECK_RANDOM_H
@@ -36,8 +43,8 @@ static const char *const ck_menu[] = {
 	"nop wait sem[%u] == 0", "nop then ev[%u] set", "nop then ev[%u] clear",
 	"nop wait ev[%u] set_then_clear", "addi r1, r1, 1",
 	"br.lt.u32 r1, 2, top", "poll min r2, sem[%u]", "drain", "exit",
-	"dma 0x%x, 0x%x, 64, latency=1 on_land sem[%u]++",
-	"dma 0x%x, 0x%x, 64, latency=1",
+	"dma 0x%x, 0x%x, %u, latency=1 on_land sem[%u]++",
+	"dma 0x%x, 0x%x, %u, latency=1",
 	"nop then sem[%u] += 3", "nop then sem[%u] -= 2",
 	"nop wait sem[%u] <= 1", "nop wait sem[%u] > 1", "sema_clear %u",
 	"nop then sem[%u] = 2", "nop then sem[%u] += r1",
@@ -45,16 +52,30 @@ static const char *const ck_menu[] = {
 	"poll min r2, sem[%u]..sem[3], writeback",
 	"nop wait ev[%u] set", "nop wait ev[%u] clear",
 	"evsem wait ev[%u] set lane1 then ev[%u] clear",
+	/* Copies twice as often: a race needs two in flight. */
+	"dma 0x%x, 0x%x, %u, latency=1 on_land sem[%u]++",
+	"dma 0x%x, 0x%x, %u, latency=1",
 };
+
+/*
+ * A copy's source and destination, and its length: of two copies at
+ * consecutive offsets, the lower one of 0x40 bytes ends where the other
+ * starts, of 0x41 shares one byte with it, of 0x3f or 1 stops short of it;
+ * at one offset they share their first byte.  The ranges stay in the
+ * device memory (common/ncsync_record.c, ncsync_decode_dma()).
+ */
+static const unsigned int ck_dma_off[] = { 0x0, 0x40, 0x80 };
+static const unsigned int ck_dma_len[] = { 1, 0x3f, 0x40, 0x41 };
 
 static inline void ck_random_line(char *buf, size_t len)
 {
 	unsigned int m = ck_rnd(sizeof(ck_menu) / sizeof(ck_menu[0]));
-	unsigned int a = 1 + ck_rnd(3), s = 0x40 * ck_rnd(3);
-	unsigned int d = 0x40 * ck_rnd(3);
+	unsigned int a = 1 + ck_rnd(3), s = ck_dma_off[ck_rnd(3)];
+	unsigned int d = ck_dma_off[ck_rnd(3)];
 
-	if (m == 13 || m == 14)
-		snprintf(buf, len, ck_menu[m], s, d, a);
+	if (m == 13 || m == 14 || m == 27 || m == 28)
+		snprintf(buf, len, ck_menu[m], s, d, ck_dma_len[ck_rnd(4)],
+			 a);
 	else if (m == 2 || m == 22 || m == 26)
 		snprintf(buf, len, ck_menu[m], a, 1 + ck_rnd(3));
 	else
