@@ -19,8 +19,8 @@
 # ncsync check: safe, proved by induction over the loop's passes whatever
 # the number of passes (7735 states; 7620 pass by pass, with --no-accel; exit
 # status 0).  With
-# --lowering events the barriers' event bits make it larger: safe, pass by
-# pass, in 76011 states.
+# --lowering events the barriers' event bits make it larger: safe, by
+# induction too, in 48275 states.
 #
 #	ncsync run examples/barrier-loop.s
 #	ncsync run --lowering events --timeline barrier-loop.svg examples/barrier-loop.s

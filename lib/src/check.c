@@ -788,6 +788,8 @@ static int ck_restart(struct ck_run *r, bool abstract)
 	r->stop = false;
 	r->abstract = abstract;
 	r->cp.static_fut = abstract;
+	if (abstract)
+		ck_accel_moved(r->accel, &r->cp);
 	/* The values of a search are its own (check_values.c). */
 	ck_values_fini(&r->vals);
 	memset(&r->vals, 0, sizeof(r->vals));

@@ -169,7 +169,13 @@ struct ck_paths;
  *	the reduction's queries, hence not const when @cp is.
  * @static_fut: the reduction takes the futures of @fut only, not of
  *	@paths: set while the search runs on the classes of a loop
- *	(check_accel.c), whose states share positions but not registers.
+ *	(check_accel.c), whose states share positions but not registers;
+ *	a path is then followed only to cut it (ck_path_cut()), as far as
+ *	it is the same in every state of the class.
+ * @cls_regs: with @static_fut, per slot, the registers the loop's shift
+ *	moves (bit r for register r): their values differ across a class.
+ * @cls_sems: with @static_fut, per semaphore (CK_G()), whether the shift
+ *	moves it.
  */
 struct ck_prog {
 	unsigned int ncores;
@@ -202,6 +208,8 @@ struct ck_prog {
 	uint8_t *fut[CK_MAX_SLOTS];
 	struct ck_paths *paths[CK_MAX_SLOTS];
 	bool static_fut;
+	uint32_t cls_regs[CK_MAX_SLOTS];
+	bool cls_sems[CK_MAX_SEMS];
 };
 
 /* A step: engine slot @idx, or (@land) the landing of copy @idx. */
@@ -430,6 +438,7 @@ bool ck_accel_same_shape(const struct ck_prog *cp, const struct ck_state *a,
 void ck_accel_loop(const struct ck_accel *a, unsigned int *slot,
 		   uint32_t *rec);
 void ck_accel_fail(struct ck_accel *a, const char *why);
+void ck_accel_moved(const struct ck_accel *a, struct ck_prog *cp);
 const char *ck_accel_why(const struct ck_accel *a);
 uint64_t ck_accel_canon(struct ck_accel *a, const struct ck_prog *cp,
 			struct ck_state *st);

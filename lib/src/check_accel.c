@@ -15,9 +15,10 @@
  * write it makes is compatible with delta (an add of a constant, a copy
  * between variables of one delta, an absolute write of a variable whose
  * delta is 0); a state where an engine is at an incompatible record, where
- * a copy in flight would land incompatibly, or where a comparison whose
- * outcome moves with the passes differs from the loop's (the prologue,
- * the last passes) is a class of its own.  From a representative the
+ * a copy in flight would land incompatibly, where an engine has not
+ * reached the loop and may still run such a record (CK_BEFORE), or where
+ * a comparison whose outcome moves with the passes differs from the
+ * loop's (the prologue, the last passes) is a class of its own.  From a representative the
  * search takes each step and follows its successor's line across the
  * classes it meets within the class's length: the abstract successors.
  */
@@ -60,6 +61,10 @@ struct ck_wvar {
 	bool sgn;
 };
 
+/* ck_accel.incompat[][]: the record's writes; the engine's position. */
+#define CK_INCOMPAT	0x01
+#define CK_BEFORE	0x02
+
 /* The loop heads a search scans back at most, for one new head. */
 #define CK_ACCEL_MAX_SCAN	4096
 
@@ -90,7 +95,11 @@ struct ck_accel {
 	uint8_t *ref;
 	struct ck_wvar *wvars;
 	unsigned int nwvars;
-	/* Per slot and record: whether it writes incompatibly with delta. */
+	/*
+	 * Per slot and record: CK_INCOMPAT, it writes incompatibly with
+	 * delta; CK_BEFORE, the engine there has not reached the loop yet
+	 * and may still run such a record.
+	 */
 	uint8_t *incompat[CK_MAX_SLOTS];
 	/* The loop head the shift was found at (the outcomes of @ref). */
 	struct ck_state *head;
@@ -175,6 +184,27 @@ void ck_accel_loop(const struct ck_accel *a, unsigned int *slot,
 {
 	*slot = a->slot;
 	*rec = a->rec;
+}
+
+/**
+ * ck_accel_moved() - what the shift of a loop moves, for the reduction on
+ *	its classes (check_path.c, ck_path_cut()).
+ * @a: the loop's shift, found (ck_accel_on()).
+ * @cp: the program: its ck_prog.cls_regs and cls_sems are set.
+ */
+void ck_accel_moved(const struct ck_accel *a, struct ck_prog *cp)
+{
+	unsigned int e, r, i;
+
+	for (e = 0; e < cp->n; e++) {
+		cp->cls_regs[e] = 0;
+		for (r = 0; r < NCSYNC_NUM_REGS; r++)
+			if (a->delta[e * NCSYNC_NUM_REGS + r])
+				cp->cls_regs[e] |= 1U << r;
+	}
+	memset(cp->cls_sems, 0, sizeof(cp->cls_sems));
+	for (i = 0; i < cp->nsem_used; i++)
+		cp->cls_sems[cp->sem_used[i]] = a->delta[CK_VREGS + i] != 0;
 }
 
 void ck_accel_fail(struct ck_accel *a, const char *why)
@@ -322,7 +352,8 @@ static bool ck_at_incompat(const struct ck_accel *a, const struct ck_prog *cp,
 		if (!ck_ended(st, i) && a->incompat[i][st->eng[i].pc])
 			return true;
 	for (i = 0; i < st->ncopies; i++)
-		if (a->incompat[st->copies[i].eng][st->copies[i].rec])
+		if (a->incompat[st->copies[i].eng][st->copies[i].rec] &
+		    CK_INCOMPAT)
 			return true;
 	return false;
 }
@@ -721,6 +752,33 @@ static bool ck_insn_ok(const struct ck_accel *a, const struct ck_prog *cp,
 	return ck_op_ok(a, cp, e, in);
 }
 
+/*
+ * Mark CK_BEFORE the records of slot @e its position at the loop's head
+ * does not reach (below its static future, ck_prog.reach) from which an
+ * incompatible record may be run.
+ */
+static void ck_before_init(struct ck_accel *a, const struct ck_prog *cp,
+			   unsigned int e)
+{
+	uint32_t n = cp->count[e], from, i, last = 0;
+	uint8_t *m = a->incompat[e];
+	bool any = false;
+
+	if (ck_ended(a->head, e))
+		return;
+	from = cp->reach[e][a->head->eng[e].pc];
+	for (i = n; i-- > 0;) {
+		if (m[i] & CK_INCOMPAT) {
+			any = true;
+			last = i;
+			break;
+		}
+	}
+	for (i = 0; any && i < from; i++)
+		if (cp->reach[e][i] <= last)
+			m[i] |= CK_BEFORE;
+}
+
 static int ck_incompat_init(struct ck_accel *a, const struct ck_prog *cp)
 {
 	unsigned int e;
@@ -733,6 +791,7 @@ static int ck_incompat_init(struct ck_accel *a, const struct ck_prog *cp)
 		for (i = 0; i < cp->count[e]; i++)
 			a->incompat[e][i] = !ck_insn_ok(a, cp, e,
 							&cp->insns[e][i]);
+		ck_before_init(a, cp, e);
 	}
 	return 0;
 }
@@ -787,7 +846,8 @@ struct ck_twins {
 
 /*
  * Whether exchanging slots @x and @y (one core, the same records) maps the
- * classes to the classes: each register is shifted alike in both, and each
+ * classes to the classes: each register is shifted alike in both, each
+ * record is incompatible, or before the loop (CK_BEFORE), in both, and each
  * comparison that moves with the passes has, at the loop's head, the
  * outcome its twin has (the cut of a class whose outcome differs from the
  * head's).  The comparisons of @y are those of @x renamed (the same
@@ -801,7 +861,8 @@ static bool ck_accel_twins(const void *arg, unsigned int x, unsigned int y)
 
 	if (memcmp(a->delta + x * NCSYNC_NUM_REGS,
 		   a->delta + y * NCSYNC_NUM_REGS,
-		   NCSYNC_NUM_REGS * sizeof(a->delta[0])))
+		   NCSYNC_NUM_REGS * sizeof(a->delta[0])) ||
+	    memcmp(a->incompat[x], a->incompat[y], t->cp->count[x]))
 		return false;
 	for (i = 0; i < a->npreds; i++) {
 		const struct ck_pred *p = &a->preds[i];

@@ -99,7 +99,7 @@ static uint8_t ck_others(const struct ck_prog *cp, const struct ck_state *st,
 	for (j = 0; j < cp->n; j++) {
 		if (j == e || ck_ended(st, j))
 			continue;
-		if (cp->static_fut || !ck_path_cut(cp, st, j, e, d, &k))
+		if (!ck_path_cut(cp, st, j, e, d, &k))
 			k = ck_fut_of(cp, st, j, d);
 		c |= k;
 	}

@@ -327,15 +327,53 @@ static const struct ncsync_bank_ops ck_cut_bank = {
 };
 
 /*
+ * On the classes of a loop (ck_prog.static_fut), what of a path is the
+ * same in every state of a class: registers not @moved since the state
+ * hold its values, and any comparison of the records (check_accel.c) on
+ * the state's values has one outcome across its class; registers not in
+ * @vary hold one value across it.
+ */
+struct ck_cut_regs {
+	uint32_t vary;
+	uint32_t moved;
+};
+
+/* Whether a test that reads registers @regs has one outcome in a class. */
+static bool ck_cut_one(const struct ck_cut_regs *cr, uint32_t regs,
+		       bool fixed)
+{
+	return !(regs & cr->moved) || (fixed && !(regs & cr->vary));
+}
+
+/*
+ * Whether wait @w of slot @j tests the same in every state of a class of a
+ * loop: an event's (the events are the class's); a semaphore's (the
+ * state's value: the path does not follow the banks) against an immediate
+ * or a register the path has not written, or against a register of one
+ * value when the shift does not move the semaphore.  Outside the classes,
+ * every wait.
+ */
+static bool ck_cut_fixed(const struct ck_prog *cp, unsigned int j,
+			 const struct ncsync_wait_op *w,
+			 const struct ck_cut_regs *cr)
+{
+	if (!cp->static_fut || w->bank == NCSYNC_BANK_EVENT || !w->reg)
+		return true;
+	return ck_cut_one(cr, 1U << w->value,
+			  !cp->cls_sems[CK_G(cp->core[j], w->index)]);
+}
+
+/*
  * The first wait of record @in, of lane @from on, that blocks slot @j for
  * as long as engine @e does not step: it fails in @st with registers
- * @regs, on a semaphore or event that no actor but engine @e writes.
- * Its lane, or -1 when none does.
+ * @regs (in every state of its class, on the classes of a loop: @cr),
+ * on a semaphore or event that no actor but engine @e writes.  Its lane,
+ * or -1 when none does.
  */
 static int ck_cut_at(const struct ck_prog *cp, const struct ck_state *st,
 		     unsigned int j, unsigned int e,
 		     const struct ncsync_insn *in, const uint32_t *regs,
-		     unsigned int from)
+		     const struct ck_cut_regs *cr, unsigned int from)
 {
 	const struct ck_bank *b = &st->bank[cp->core[j]];
 	unsigned int l, g;
@@ -349,12 +387,38 @@ static int ck_cut_at(const struct ck_prog *cp, const struct ck_state *st,
 			continue;
 		g = CK_G(cp->core[j], w->index);
 		wr = w->bank == NCSYNC_BANK_SEM ? cp->sem_wr[g] : cp->ev_wr[g];
-		if (!(wr & ~CK_ACTOR_ENG(e)) &&
+		if (!(wr & ~CK_ACTOR_ENG(e)) && ck_cut_fixed(cp, j, w, cr) &&
 		    !ncsync_exec_wait_test(w, regs, &ck_cut_bank, (void *)b,
 					   &after))
 			return l;
 	}
 	return -1;
+}
+
+/*
+ * On the classes of a loop (ck_prog.static_fut): whether record @in, run
+ * at a point of the path (@cr), sends the path the same way in every state
+ * of the class (a Branch whose test has one outcome in it); @cr then
+ * follows what it writes.  Outside the classes, always.
+ */
+static bool ck_cut_same(const struct ck_prog *cp, const struct ncsync_insn *in,
+			struct ck_cut_regs *cr)
+{
+	struct ncsync_footprint fp;
+
+	if (!cp->static_fut)
+		return true;
+	ncsync_op_footprint(in, &fp);
+	if (ncsync_op_has(in->opcode, NCSYNC_OPF_FLOW) &&
+	    in->br.comp != NCSYNC_BR_ALWAYS &&
+	    !ck_cut_one(cr, fp.reg_read, true))
+		return false;
+	if (fp.reg_read & cr->vary)
+		cr->vary |= fp.reg_write;
+	else
+		cr->vary &= ~fp.reg_write;
+	cr->moved |= fp.reg_write;
+	return true;
 }
 
 /*
@@ -408,17 +472,19 @@ bool ck_path_cut(const struct ck_prog *cp, const struct ck_state *st,
 		.pc = x->pc, .next = x->next, .ran = x->sub > CK_SUB_EFFECT,
 	};
 	unsigned int from = x->sub < CK_SUB_EFFECT ? x->sub : 0;
+	struct ck_cut_regs cr = { .vary = cp->cls_regs[j] };
+	uint32_t i;
 	size_t w = ck_fut_width(cp);
 	const uint8_t *tail, *r;
 	uint8_t k = 0;
-	uint32_t i;
 
 	if (!cp->cuts[j])
 		return false;
 	memcpy(p.regs, x->regs, sizeof(p.regs));
 	for (i = 0; i < CK_CUT_WALK; i++) {
 		const struct ncsync_insn *in = &cp->insns[j][p.pc];
-		int l = p.ran ? -1 : ck_cut_at(cp, st, j, e, in, p.regs, from);
+		int l = p.ran ? -1 : ck_cut_at(cp, st, j, e, in, p.regs, &cr,
+					       from);
 
 		if (l >= 0) {
 			k |= ck_cut_waits(cp, j, in, from, l, d);
@@ -427,6 +493,9 @@ bool ck_path_cut(const struct ck_prog *cp, const struct ck_state *st,
 		r = cp->rec[j] + (size_t)p.pc * w;
 		k |= r[d] | r[cp->nacc + d];
 		from = 0;
+		/* on classes, a path that forks across the class: all of it */
+		if (!p.ran && !ck_cut_same(cp, in, &cr))
+			return false;
 		if (!ck_path_step(cp, j, &p, &tail)) {
 			if (tail)	/* past a PollSem: not followed */
 				return false;
