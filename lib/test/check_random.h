@@ -7,8 +7,9 @@
  * without its write-back), counted and endless loops, event sets, clears
  * and waits for set or clear, with and without a then-action, DMA copies with and
  * without a completion update, Drains, GroupResetSemaphores, register
- * operands, a two-lane EventSemaphore.  And the order of the hashes of
- * their final states.
+ * operands, a two-lane EventSemaphore; and programs of that kind across
+ * two cores, with copies that land on the peer.  And the order of the
+ * hashes of their final states.
  */
 #ifndef NCSYNC_TEST_CHECK_RANDOM_H
 #define NCSYNC_TEST_CHECK_RANDOM_H
@@ -76,6 +77,42 @@ static inline void ck_random_program(char *text, size_t len)
 		for (i = 0; i < k; i++) {
 			ck_random_line(line, sizeof(line));
 			off += snprintf(text + off, len - off, "\t%s\n", line);
+		}
+	}
+}
+
+/*
+ * A program across two cores ("core 0", "core 1"), two or three engines
+ * each, of 2 to 5 random lines, one in four a copy that lands on the
+ * peer's or its own core's semaphore: the engines of one core share its
+ * banks, the copies tie the cores together (the persistent sets by groups
+ * of actors, check_stub.c).
+ */
+static inline void ck_random_cores(char *text, size_t len)
+{
+	static const char *const engines[] = { "pool", "act", "pe" };
+	unsigned int c, n, e, i, k;
+	size_t off = 0;
+	char line[96];
+
+	for (c = 0; c < 2; c++) {
+		off += snprintf(text + off, len - off, "core %u\n", c);
+		n = 2 + ck_rnd(2);
+		for (e = 0; e < n; e++) {
+			off += snprintf(text + off, len - off,
+					"engine %s\ntop:\n", engines[e]);
+			for (k = 2 + ck_rnd(4), i = 0; i < k; i++) {
+				if (ck_rnd(4))
+					ck_random_line(line, sizeof(line));
+				else
+					snprintf(line, sizeof(line),
+						 "dma 0x%x, 0x%x, 64, peer=%u on_land sem[%u]++",
+						 0x40 * ck_rnd(3),
+						 0x40 * ck_rnd(3), ck_rnd(2),
+						 1 + ck_rnd(3));
+				off += snprintf(text + off, len - off,
+						"\t%s\n", line);
+			}
 		}
 	}
 }
