@@ -3,8 +3,8 @@
  * libncsync: the model checker's files (Documentation/ncsync/check.rst,
  * "The checker's files"), from the bottom: the state (check_state.c), the
  * executor (check_exec.c), the reduction (check_fut.c, check_path.c,
- * check_indep.c), the search (check.c, check_values.c, check_accel.c,
- * check_finite.c, check_sym.c, check_seen.c, check_view.c,
+ * check_indep.c, check_stub.c), the search (check.c, check_values.c,
+ * check_accel.c, check_finite.c, check_sym.c, check_seen.c, check_view.c,
  * check_result.c).  Not installed.
  *
  * The executor runs the decoded records of a finalized program on an
