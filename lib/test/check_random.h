@@ -81,37 +81,46 @@ static inline void ck_random_program(char *text, size_t len)
 	}
 }
 
+/* A line of ck_random_cores(): one in four a copy to a core's semaphore. */
+static inline void ck_random_cores_body(char *line, size_t len)
+{
+	if (ck_rnd(4))
+		ck_random_line(line, len);
+	else
+		snprintf(line, len,
+			 "dma 0x%x, 0x%x, 64, peer=%u on_land sem[%u]++",
+			 0x40 * ck_rnd(3), 0x40 * ck_rnd(3), ck_rnd(2),
+			 1 + ck_rnd(3));
+}
+
 /*
  * A program across two cores ("core 0", "core 1"), two or three engines
  * each, of 2 to 5 random lines, one in four a copy that lands on the
  * peer's or its own core's semaphore: the engines of one core share its
  * banks, the copies tie the cores together (the persistent sets by groups
- * of actors, check_stub.c).
+ * of actors, check_stub.c).  With @twins, the engines of a core run one
+ * body (interchangeable, check_symmetry.c).
  */
-static inline void ck_random_cores(char *text, size_t len)
+static inline void ck_random_cores(char *text, size_t len, bool twins)
 {
 	static const char *const engines[] = { "pool", "act", "pe" };
+	char body[6][96];
 	unsigned int c, n, e, i, k;
 	size_t off = 0;
-	char line[96];
 
 	for (c = 0; c < 2; c++) {
 		off += snprintf(text + off, len - off, "core %u\n", c);
 		n = 2 + ck_rnd(2);
+		k = 2 + ck_rnd(4);
 		for (e = 0; e < n; e++) {
 			off += snprintf(text + off, len - off,
 					"engine %s\ntop:\n", engines[e]);
-			for (k = 2 + ck_rnd(4), i = 0; i < k; i++) {
-				if (ck_rnd(4))
-					ck_random_line(line, sizeof(line));
-				else
-					snprintf(line, sizeof(line),
-						 "dma 0x%x, 0x%x, 64, peer=%u on_land sem[%u]++",
-						 0x40 * ck_rnd(3),
-						 0x40 * ck_rnd(3), ck_rnd(2),
-						 1 + ck_rnd(3));
+			for (i = 0; i < k; i++) {
+				if (!twins || !e)
+					ck_random_cores_body(body[i],
+							     sizeof(body[i]));
 				off += snprintf(text + off, len - off,
-						"\t%s\n", line);
+						"\t%s\n", body[i]);
 			}
 		}
 	}

@@ -91,7 +91,7 @@ static void run_cores(unsigned int n, struct totals *t)
 	int np, j, same;
 
 	for (i = 0; i < n; i++) {
-		ck_random_cores(text, sizeof(text));
+		ck_random_cores(text, sizeof(text), false);
 		np = ck_build_cores(text, parts, &err);
 		if (np <= 0) {
 			TAP_CHECK(0, "build: %d at %u:%u: %s\n%s", np, err.line,
