@@ -6,10 +6,10 @@
  * A depth-first search over the steps of the host executor (check_exec.c)
  * from the initial state.  Every state reached is hashed (128 bits) into a
  * visited set; a state seen before is not explored again.  The reduction:
- * when an engine's next step is private (ck_step_private(): it commutes
- * with every step any other actor can ever take), that step alone is
- * explored from the state, unless the state it leads to was visited
- * already (the cycle proviso): then every enabled step is.
+ * from a state, the steps of a persistent set (check_stub.c: the next
+ * steps of a group of actors that commute with every step the others may
+ * take first) are explored, the smallest one none of whose successors is
+ * on the search's stack (the cycle proviso); with none, every enabled step.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -81,6 +81,7 @@ struct ck_run {
 	struct ck_sym sym;
 	bool sym_on;
 	struct ck_sym asym;
+	struct ck_stub *stub;	/* the persistent sets' room (check_stub.c) */
 };
 
 /* Limit @l ends the search; the first one hit is the one reported. */
@@ -183,23 +184,37 @@ static bool ck_succ_new(struct ck_run *r, const struct ck_frame *f,
 	return true;
 }
 
+/* The frame whose steps are chosen, for ck_fresh(). */
+struct ck_fresh_arg {
+	struct ck_run *r;
+	const struct ck_frame *f;
+};
+
+/* Whether step @s of the frame leads to new states only (ck_succ_new()). */
+static bool ck_fresh(void *arg, struct ck_step s)
+{
+	struct ck_fresh_arg *a = arg;
+
+	return ck_succ_new(a->r, a->f, s);
+}
+
 /*
- * The steps to explore from frame @f: one private step whose successors
+ * The steps to explore from frame @f: a persistent set whose successors
  * are new, or every enabled step.  Return how many.
  */
 static unsigned int ck_frame_steps(struct ck_run *r, struct ck_frame *f)
 {
 	struct ck_step all[CK_MAX_SLOTS + CK_MAX_COPIES];
-	unsigned int n = ck_enabled(&r->cp, &f->st, all), i;
+	unsigned int n = ck_enabled(&r->cp, &f->st, all);
+	struct ck_fresh_arg a = { r, f };
 
-	for (i = 0; !r->full && i < n; i++) {
-		if (!ck_step_private(&r->cp, &f->st, all[i]))
-			continue;
-		if (ck_succ_new(r, f, all[i])) {
-			f->steps[0] = all[i];
-			return f->nsteps = 1;
-		}
+	f->nsteps = 0;
+	if (!r->full && n > 1) {
+		ck_stub_init(r->stub, &r->cp, &f->st, all, n);
+		f->nsteps = ck_stub_choose(r->stub, ck_fresh, &a, f->steps);
 	}
+	if (f->nsteps)
+		return f->nsteps;
 	memcpy(f->steps, all, n * sizeof(all[0]));
 	return f->nsteps = n;
 }
@@ -709,13 +724,14 @@ static int ck_run_init(struct ck_run *r)
 		ck_sym_init(&r->sym, &r->cp);
 	r->sym_on = !r->full && r->sym.nclass;
 	r->unposted = calloc(total ? total : 1, 1);
+	r->stub = malloc(ck_stub_size());
 	r->res = calloc(1, sizeof(*r->res));
 	r->mem_max = (size_t)(r->opts->max_memory_mb ?:
 			      NCSYNC_CHECK_MAX_MEMORY_MB) << 20;
 	if (r->opts->timeout_ms)
 		r->deadline_ns = ck_now_ns() +
 				 r->opts->timeout_ms * 1000000LL;
-	return r->unposted && r->res ? 0 : -ENOMEM;
+	return r->unposted && r->stub && r->res ? 0 : -ENOMEM;
 }
 
 static void ck_run_fini(struct ck_run *r)
@@ -725,6 +741,7 @@ static void ck_run_fini(struct ck_run *r)
 	free(r->seen.keys);
 	free(r->frames);
 	free(r->unposted);
+	free(r->stub);
 	ck_values_fini(&r->vals);
 	free(r->conc);
 	ck_accel_free(r->accel);

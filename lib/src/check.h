@@ -3,8 +3,8 @@
  * libncsync: the model checker's files (Documentation/ncsync/check.rst,
  * "The checker's files"), from the bottom: the state (check_state.c), the
  * executor (check_exec.c), the reduction (check_fut.c, check_path.c,
- * check_indep.c), the search (check.c, check_values.c, check_accel.c,
- * check_finite.c, check_sym.c, check_seen.c, check_view.c,
+ * check_indep.c, check_stub.c), the search (check.c, check_values.c,
+ * check_accel.c, check_finite.c, check_sym.c, check_seen.c, check_view.c,
  * check_result.c).  Not installed.
  *
  * The executor runs the decoded records of a finalized program on an
@@ -153,9 +153,9 @@ struct ck_paths;
  * @ev_wr: per event, the same: an update, a wait's then-action.
  * @rec: per slot, per record, its own row of classes (the form of @fut's);
  *	NULL when the table would be too large (then @cuts is false).
- * @cuts: per slot, whether its stream waits on a semaphore or event that
- *	at most one engine, and no landing, writes: where its path may be
- *	cut (check_path.c, ck_path_cut()).
+ * @cuts: per slot, whether its stream waits at all, and @rec is there:
+ *	where its path may be cut (check_path.c, ck_path_cut()).
+ * @dma_end: per slot, 1 + the index of its last DMA record, or 0.
  * @reach: per slot and record, the first record an engine there may still
  *	run (a branch back lowers it).
  * @fut_rows: per slot, the rows of @fut: its records + 1, or 1 (one row
@@ -203,6 +203,7 @@ struct ck_prog {
 	uint32_t ev_wr[CK_MAX_EVENTS];
 	uint8_t *rec[CK_MAX_SLOTS];
 	bool cuts[CK_MAX_SLOTS];
+	uint32_t dma_end[CK_MAX_SLOTS];
 	uint32_t *reach[CK_MAX_SLOTS];
 	uint32_t fut_rows[CK_MAX_SLOTS];
 	uint8_t *fut[CK_MAX_SLOTS];
@@ -277,15 +278,55 @@ void ck_path_fini(struct ck_prog *cp);
 const uint8_t *ck_path_row(const struct ck_prog *cp,
 			   const struct ck_state *st, unsigned int e);
 bool ck_path_cut(const struct ck_prog *cp, const struct ck_state *st,
-		 unsigned int j, unsigned int e, unsigned int d, uint8_t *c);
+		 unsigned int j, uint32_t frozen, uint8_t *row);
 /*
- * check_indep.c: which steps commute with what other actors may do; the
- * futures it reads, made and freed together.
+ * check_indep.c: which accesses commute, what a step accesses, what an
+ * actor may still do; the futures it reads, made and freed together.
  */
 int ck_reduction_init(struct ck_prog *cp);
 void ck_reduction_fini(struct ck_prog *cp);
-bool ck_step_private(const struct ck_prog *cp, const struct ck_state *st,
-		     struct ck_step s);
+/* An access of a step: a row index (ck_prog.nacc) and its class. */
+#define CK_ACC_MAX	NCSYNC_NUM_SEMS
+struct ck_acc {
+	uint16_t d;
+	uint8_t c;
+};
+/* What a step does besides its accesses (ck_step_acc()). */
+#define CK_STEP_ISSUE	1	/* a DMA record's effect: issues a copy */
+#define CK_STEP_LAND	2	/* a copy's landing */
+unsigned int ck_step_acc(const struct ck_prog *cp, const struct ck_state *st,
+			 struct ck_step s, struct ck_acc *acc,
+			 unsigned int *kind);
+uint8_t ck_commutes_at(const struct ck_prog *cp, unsigned int d, uint8_t c);
+const uint8_t *ck_fut_row(const struct ck_prog *cp, const struct ck_state *st,
+			  unsigned int j);
+bool ck_may_issue(const struct ck_prog *cp, const struct ck_state *st,
+		  unsigned int j);
+/*
+ * check_stub.c: persistent sets of a state, by groups of actors: engines
+ * (bits of their slots) and copies in flight (bits of their index in
+ * ck_state.copies).
+ */
+struct ck_actors {
+	uint32_t eng;
+	uint64_t cps;
+};
+
+static inline bool ck_actors_has(const struct ck_actors *a, struct ck_step s)
+{
+	return s.land ? a->cps >> s.idx & 1 : a->eng >> s.idx & 1;
+}
+
+struct ck_stub;
+size_t ck_stub_size(void);
+void ck_stub_init(struct ck_stub *sb, const struct ck_prog *cp,
+		  const struct ck_state *st, const struct ck_step *all,
+		  unsigned int n);
+unsigned int ck_stub_closure(struct ck_stub *sb, unsigned int seed,
+			     struct ck_actors *out);
+unsigned int ck_stub_choose(struct ck_stub *sb,
+			    bool (*fresh)(void *arg, struct ck_step s),
+			    void *arg, struct ck_step *out);
 /* check_state.c: the program decoded, and a state's copy and hash. */
 void ck_mix(uint64_t h[2], uint64_t v);
 int ck_prog_init(struct ck_prog *cp, const struct ncsync_asm_part *parts,

@@ -229,39 +229,25 @@ static void ck_wr_insn(struct ck_prog *cp, unsigned int e,
 			cp->sem_wr[CK_G(c, i)] |= CK_ACTOR_ENG(e);
 }
 
-/* Whether the writers @wr are at most one engine, and no landing. */
-static bool ck_one_writer(uint32_t wr)
-{
-	return !(wr & (wr - 1)) && !(wr & ~(CK_ACTOR_ENG(CK_MAX_SLOTS) - 1));
-}
-
 /*
- * The writers of every semaphore and event; and which slots wait on one
- * that at most one engine writes (ck_prog.cuts).
+ * The writers of every semaphore and event; which slots wait at all (where
+ * a path may be cut, ck_prog.cuts); and the end of each slot's DMA records
+ * (ck_prog.dma_end).
  */
 static void ck_writers(struct ck_prog *cp)
 {
 	unsigned int e, l;
 	uint32_t i;
 
-	for (e = 0; e < cp->n; e++)
-		for (i = 0; i < cp->count[e]; i++)
-			ck_wr_insn(cp, e, &cp->insns[e][i]);
 	for (e = 0; e < cp->n; e++) {
-		for (i = 0; i < cp->count[e] && !cp->cuts[e]; i++) {
+		for (i = 0; i < cp->count[e]; i++) {
 			const struct ncsync_insn *in = &cp->insns[e][i];
 
-			for (l = 0; l < in->nlanes; l++) {
-				const struct ncsync_wait_op *w =
-					&in->lane[l].wait;
-				unsigned int g = CK_G(cp->core[e], w->index);
-
-				if (w->active &&
-				    ck_one_writer(w->bank == NCSYNC_BANK_SEM ?
-						  cp->sem_wr[g] :
-						  cp->ev_wr[g]))
-					cp->cuts[e] = true;
-			}
+			ck_wr_insn(cp, e, in);
+			if (ncsync_op_has(in->opcode, NCSYNC_OPF_DMA))
+				cp->dma_end[e] = i + 1;
+			for (l = 0; l < in->nlanes; l++)
+				cp->cuts[e] |= in->lane[l].wait.active;
 		}
 	}
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
- * libncsync: which steps of ncsync_check()'s executor commute with every
- * step the other actors may still take (Documentation/ncsync/check.rst,
- * "The reduction").
+ * libncsync: which steps of ncsync_check()'s executor commute, what a step
+ * accesses and what an actor may still access (Documentation/ncsync/
+ * check.rst, "The reduction").
  *
  * Each access of a semaphore has a class.  Two steps on one semaphore
  * commute when both only read it, when both add non-negative immediates
@@ -15,6 +15,7 @@
  * may still run: those on the path it takes from its record and registers
  * (check_path.c), or, where that path is not followed, those from its
  * record on and from the target of any branch among them that goes back.
+ * check_stub.c builds the persistent sets from these.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -67,132 +68,141 @@ static uint8_t ck_ev_commutes(uint8_t c)
 	}
 }
 
-/*
- * How slot @j may still touch the semaphore or event of index @d of a row
- * (ck_prog.nacc): it, and its copies to come; along its path (check_path.c)
- * where it can tell, else the static row.
+/**
+ * ck_commutes_at() - the classes of accesses to a resource that commute
+ *	with one of class @c.
+ * @cp: the program.
+ * @d: the resource's index in a row: a semaphore below ck_prog.nsem_used,
+ *	else an event.
+ * @c: one class (CK_C_* or CK_E_*).
+ *
+ * Return: the classes, a mask of the bank's CK_C_* or CK_E_*.
  */
-static uint8_t ck_fut_of(const struct ck_prog *cp, const struct ck_state *st,
-			 unsigned int j, unsigned int d)
+uint8_t ck_commutes_at(const struct ck_prog *cp, unsigned int d, uint8_t c)
+{
+	return d < cp->nsem_used ? ck_commutes(c) : ck_ev_commutes(c);
+}
+
+/**
+ * ck_fut_row() - what slot @j may still do in @st: along its path
+ *	(check_path.c) where it can tell, else the static row.
+ * @cp: the program.
+ * @st: the state.
+ * @j: a slot that has not ended.
+ *
+ * Return: a row of ck_fut_width() classes: its own accesses, then those of
+ * the landings of the copies it may still issue.
+ */
+const uint8_t *ck_fut_row(const struct ck_prog *cp, const struct ck_state *st,
+			  unsigned int j)
 {
 	/* A path depends on registers, which a class of a loop shifts. */
 	const uint8_t *row = cp->static_fut ? NULL : ck_path_row(cp, st, j);
 
-	if (!row)
-		row = ck_fut_static(cp, j, st->eng[j].pc);
-	return row[d] | row[cp->nacc + d];
+	return row ? row : ck_fut_static(cp, j, st->eng[j].pc);
 }
 
-/*
- * How every actor but engine @e may still touch semaphore or event @g
- * (CK_G()) of bank @bank: the other engines that have not ended, with the
- * copies they may issue, and every copy in flight (@e's own too: they land
- * while it steps).
+/**
+ * ck_may_issue() - whether slot @j may still issue a copy: a DMA record is
+ *	among the records its static future reaches.
+ * @cp: the program.
+ * @st: the state.
+ * @j: a slot that has not ended.
+ *
+ * Return: true if it may.
  */
-static uint8_t ck_others(const struct ck_prog *cp, const struct ck_state *st,
-			 unsigned int e, uint8_t bank, unsigned int g)
+bool ck_may_issue(const struct ck_prog *cp, const struct ck_state *st,
+		  unsigned int j)
 {
-	unsigned int d, j, i;
-	uint8_t c = 0, k;
-
-	d = bank == NCSYNC_BANK_SEM ? cp->sem_dense[g] : cp->ev_dense[g];
-	for (j = 0; j < cp->n; j++) {
-		if (j == e || ck_ended(st, j))
-			continue;
-		if (!ck_path_cut(cp, st, j, e, d, &k))
-			k = ck_fut_of(cp, st, j, d);
-		c |= k;
-	}
-	for (i = 0; i < st->ncopies; i++) {
-		const struct ck_copy *cy = &st->copies[i];
-		const struct ncsync_insn *in = &cp->insns[cy->eng][cy->rec];
-		const struct ncsync_update_op *u = &in->lane[0].upd;
-
-		if (!u->active || u->bank != bank ||
-		    CK_G(ck_land_core(cp, cy->eng, in), u->index) != g)
-			continue;
-		c |= bank == NCSYNC_BANK_SEM ? ck_upd_class(u) :
-					       ck_ev_upd_class(u);
-	}
-	return c;
+	return cp->reach[j][st->eng[j].pc] < cp->dma_end[j];
 }
 
-/* Whether an access of class @c by @e to its semaphore @idx commutes. */
-static bool ck_sem_free(const struct ck_prog *cp, const struct ck_state *st,
-			unsigned int e, unsigned int idx, uint8_t c)
-{
-	return !(ck_others(cp, st, e, NCSYNC_BANK_SEM,
-			   CK_G(cp->core[e], idx)) & ~ck_commutes(c));
-}
-
-/* Whether an access of class @c by @e to its event @idx commutes. */
-static bool ck_event_free(const struct ck_prog *cp, const struct ck_state *st,
-			  unsigned int e, unsigned int idx, uint8_t c)
-{
-	return !(ck_others(cp, st, e, NCSYNC_BANK_EVENT,
-			   CK_G(cp->core[e], idx)) & ~ck_ev_commutes(c));
-}
-
-/*
- * The op's own effect: private when no other actor may touch what its
- * footprint names in a way that does not commute.  A DMA record never is
- * (a copy's bytes are what a race is about); Halt, Exit, Mov32, Branch
- * touch the engine's own registers and flow only; a Drain that can run has
- * no copy in flight, and none can be.
- */
-static bool ck_effect_private(const struct ck_prog *cp,
-			      const struct ck_state *st,
-			      const struct ncsync_insn *in, unsigned int e)
+/* The accesses of the op of record @in of slot @e: its footprint's. */
+static unsigned int ck_effect_acc(const struct ck_prog *cp, unsigned int e,
+				  const struct ncsync_insn *in,
+				  struct ck_acc *acc, unsigned int *kind)
 {
 	struct ncsync_footprint fp;
+	unsigned int i, n = 0;
 	uint8_t c;
-	unsigned int i;
 
 	if (ncsync_op_has(in->opcode, NCSYNC_OPF_DMA))
-		return false;
+		*kind = CK_STEP_ISSUE;
 	if (!ncsync_op_has(in->opcode, NCSYNC_OPF_SEM_READ |
 				       NCSYNC_OPF_SEM_WRITE))
-		return true;
+		return 0;
 	ncsync_op_footprint(in, &fp);
 	for (i = 0; i < NCSYNC_NUM_SEMS; i++) {
 		c = ck_op_class(&fp, i);
-		if (c && !ck_sem_free(cp, st, e, i, c))
-			return false;
+		if (c)
+			acc[n++] = (struct ck_acc){
+				.d = ck_dense(cp, cp->core[e], NCSYNC_BANK_SEM,
+					      i),
+				.c = c,
+			};
 	}
-	return true;
+	return n;
 }
 
-/*
- * Whether enabled step @s commutes with every step any other engine or any
- * landing can still take.  Landings never do, nor DMA records (a copy's
- * bytes are what a race is about).
- */
-bool ck_step_private(const struct ck_prog *cp, const struct ck_state *st,
-		     struct ck_step s)
+/* The access of a copy's landing: its completion update, if any. */
+static unsigned int ck_land_acc(const struct ck_prog *cp,
+				const struct ck_copy *cy, struct ck_acc *acc)
 {
+	const struct ncsync_insn *in = &cp->insns[cy->eng][cy->rec];
+	const struct ncsync_update_op *u = &in->lane[0].upd;
+
+	if (!u->active)
+		return 0;
+	acc->d = ck_dense(cp, ck_land_core(cp, cy->eng, in), u->bank,
+			  u->index);
+	acc->c = u->bank == NCSYNC_BANK_SEM ? ck_upd_class(u) :
+					      ck_ev_upd_class(u);
+	return 1;
+}
+
+/**
+ * ck_step_acc() - what an enabled step does to the banks and the copies.
+ * @cp: the program.
+ * @st: the state.
+ * @s: an enabled step.
+ * @acc: out: its accesses, at most CK_ACC_MAX.
+ * @kind: out: 0, CK_STEP_ISSUE (a DMA record's effect) or CK_STEP_LAND.
+ *
+ * The accesses are those of the wait, op or update the step runs (the
+ * paired update with its wait, a then-action with its event wait), or of
+ * a landing's completion update; Halt, Exit, Mov32, Branch, a Drain that
+ * can run touch their engine's registers and flow only.
+ *
+ * Return: the number of accesses.
+ */
+unsigned int ck_step_acc(const struct ck_prog *cp, const struct ck_state *st,
+			 struct ck_step s, struct ck_acc *acc,
+			 unsigned int *kind)
+{
+	const struct ck_eng *x = &st->eng[s.idx];
 	const struct ncsync_insn *in;
 	const struct ncsync_lane *l;
-	const struct ck_eng *x;
+	unsigned int c = cp->core[s.idx];
 
-	if (s.land)
-		return false;
-	x = &st->eng[s.idx];
+	*kind = 0;
+	if (s.land) {
+		*kind = CK_STEP_LAND;
+		return ck_land_acc(cp, &st->copies[s.idx], acc);
+	}
 	in = ck_insn(cp, st, s.idx);
 	if (x->sub == CK_SUB_EFFECT)
-		return ck_effect_private(cp, st, in, s.idx);
+		return ck_effect_acc(cp, s.idx, in, acc, kind);
 	if (x->sub < CK_SUB_EFFECT) {
 		l = &in->lane[x->sub];
-		if (l->wait.bank == NCSYNC_BANK_EVENT)
-			return ck_event_free(cp, st, s.idx, l->wait.index,
-					     ck_ev_wait_class(&l->wait));
-		return ck_sem_free(cp, st, s.idx, l->wait.index,
-				   ck_wait_class(l));
+		acc->d = ck_dense(cp, c, l->wait.bank, l->wait.index);
+		acc->c = ck_lane_wait_class(l);
+		return 1;
 	}
 	l = &in->lane[x->sub - CK_SUB_UPD];
-	if (l->upd.bank == NCSYNC_BANK_EVENT)
-		return ck_event_free(cp, st, s.idx, l->upd.index,
-				     ck_ev_upd_class(&l->upd));
-	return ck_sem_free(cp, st, s.idx, l->upd.index, ck_upd_class(&l->upd));
+	acc->d = ck_dense(cp, c, l->upd.bank, l->upd.index);
+	acc->c = l->upd.bank == NCSYNC_BANK_EVENT ? ck_ev_upd_class(&l->upd) :
+						    ck_upd_class(&l->upd);
+	return 1;
 }
 
 /**

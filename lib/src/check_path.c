@@ -21,8 +21,8 @@
  * position and the registers (as the visited set keys states).
  *
  * ck_path_cut() follows the same path, uncached, up to the first wait that
- * fails on what only one other engine writes: until that engine steps,
- * the path cannot go past it.
+ * fails on what only actors that do not step write (those of a persistent
+ * set, check_stub.c): until one of them steps, the path cannot go past it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -365,13 +365,13 @@ static bool ck_cut_fixed(const struct ck_prog *cp, unsigned int j,
 
 /*
  * The first wait of record @in, of lane @from on, that blocks slot @j for
- * as long as engine @e does not step: it fails in @st with registers
- * @regs (in every state of its class, on the classes of a loop: @cr),
- * on a semaphore or event that no actor but engine @e writes.  Its lane,
+ * as long as none of the actors @frozen steps: it fails in @st with
+ * registers @regs (in every state of its class, on the classes of a loop:
+ * @cr), on a semaphore or event that no actor but those writes.  Its lane,
  * or -1 when none does.
  */
 static int ck_cut_at(const struct ck_prog *cp, const struct ck_state *st,
-		     unsigned int j, unsigned int e,
+		     unsigned int j, uint32_t frozen,
 		     const struct ncsync_insn *in, const uint32_t *regs,
 		     const struct ck_cut_regs *cr, unsigned int from)
 {
@@ -387,7 +387,7 @@ static int ck_cut_at(const struct ck_prog *cp, const struct ck_state *st,
 			continue;
 		g = CK_G(cp->core[j], w->index);
 		wr = w->bank == NCSYNC_BANK_SEM ? cp->sem_wr[g] : cp->ev_wr[g];
-		if (!(wr & ~CK_ACTOR_ENG(e)) && ck_cut_fixed(cp, j, w, cr) &&
+		if (!(wr & ~frozen) && ck_cut_fixed(cp, j, w, cr) &&
 		    !ncsync_exec_wait_test(w, regs, &ck_cut_bank, (void *)b,
 					   &after))
 			return l;
@@ -422,50 +422,47 @@ static bool ck_cut_same(const struct ck_prog *cp, const struct ncsync_insn *in,
 }
 
 /*
- * The classes on resource @d of the waits of lanes @from to @to of record
+ * OR into @row the classes of the waits of lanes @from to @to of record
  * @in of slot @j: what it may do in a record where the wait of lane @to
  * blocks it (its effect and updates come after every wait).
  */
-static uint8_t ck_cut_waits(const struct ck_prog *cp, unsigned int j,
-			    const struct ncsync_insn *in, unsigned int from,
-			    unsigned int to, unsigned int d)
+static void ck_cut_waits(const struct ck_prog *cp, unsigned int j,
+			 const struct ncsync_insn *in, unsigned int from,
+			 unsigned int to, uint8_t *row)
 {
-	uint8_t k = 0;
-
 	for (; from <= to; from++) {
 		const struct ncsync_lane *ln = &in->lane[from];
 
-		if (ln->wait.active &&
-		    ck_dense(cp, cp->core[j], ln->wait.bank,
-			     ln->wait.index) == d)
-			k |= ck_lane_wait_class(ln);
+		if (ln->wait.active)
+			row[ck_dense(cp, cp->core[j], ln->wait.bank,
+				     ln->wait.index)] |= ck_lane_wait_class(ln);
 	}
-	return k;
 }
 
 /**
- * ck_path_cut() - how slot @j may touch resource @d of a row before engine
- *	@e steps again, when its path is cut short by a wait only @e can
- *	release.
+ * ck_path_cut() - what slot @j may do before any of the actors @frozen
+ *	steps, when its path is cut short by a wait only they release.
  * @cp: the program.
  * @st: the state.
- * @j: a slot other than @e, that has not ended.
- * @e: the engine whose next step is in question.
- * @d: the index of a semaphore or event in a row (ck_prog.nacc).
- * @c: out: the classes of @j's accesses to @d, and its copies', on its path
- *	up to the first wait that fails in @st on a semaphore or event only
- *	@e writes: the records before it, and the waits of its record up to
- *	it (its record's effect and updates come after every wait).
+ * @j: a slot that has not ended and is not among @frozen.
+ * @frozen: the actors (CK_ACTOR_*) that take no step before the steps in
+ *	question: the engines of a persistent set, engines blocked for as
+ *	long, ended ones, and the landings of copies that cannot land.
+ * @row: out: a row (ck_fut_width() bytes) of the classes of @j's accesses,
+ *	and its copies', on its path up to the first wait that fails in @st
+ *	on a semaphore or event only @frozen write: the records before it,
+ *	and the waits of its record up to it (its record's effect and updates
+ *	come after every wait).
  *
- * Until @e steps, what only @e writes keeps its value in @st, so such a
- * wait blocks @j for good, and nothing after it on the path can run.
+ * Until one of @frozen steps, what only they write keeps its value in
+ * @st, so such a wait blocks @j, and nothing after it on the path can run.
  *
  * Return: true when such a wait was found within CK_CUT_WALK records (or
- * the path ends before); false, @c untouched, when not: then the whole
+ * the path ends before); false, @row undefined, when not: then the whole
  * future applies.
  */
 bool ck_path_cut(const struct ck_prog *cp, const struct ck_state *st,
-		 unsigned int j, unsigned int e, unsigned int d, uint8_t *c)
+		 unsigned int j, uint32_t frozen, uint8_t *row)
 {
 	const struct ck_eng *x = &st->eng[j];
 	struct ck_point p = {
@@ -473,39 +470,34 @@ bool ck_path_cut(const struct ck_prog *cp, const struct ck_state *st,
 	};
 	unsigned int from = x->sub < CK_SUB_EFFECT ? x->sub : 0;
 	struct ck_cut_regs cr = { .vary = cp->cls_regs[j] };
-	uint32_t i;
-	size_t w = ck_fut_width(cp);
+	size_t w = ck_fut_width(cp), b;
 	const uint8_t *tail, *r;
-	uint8_t k = 0;
+	uint32_t i;
 
 	if (!cp->cuts[j])
 		return false;
+	memset(row, 0, w);
 	memcpy(p.regs, x->regs, sizeof(p.regs));
 	for (i = 0; i < CK_CUT_WALK; i++) {
 		const struct ncsync_insn *in = &cp->insns[j][p.pc];
-		int l = p.ran ? -1 : ck_cut_at(cp, st, j, e, in, p.regs, &cr,
-					       from);
+		int l = p.ran ? -1 : ck_cut_at(cp, st, j, frozen, in, p.regs,
+					       &cr, from);
 
 		if (l >= 0) {
-			k |= ck_cut_waits(cp, j, in, from, l, d);
-			break;
+			ck_cut_waits(cp, j, in, from, l, row);
+			return true;
 		}
 		r = cp->rec[j] + (size_t)p.pc * w;
-		k |= r[d] | r[cp->nacc + d];
+		for (b = 0; b < w; b++)
+			row[b] |= r[b];
 		from = 0;
 		/* on classes, a path that forks across the class: all of it */
 		if (!p.ran && !ck_cut_same(cp, in, &cr))
 			return false;
-		if (!ck_path_step(cp, j, &p, &tail)) {
-			if (tail)	/* past a PollSem: not followed */
-				return false;
-			break;
-		}
+		if (!ck_path_step(cp, j, &p, &tail))
+			return !tail;	/* past a PollSem: not followed */
 	}
-	if (i == CK_CUT_WALK)
-		return false;
-	*c = k;
-	return true;
+	return false;
 }
 
 int ck_path_init(struct ck_prog *cp)

@@ -7,8 +7,9 @@
  * without its write-back), counted and endless loops, event sets, clears
  * and waits for set or clear, with and without a then-action, DMA copies with and
  * without a completion update, Drains, GroupResetSemaphores, register
- * operands, a two-lane EventSemaphore.  And the order of the hashes of
- * their final states.
+ * operands, a two-lane EventSemaphore; and programs of that kind across
+ * two cores, with copies that land on the peer.  And the order of the
+ * hashes of their final states.
  *
  * A copy's source and destination and its length are drawn so that two
  * copies' ranges are often adjacent (one ends where the other starts) or
@@ -97,6 +98,51 @@ static inline void ck_random_program(char *text, size_t len)
 		for (i = 0; i < k; i++) {
 			ck_random_line(line, sizeof(line));
 			off += snprintf(text + off, len - off, "\t%s\n", line);
+		}
+	}
+}
+
+/* A line of ck_random_cores(): one in four a copy to a core's semaphore. */
+static inline void ck_random_cores_body(char *line, size_t len)
+{
+	if (ck_rnd(4))
+		ck_random_line(line, len);
+	else
+		snprintf(line, len,
+			 "dma 0x%x, 0x%x, 64, peer=%u on_land sem[%u]++",
+			 0x40 * ck_rnd(3), 0x40 * ck_rnd(3), ck_rnd(2),
+			 1 + ck_rnd(3));
+}
+
+/*
+ * A program across two cores ("core 0", "core 1"), two or three engines
+ * each, of 2 to 5 random lines, one in four a copy that lands on the
+ * peer's or its own core's semaphore: the engines of one core share its
+ * banks, the copies tie the cores together (the persistent sets by groups
+ * of actors, check_stub.c).  With @twins, the engines of a core run one
+ * body (interchangeable, check_symmetry.c).
+ */
+static inline void ck_random_cores(char *text, size_t len, bool twins)
+{
+	static const char *const engines[] = { "pool", "act", "pe" };
+	char body[6][96];
+	unsigned int c, n, e, i, k;
+	size_t off = 0;
+
+	for (c = 0; c < 2; c++) {
+		off += snprintf(text + off, len - off, "core %u\n", c);
+		n = 2 + ck_rnd(2);
+		k = 2 + ck_rnd(4);
+		for (e = 0; e < n; e++) {
+			off += snprintf(text + off, len - off,
+					"engine %s\ntop:\n", engines[e]);
+			for (i = 0; i < k; i++) {
+				if (!twins || !e)
+					ck_random_cores_body(body[i],
+							     sizeof(body[i]));
+				off += snprintf(text + off, len - off,
+						"\t%s\n", body[i]);
+			}
 		}
 	}
 }

@@ -8,6 +8,9 @@
  * The second set loops each engine over an all-engine barrier (both
  * lowerings), where the path-sensitive futures (check_path.c) let the
  * arrivals commute: an epoch's re-arm is on the path only at its boundary.
+ * The third runs programs across two cores, two or three engines each,
+ * whose copies land on the peer: the persistent sets by groups of actors
+ * (check_stub.c) take a core's engines, or the copies, together.
  */
 #include <stdio.h>
 
@@ -27,14 +30,13 @@ struct totals {
 };
 
 /*
- * Check one program both ways: 1 when the two agree, 0 when not, -1 when a
- * search was cut short.
+ * Check the program of @n parts both ways: 1 when the two agree, 0 when
+ * not, -1 when a search was cut short.
  */
-static int compare(struct ncsync_program *p, uint32_t flags, void *arg)
+static int compare_parts(const struct ncsync_asm_part *parts, unsigned int n,
+			 uint32_t flags, struct totals *t)
 {
-	struct totals *t = arg;
 	struct ck_finals fr = { 0 }, ff = { 0 };
-	struct ncsync_asm_part part = { .prog = p };
 	struct ncsync_check_result *rr = NULL, *rf = NULL;
 	struct ncsync_check_opts o;
 	int same;
@@ -42,8 +44,8 @@ static int compare(struct ncsync_program *p, uint32_t flags, void *arg)
 	ncsync_check_opts_init(&o);
 	o.flags = flags;
 	o.max_states = 20000;
-	same = !ncsync_check_run(&part, 1, &o, false, &fr, &rr) &&
-	       !ncsync_check_run(&part, 1, &o, true, &ff, &rf);
+	same = !ncsync_check_run(parts, n, &o, false, &fr, &rr) &&
+	       !ncsync_check_run(parts, n, &o, true, &ff, &rf);
 	/*
 	 * A counter that grows for ever, or copies piling up: a search cut
 	 * short; not compared.
@@ -67,6 +69,48 @@ out:
 	ncsync_check_free(rr);
 	ncsync_check_free(rf);
 	return same;
+}
+
+static int compare(struct ncsync_program *p, uint32_t flags, void *arg)
+{
+	struct ncsync_asm_part part = { .prog = p };
+
+	return compare_parts(&part, 1, flags, arg);
+}
+
+/*
+ * @n random programs across two cores (ck_random_cores()), half with
+ * --dma-fifo, compared; the totals in @t.
+ */
+static void run_cores(unsigned int n, struct totals *t)
+{
+	struct ncsync_asm_part parts[NCSYNC_MAX_LNC];
+	struct ncsync_asm_error err;
+	char text[4096];
+	unsigned int i;
+	int np, j, same;
+
+	for (i = 0; i < n; i++) {
+		ck_random_cores(text, sizeof(text), false);
+		np = ck_build_cores(text, parts, &err);
+		if (np <= 0) {
+			TAP_CHECK(0, "build: %d at %u:%u: %s\n%s", np, err.line,
+				  err.col, err.msg, text);
+			t->n.bad++;
+			continue;
+		}
+		same = compare_parts(parts, np, i & 1 ?
+				     NCSYNC_CHECK_F_DMA_FIFO : 0, t);
+		t->n.programs++;
+		t->n.same += same > 0;
+		t->n.open += same < 0;
+		if (!same) {
+			t->n.bad++;
+			fprintf(stderr, "# differs:\n%s", text);
+		}
+		for (j = 0; j < np; j++)
+			ncsync_program_free(parts[j].prog);
+	}
 }
 
 /* @n random lines for each of @ne engines, in sections of @label. */
@@ -144,6 +188,14 @@ int main(int argc, char **argv)
 		  n / 4, l.n.same, l.n.open);
 	TAP_CHECK(l.reduced < l.full,
 		  "the reduction explores fewer states there: %llu instead of %llu",
+		  (unsigned long long)l.reduced, (unsigned long long)l.full);
+	memset(&l, 0, sizeof(l));
+	run_cores(n / 2, &l);
+	TAP_CHECK(l.n.programs == n / 2 && !l.n.bad && l.n.same >= n / 4,
+		  "%u random programs across two cores, with copies to the peer: the same final states, defects and verdict in all %u that end (%u cut short by a limit)",
+		  n / 2, l.n.same, l.n.open);
+	TAP_CHECK(l.reduced < l.full,
+		  "the persistent sets explore fewer states there: %llu instead of %llu",
 		  (unsigned long long)l.reduced, (unsigned long long)l.full);
 	return tap_done();
 }

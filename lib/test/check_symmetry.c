@@ -120,6 +120,75 @@ static void random_set(unsigned int n, struct totals *t)
 	}
 }
 
+/* One search of the @n parts: @flags, @full; its final states. */
+static struct ncsync_check_result *run_parts(struct ncsync_asm_part *parts,
+					     int n, uint32_t flags, bool full,
+					     struct ck_finals *f)
+{
+	struct ncsync_check_result *res = NULL;
+	struct ncsync_check_opts o;
+
+	ncsync_check_opts_init(&o);
+	o.flags = flags;
+	o.max_states = 20000;
+	if (ncsync_check_run(parts, n, &o, full, f, &res) ||
+	    !ncsync_check_complete(res)) {
+		ncsync_check_free(res);
+		return NULL;
+	}
+	return res;
+}
+
+/*
+ * Random programs across two cores whose engines of a core run one body
+ * (ck_random_cores()): with symmetry and the persistent sets, and in full,
+ * the same verdict, defect kinds and final states.
+ */
+static void cores_random(unsigned int n)
+{
+	struct ncsync_asm_part parts[NCSYNC_MAX_LNC];
+	unsigned int i, same = 0, open = 0, bad = 0;
+	struct ck_finals fs, ff;
+	struct ncsync_check_result *rs, *rf;
+	struct ncsync_asm_error err;
+	char text[4096];
+	int np, j;
+
+	for (i = 0; i < n; i++) {
+		ck_random_cores(text, sizeof(text), true);
+		np = ck_build_cores(text, parts, &err);
+		if (np <= 0) {
+			bad++;
+			continue;
+		}
+		memset(&fs, 0, sizeof(fs));
+		memset(&ff, 0, sizeof(ff));
+		rs = run_parts(parts, np, i & 1 ? NCSYNC_CHECK_F_DMA_FIFO : 0,
+			       false, &fs);
+		rf = run_parts(parts, np, i & 1 ? NCSYNC_CHECK_F_DMA_FIFO : 0,
+			       true, &ff);
+		if (!rs || !rf)
+			open++;
+		else if (ncsync_check_verdict(rs) == ncsync_check_verdict(rf) &&
+			 ck_kinds(rs) == ck_kinds(rf) && uniq(&fs) == uniq(&ff) &&
+			 (!fs.n || !memcmp(fs.h, ff.h, 2 * fs.n * 8)))
+			same++;
+		else
+			bad++;
+		free(fs.h);
+		free(ff.h);
+		free(fs.ended);
+		free(ff.ended);
+		ncsync_check_free(rs);
+		ncsync_check_free(rf);
+		for (j = 0; j < np; j++)
+			ncsync_program_free(parts[j].prog);
+	}
+	TAP_CHECK(!bad && same >= n / 2,
+		  "%u random programs across two cores, each core's engines one body: with symmetry and the persistent sets as in full in all %u that end (%u cut short)",
+		  n, same, open);
+}
+
 /*
  * The symmetry the search of @text used: classes, and their members; with
  * @induction, only of a safe verdict by induction (else -EINVAL).
@@ -350,5 +419,6 @@ int main(int argc, char **argv)
 	loop_twins();
 	symmetric_deadlock();
 	orbit_hash();
+	cores_random(n / 2);
 	return tap_done();
 }
