@@ -7,6 +7,8 @@
  * loop is found; programs it must not prove (absolute writes, constants
  * compared with a shifted semaphore, wrap-around, a counter nothing
  * compares) get the plain search's answer; so do programs across cores;
+ * a defect reached only by an order that a future cut on the classes past
+ * a branch on a shifted counter would prune is found (test_cut_on_classes());
  * random looped programs of interchangeable engines get the same verdict
  * and kinds by induction with symmetry, without it and pass by pass, in
  * both lowerings of their barriers; and examples/barrier-loop.s is safe
@@ -553,6 +555,67 @@ static void test_unread_counter(void)
 }
 
 /*
+ * A token on ev[2], set by act and taken by pool, each pass; on its last
+ * pass act sets ev[2] once more, past a branch on its counter (r1 == 6
+ * after it steps), when @twice, else ev[5].  The second set finds ev[2]
+ * set (an event defect) only when it comes before pool's clear: from
+ * pool at the clear and act at the step of its counter, an order that
+ * lets act go first.  On the classes that state's class is one from an
+ * early pass to the last, and act's path from its representative takes
+ * the branch the other way, to a wait that only pool releases: a cut
+ * there that took that Branch (on a register the shift moves, written on
+ * the path) as one way across the class, or every test as the
+ * representative's, would make pool's clear private, explored alone, and
+ * miss the defect.  pool is the first slot so that its step is the one
+ * the reduction tries first.
+ */
+static void token_twice(char *text, size_t len, bool twice)
+{
+	snprintf(text, len,
+		 "engine pool\n\tmovi r1, 0\n"
+		 "top:\tnop wait ev[2] set\n\tnop then sem[4]++\n"
+		 "\tnop then ev[2] clear\n\tnop then sem[3]++\n"
+		 "\taddi r1, r1, 1\n\tbr.lt.u32 r1, 6, top\n"
+		 "engine act\n\tmovi r1, 0\n\tmovi r2, 1\n"
+		 "top:\tnop then ev[2] set\n\tnop wait sem[4] >= r2\n"
+		 "\taddi r1, r1, 1\n\tbr.ne.u32 r1, 6, norm\n"
+		 "\tnop then ev[%u] set\n"
+		 "norm:\tnop wait sem[3] >= r2\n"
+		 "\taddi r2, r2, 1\n\tbr.lt.u32 r1, 6, top\n",
+		 twice ? 2 : 5);
+}
+
+/*
+ * The futures cut on the classes (check_path.c, ck_path_cut()) only as
+ * far as the path is the same in every state of the class: the event
+ * defect of token_twice() is found with the acceleration, as pass by
+ * pass; without the second set of ev[2] both searches say safe, and the
+ * accelerated one by induction.
+ */
+static void test_cut_on_classes(void)
+{
+	struct ncsync_check_result *res;
+	char text[1024];
+	bool ap, bad, safe;
+
+	token_twice(text, sizeof(text), true);
+	res = check_text(text, true, 200000, NULL);
+	bad = res && ncsync_check_verdict(res) == NCSYNC_CHECK_DEFECT &&
+	      kinds_of(res) == 1U << NCSYNC_DEFECT_EVENT &&
+	      agree(text, NULL, &ap) == 1;
+	ncsync_check_free(res);
+	TAP_CHECK(bad,
+		  "a second set of a token past a branch on the last pass, before the token is taken: the event defect found on the classes, as pass by pass");
+	token_twice(text, sizeof(text), false);
+	res = check_text(text, true, 200000, NULL);
+	safe = res && ncsync_check_verdict(res) == NCSYNC_CHECK_SAFE &&
+	       agree(text, NULL, &ap) == 1 && ap;
+	ncsync_check_free(res);
+	TAP_CHECK(safe,
+		  "the same program with another event set there: safe by induction, as pass by pass");
+}
+
+/*
  * A loop that may not end (br.ne on its counter, which wraps before it
  * stops): no verdict by induction, whose waits that never pass need every
  * run to be finite (check.rst, "Waits that never pass"); the same loop
@@ -804,6 +867,7 @@ int main(int argc, char **argv)
 	test_overflow_mid_loop();
 	test_unread_counter();
 	test_endless_falls_back();
+	test_cut_on_classes();
 	test_cores();
 	test_core_barrier_loop();
 	test_barrier_loop();
