@@ -210,6 +210,7 @@ static unsigned int ck_frame_steps(struct ck_run *r, struct ck_frame *f)
 
 	f->nsteps = 0;
 	if (!r->full && n > 1) {
+		r->cp.cls_hi = f->hi;
 		ck_stub_init(r->stub, &r->cp, &f->st, all, n);
 		f->nsteps = ck_stub_choose(r->stub, ck_fresh, &a, f->steps);
 	}

@@ -2,10 +2,10 @@
 /*
  * libncsync: the model checker's files (Documentation/ncsync/check.rst,
  * "The checker's files"), from the bottom: the state (check_state.c), the
- * executor (check_exec.c), the reduction (check_fut.c, check_path.c,
- * check_indep.c, check_stub.c), the search (check.c, check_values.c,
- * check_accel.c, check_finite.c, check_sym.c, check_seen.c, check_view.c,
- * check_result.c).  Not installed.
+ * executor (check_exec.c), the reduction (check_fut.c, check_line.c,
+ * check_path.c, check_indep.c, check_stub.c), the search (check.c,
+ * check_values.c, check_accel.c, check_finite.c, check_sym.c,
+ * check_seen.c, check_view.c, check_result.c).  Not installed.
  *
  * The executor runs the decoded records of a finalized program on an
  * explicit core state, one step at a time, through the effect function
@@ -176,6 +176,9 @@ struct ck_paths;
  *	moves (bit r for register r): their values differ across a class.
  * @cls_sems: with @static_fut, per semaphore (CK_G()), whether the shift
  *	moves it.
+ * @cls_delta: with @static_fut, per slot, the shift of each register.
+ * @cls_hi: with @static_fut, the states of the class being expanded after
+ *	its first (ck_frame.hi): the reduction's futures hold in all of them.
  */
 struct ck_prog {
 	unsigned int ncores;
@@ -211,6 +214,8 @@ struct ck_prog {
 	bool static_fut;
 	uint32_t cls_regs[CK_MAX_SLOTS];
 	bool cls_sems[CK_MAX_SEMS];
+	uint32_t cls_delta[CK_MAX_SLOTS][NCSYNC_NUM_REGS];
+	uint64_t cls_hi;
 };
 
 /* A step: engine slot @idx, or (@land) the landing of copy @idx. */
@@ -272,11 +277,25 @@ const uint8_t *ck_fut_static(const struct ck_prog *cp, unsigned int e,
 			     uint32_t pc);
 int ck_fut_init(struct ck_prog *cp);
 void ck_fut_fini(struct ck_prog *cp);
+/*
+ * check_line.c: an engine's registers along a line regs + k * d, and the
+ * affine comparisons the loop acceleration shares.
+ */
+#define CK_LINE_FAR	((int64_t)1 << 40)
+int64_t ck_view(uint32_t x, bool sgn);
+int64_t ck_wrap_dist(uint32_t x, bool sgn, int64_t e);
+int64_t ck_cross_dist(bool eq, int64_t l, int64_t m);
+void ck_cmp_shape(unsigned int cmp, int64_t *c, bool *eq, bool *neg);
+bool ck_line_mov_ok(const uint32_t *d, const struct ncsync_insn *in);
+int64_t ck_line_span(const struct ncsync_insn *in, const uint32_t *regs,
+		     const uint32_t *d);
 /* check_path.c: the future of an engine along the path it takes. */
 int ck_path_init(struct ck_prog *cp);
 void ck_path_fini(struct ck_prog *cp);
 const uint8_t *ck_path_row(const struct ck_prog *cp,
 			   const struct ck_state *st, unsigned int e);
+const uint8_t *ck_path_class_row(const struct ck_prog *cp,
+				 const struct ck_state *st, unsigned int e);
 bool ck_path_cut(const struct ck_prog *cp, const struct ck_state *st,
 		 unsigned int j, uint32_t frozen, uint8_t *row);
 /*

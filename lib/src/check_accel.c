@@ -36,7 +36,7 @@
 #define CK_NOVAR	0xFFFF
 
 /* Farther than any class: the lines have period 2^32 at most. */
-#define CK_FAR		((int64_t)1 << 40)
+#define CK_FAR		CK_LINE_FAR
 
 /* The classes one step may reach along its successor's line, at most. */
 #define CK_ACCEL_MAX_SEGS	64
@@ -190,7 +190,7 @@ void ck_accel_loop(const struct ck_accel *a, unsigned int *slot,
  * ck_accel_moved() - what the shift of a loop moves, for the reduction on
  *	its classes (check_path.c, ck_path_cut()).
  * @a: the loop's shift, found (ck_accel_on()).
- * @cp: the program: its ck_prog.cls_regs and cls_sems are set.
+ * @cp: the program: its ck_prog.cls_regs, cls_delta and cls_sems are set.
  */
 void ck_accel_moved(const struct ck_accel *a, struct ck_prog *cp)
 {
@@ -198,9 +198,11 @@ void ck_accel_moved(const struct ck_accel *a, struct ck_prog *cp)
 
 	for (e = 0; e < cp->n; e++) {
 		cp->cls_regs[e] = 0;
-		for (r = 0; r < NCSYNC_NUM_REGS; r++)
-			if (a->delta[e * NCSYNC_NUM_REGS + r])
+		for (r = 0; r < NCSYNC_NUM_REGS; r++) {
+			cp->cls_delta[e][r] = a->delta[e * NCSYNC_NUM_REGS + r];
+			if (cp->cls_delta[e][r])
 				cp->cls_regs[e] |= 1U << r;
+		}
 	}
 	memset(cp->cls_sems, 0, sizeof(cp->cls_sems));
 	for (i = 0; i < cp->nsem_used; i++)
@@ -269,20 +271,6 @@ bool ck_accel_same_shape(const struct ck_prog *cp, const struct ck_state *a,
 	return true;
 }
 
-static int64_t ck_view(uint32_t x, bool sgn)
-{
-	return sgn ? (int64_t)(int32_t)x : (int64_t)x;
-}
-
-/* The first j >= 1 where x + j * e (e != 0) wraps in its view. */
-static int64_t ck_wrap_dist(uint32_t x, bool sgn, int64_t e)
-{
-	int64_t i = ck_view(x, sgn);
-	int64_t lo = sgn ? INT32_MIN : 0, hi = sgn ? INT32_MAX : UINT32_MAX;
-
-	return e > 0 ? (hi - i) / e + 1 : (i - lo) / -e + 1;
-}
-
 static int32_t ck_sdelta(const struct ck_accel *a, unsigned int v)
 {
 	return v == CK_NOVAR ? 0 : (int32_t)a->delta[v];
@@ -320,26 +308,6 @@ static bool ck_pred_same(const struct ck_pred *p, const struct ck_pred *q)
 	       p->coef[0] == q->coef[0] && p->coef[1] == q->coef[1] &&
 	       p->sgn[0] == q->sgn[0] && p->sgn[1] == q->sgn[1] &&
 	       p->eq == q->eq && p->neg == q->neg && p->c == q->c;
-}
-
-/*
- * The first j >= 1 such that the outcome of L < 0 (@eq: L == 0) may differ
- * between the positions j - 1 and j, L being @l at 0 and changing by @m
- * at each position; not counting the wraps of its variables (ck_wvar),
- * between which L is affine.
- */
-static int64_t ck_cross_dist(bool eq, int64_t l, int64_t m)
-{
-	if (!m)
-		return CK_FAR;
-	if (eq) {
-		if (!l)
-			return 1;
-		return (-l) % m == 0 && -l / m > 0 ? -l / m : CK_FAR;
-	}
-	if (m > 0)
-		return l < 0 ? (-l + m - 1) / m : CK_FAR;
-	return l >= 0 ? l / -m + 1 : CK_FAR;
 }
 
 /* Whether an engine or a copy of @st is at a record incompatible. */
@@ -505,26 +473,7 @@ static void ck_pred_cmp(struct ck_pbuild *b, unsigned int x, unsigned int y,
 		.c = y == CK_NOVAR ? -k : 0,
 	};
 
-	switch (cmp) {
-	case NCSYNC_BR_LT:	/* x - y < 0 */
-		break;
-	case NCSYNC_BR_GE:
-		p.neg = true;
-		break;
-	case NCSYNC_BR_LE:	/* x - y - 1 < 0 */
-		p.c--;
-		break;
-	case NCSYNC_BR_GT:
-		p.c--;
-		p.neg = true;
-		break;
-	case NCSYNC_BR_NE:
-		p.neg = true;
-		/* fall through */
-	default:		/* NCSYNC_BR_EQ */
-		p.eq = true;
-		break;
-	}
+	ck_cmp_shape(cmp, &p.c, &p.eq, &p.neg);
 	ck_pred_add(b, &p);
 }
 
@@ -688,27 +637,6 @@ static bool ck_upd_ok(const struct ck_accel *a, const struct ck_prog *cp,
 	return !dr;
 }
 
-/* Whether Mov32 @in of slot @e keeps the shift. */
-static bool ck_mov_ok(const struct ck_accel *a, unsigned int e,
-		      const struct ncsync_insn *in)
-{
-	const uint32_t *d = a->delta + e * NCSYNC_NUM_REGS;
-
-	switch (in->mov.alu) {
-	case NCSYNC_ALU_MOV_IMM:
-		return !d[in->mov.dst];
-	case NCSYNC_ALU_MOV:
-	case NCSYNC_ALU_ADD_IMM:
-	case NCSYNC_ALU_SUB_IMM:
-		return d[in->mov.dst] == d[in->mov.src];
-	case NCSYNC_ALU_ADD:
-	case NCSYNC_ALU_SUB:
-		return !d[in->mov.src];
-	default:
-		return !d[in->mov.dst] && !d[in->mov.src];
-	}
-}
-
 /*
  * Whether the op's own effect keeps the shift: Mov32 by its ALU operation;
  * an op that reads or writes semaphores (the opcode table's footprint)
@@ -722,7 +650,7 @@ static bool ck_op_ok(const struct ck_accel *a, const struct ck_prog *cp,
 	struct ncsync_footprint fp;
 
 	if (ncsync_op(in->opcode)->effect == NCSYNC_EFF_MOV)
-		return ck_mov_ok(a, e, in);
+		return ck_line_mov_ok(d, in);
 	if (!ncsync_op_has(in->opcode, NCSYNC_OPF_SEM_READ |
 				       NCSYNC_OPF_SEM_WRITE))
 		return true;

@@ -97,7 +97,8 @@ const uint8_t *ck_fut_row(const struct ck_prog *cp, const struct ck_state *st,
 			  unsigned int j)
 {
 	/* A path depends on registers, which a class of a loop shifts. */
-	const uint8_t *row = cp->static_fut ? NULL : ck_path_row(cp, st, j);
+	const uint8_t *row = cp->static_fut ? ck_path_class_row(cp, st, j) :
+					      ck_path_row(cp, st, j);
 
 	return row ? row : ck_fut_static(cp, j, st->eng[j].pc);
 }

@@ -35,6 +35,10 @@
 /* Records one walk follows at most, and points a slot caches at most. */
 #define CK_PATH_WALK	(1U << 16)
 #define CK_PATH_MAX	(1U << 17)
+/* Passes one walk skips at most (ck_path_skip()). */
+#define CK_PATH_JUMPS	64U
+/* Records ck_path_on_line() follows at most. */
+#define CK_LINE_WALK	4096U
 /* Records a cut (ck_path_cut()) follows at most. */
 #define CK_CUT_WALK	1024U
 
@@ -49,6 +53,19 @@ struct ck_path_ent {
 	uint32_t idx;
 };
 
+/* The last point of the walk @gen at a record: its walk index, registers. */
+struct ck_path_seen {
+	uint32_t gen;
+	uint32_t idx;
+	uint32_t regs[NCSYNC_NUM_REGS];
+};
+
+/* Passes skipped: the points from @at on are after the skip of @from..@at. */
+struct ck_path_jump {
+	uint32_t at;
+	uint32_t from;
+};
+
 /**
  * struct ck_paths - the cached rows of one slot.
  * @ents: open addressing over the points' hashes; h all 0 is empty.
@@ -57,6 +74,8 @@ struct ck_path_ent {
  * @rows: room for @cap / 2 rows of ck_fut_width() classes.
  * @gen: the walk under way.
  * @walk: per point of the walk under way, its row and record.
+ * @seen: per record of the slot, the walk's last point there.
+ * @jumps: the passes the walk under way skipped, @njumps of them.
  */
 struct ck_paths {
 	struct ck_path_ent *ents;
@@ -65,6 +84,9 @@ struct ck_paths {
 	uint8_t *rows;
 	uint32_t gen;
 	struct { uint32_t row, pc; } *walk;
+	struct ck_path_seen *seen;
+	struct ck_path_jump jumps[CK_PATH_JUMPS];
+	unsigned int njumps;
 };
 
 /* A position of an engine on its path, with its registers. */
@@ -212,6 +234,73 @@ static bool ck_path_step(const struct ck_prog *cp, unsigned int e,
 }
 
 /*
+ * The least ck_line_span() of the @len records from @s's point, the
+ * registers' steps @d: how many points of that line run those records
+ * alike, each ending where the next starts.
+ */
+static int64_t ck_path_pass_span(const struct ck_prog *cp, unsigned int e,
+				 uint32_t pc, const struct ck_path_seen *s,
+				 uint32_t len, const uint32_t *d)
+{
+	struct ck_point q = { .pc = pc };
+	int64_t span = CK_LINE_FAR, k;
+	const uint8_t *tail;
+
+	memcpy(q.regs, s->regs, sizeof(q.regs));
+	while (len--) {
+		k = ck_line_span(&cp->insns[e][q.pc], q.regs, d);
+		if (k < span)
+			span = k;
+		if (span < 2 || !ck_path_step(cp, e, &q, &tail))
+			return span < 2 ? span : 0;
+	}
+	return span;
+}
+
+/*
+ * Point @i of the walk, @p, at a record the walk ran before: @p is the
+ * point of then with its registers moved by d.  If the records between
+ * run alike on k more points of that line (ck_path_pass_span()), the
+ * path passes them all: move @p to the last, noting the skip (the rows of
+ * the points before it hold the skipped records, ck_path_rows()).  False
+ * when they run alike for ever (*@cycle: where that pass starts): the path
+ * repeats it.  Only a pass without a skip of its own is skipped.
+ */
+static bool ck_path_skip(const struct ck_prog *cp, unsigned int e,
+			 struct ck_point *p, uint32_t i, uint32_t *cycle)
+{
+	struct ck_paths *ps = cp->paths[e];
+	struct ck_path_seen *s = &ps->seen[p->pc];
+	uint32_t d[NCSYNC_NUM_REGS], moved = 0;
+	unsigned int r;
+	int64_t k;
+
+	if (s->gen == ps->gen && ps->njumps < CK_PATH_JUMPS &&
+	    (!ps->njumps || ps->jumps[ps->njumps - 1].at <= s->idx)) {
+		for (r = 0; r < NCSYNC_NUM_REGS; r++)
+			moved |= d[r] = p->regs[r] - s->regs[r];
+		k = moved ? ck_path_pass_span(cp, e, p->pc, s, i - s->idx, d)
+			  : 0;
+		if (k >= CK_LINE_FAR) {
+			*cycle = s->idx;
+			return false;
+		}
+		if (k >= 2) {
+			for (r = 0; r < NCSYNC_NUM_REGS; r++)
+				p->regs[r] += (uint32_t)((uint64_t)(k - 1) *
+							 d[r]);
+			ps->jumps[ps->njumps++] = (struct ck_path_jump){
+				.at = i, .from = s->idx,
+			};
+		}
+	}
+	s->gen = ps->gen;
+	s->idx = i;
+	memcpy(s->regs, p->regs, sizeof(s->regs));
+	return true;
+}
+
+/*
  * Follow the path from @p, noting each new point as pending; stop at a
  * point known (*@tail its row; *@cycle its walk index if it is pending)
  * or where ck_path_step() stops.  Return the points walked.
@@ -228,7 +317,10 @@ static uint32_t ck_path_walk(const struct ck_prog *cp, unsigned int e,
 	*cycle = UINT32_MAX;
 	*tail = NULL;
 	ps->gen++;
+	ps->njumps = 0;
 	for (i = 0; i < CK_PATH_WALK; i++) {
+		if (!p->ran && !ck_path_skip(cp, e, p, i, cycle))
+			return i;
 		ck_point_hash(p, h);
 		j = ck_path_slot(ps, h);
 		if (ps->ents[j].h[0] || ps->ents[j].h[1]) {
@@ -257,7 +349,8 @@ static uint32_t ck_path_walk(const struct ck_prog *cp, unsigned int e,
 /*
  * Give each point of a walk of @n points its row: its record's classes
  * and those of every point after it, then @tail's (or, when the path
- * closed on its own point @cycle, the classes of the cycle's records).
+ * closed on its own point @cycle, the classes of the cycle's records);
+ * a point before a skip, those of the skipped pass.
  */
 static void ck_path_rows(const struct ck_prog *cp, unsigned int e,
 			 uint32_t n, const uint8_t *tail, uint32_t cycle)
@@ -266,13 +359,20 @@ static void ck_path_rows(const struct ck_prog *cp, unsigned int e,
 	size_t w = ck_fut_width(cp);
 	uint8_t acc[2 * (CK_MAX_SEMS + CK_MAX_EVENTS)];
 	uint32_t i;
+	unsigned int j;
 
 	memset(acc, 0, w);
 	if (tail)
 		memcpy(acc, tail, w);
 	for (i = cycle; i < n; i++)
 		ck_fut_insn(cp, e, &cp->insns[e][ps->walk[i].pc], acc);
+	j = ps->njumps;
 	while (n--) {
+		for (; j && ps->jumps[j - 1].at > n; j--)
+			for (i = ps->jumps[j - 1].from;
+			     i < ps->jumps[j - 1].at; i++)
+				ck_fut_insn(cp, e,
+					    &cp->insns[e][ps->walk[i].pc], acc);
 		ck_fut_insn(cp, e, &cp->insns[e][ps->walk[n].pc], acc);
 		memcpy(ps->rows + (size_t)ps->walk[n].row * w, acc, w);
 	}
@@ -325,6 +425,67 @@ static const struct ncsync_bank_ops ck_cut_bank = {
 	.sem_read = ck_cut_sem,
 	.event_read = ck_cut_event,
 };
+
+/*
+ * Whether in every state of the class of @st (slot @e's registers moved by
+ * k * ck_prog.cls_delta, k = 0 .. ck_prog.cls_hi) the engine is on the
+ * path from @st's point, so that its row holds theirs: the path comes back
+ * to the same record with the registers moved once, each record on the
+ * way running alike on the cls_hi first points of its line (then point k
+ * comes to point k + 1, ck_line_span()); or it ends, each record running
+ * alike on all of them.
+ */
+static bool ck_path_on_line(const struct ck_prog *cp,
+			    const struct ck_state *st, unsigned int e)
+{
+	const uint32_t *d = cp->cls_delta[e];
+	const struct ck_eng *x = &st->eng[e];
+	struct ck_point p = {
+		.pc = x->pc, .next = x->next, .ran = x->sub > CK_SUB_EFFECT,
+	};
+	int64_t span = CK_LINE_FAR, hi = (int64_t)cp->cls_hi, k;
+	uint32_t start[NCSYNC_NUM_REGS], pc0, i;
+	const uint8_t *tail;
+	unsigned int r;
+
+	memcpy(p.regs, x->regs, sizeof(p.regs));
+	if (p.ran && !ck_path_step(cp, e, &p, &tail))
+		return true;
+	pc0 = p.pc;
+	for (r = 0; r < NCSYNC_NUM_REGS; r++)
+		start[r] = p.regs[r] + d[r];
+	for (i = 0; i < CK_LINE_WALK; i++) {
+		k = ck_line_span(&cp->insns[e][p.pc], p.regs, d);
+		if (k < span)
+			span = k;
+		if (span < hi)
+			return false;
+		if (!ck_path_step(cp, e, &p, &tail))
+			return span > hi;
+		if (p.pc == pc0 && !memcmp(p.regs, start, sizeof(start)))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * ck_path_class_row() - what slot @e may still do in every state of the
+ *	class of a loop whose first state is @st (ck_prog.static_fut).
+ * @cp: the program, with the class's shift and length (cls_delta, cls_hi).
+ * @st: the class's first state.
+ * @e: a slot that has not ended.
+ *
+ * Return: the row of @st's path when every state of the class is on it
+ * (ck_path_on_line()) or the shift does not move the engine's registers;
+ * else NULL (then the static row applies).
+ */
+const uint8_t *ck_path_class_row(const struct ck_prog *cp,
+				 const struct ck_state *st, unsigned int e)
+{
+	if (cp->cls_regs[e] && cp->cls_hi && !ck_path_on_line(cp, st, e))
+		return NULL;
+	return ck_path_row(cp, st, e);
+}
 
 /*
  * On the classes of a loop (ck_prog.static_fut), what of a path is the
@@ -515,7 +676,8 @@ int ck_path_init(struct ck_prog *cp)
 		ps->ents = calloc(ps->cap, sizeof(*ps->ents));
 		ps->rows = malloc(ps->cap / 2 * (w ? w : 1));
 		ps->walk = malloc(CK_PATH_WALK * sizeof(*ps->walk));
-		if (!ps->ents || !ps->rows || !ps->walk)
+		ps->seen = calloc(cp->count[e] + 1, sizeof(*ps->seen));
+		if (!ps->ents || !ps->rows || !ps->walk || !ps->seen)
 			return -ENOMEM;
 	}
 	return 0;
@@ -531,6 +693,7 @@ void ck_path_fini(struct ck_prog *cp)
 		free(cp->paths[e]->ents);
 		free(cp->paths[e]->rows);
 		free(cp->paths[e]->walk);
+		free(cp->paths[e]->seen);
 		free(cp->paths[e]);
 		cp->paths[e] = NULL;
 	}

@@ -9,6 +9,9 @@
  * compares) get the plain search's answer; so do programs across cores;
  * a defect reached only by an order that a future cut on the classes past
  * a branch on a shifted counter would prune is found (test_cut_on_classes());
+ * so is one that a class's futures taken on its representative's path
+ * alone would prune (test_class_rows()), and one on a pass that a path
+ * skipping passes would jump over (test_path_skip());
  * random looped programs of interchangeable engines get the same verdict
  * and kinds by induction with symmetry, without it and pass by pass, in
  * both lowerings of their barriers; and examples/barrier-loop.s is safe
@@ -616,6 +619,90 @@ static void test_cut_on_classes(void)
 }
 
 /*
+ * act's loop tests r2 = r1 + 4 against 6 and leaves r2 = r1 + 100 at its
+ * head, so that its head's comparisons do not see the test: the class of
+ * its second pass (r1 = 4) reaches back to r1 = 0, whose path leaves the
+ * loop at r1 = 2 for the halt at "away", while every state act reaches
+ * (r1 from 3) goes round to the set of ev[@ev] after the loop.  With
+ * @ev 5 that set finds ev[5] set if it comes between pool's set and clear
+ * or before them (an event defect); with 6 nothing does.
+ */
+static void off_path(char *text, size_t len, unsigned int ev)
+{
+	snprintf(text, len,
+		 "engine pool\n\tnop then ev[5] set\n\tnop then ev[5] clear\n"
+		 "engine act\n\tmovi r1, 3\n"
+		 "top:\taddi r2, r1, 4\n\tbr.eq.u32 r2, 6, away\n"
+		 "\taddi r2, r1, 100\n\taddi r1, r1, 1\n"
+		 "\tbr.lt.u32 r1, 12, top\n\tnop then ev[%u] set\n\thalt\n"
+		 "away:\thalt\n", ev);
+}
+
+/*
+ * The futures on the classes follow a path (check_path.c,
+ * ck_path_class_row()) only where every state of the class is on the
+ * representative's: in off_path() the representative's path misses the
+ * set after the loop, and taking its row for the class would make pool's
+ * set private there and miss the defect (planting it does: safe).
+ */
+static void test_class_rows(void)
+{
+	struct ncsync_check_result *res;
+	char text[1024];
+	bool ap, bad, safe;
+
+	off_path(text, sizeof(text), 5);
+	res = check_text(text, true, 200000, NULL);
+	bad = res && ncsync_check_verdict(res) == NCSYNC_CHECK_DEFECT &&
+	      kinds_of(res) == 1U << NCSYNC_DEFECT_EVENT &&
+	      agree(text, NULL, &ap) == 1;
+	ncsync_check_free(res);
+	TAP_CHECK(bad,
+		  "a class whose representative's path leaves the loop early, the states reached going round it to a set after it: the event defect found, as pass by pass");
+	off_path(text, sizeof(text), 6);
+	res = check_text(text, true, 200000, NULL);
+	safe = res && ncsync_check_verdict(res) == NCSYNC_CHECK_SAFE &&
+	       agree(text, NULL, &ap) == 1 && ap;
+	ncsync_check_free(res);
+	TAP_CHECK(safe,
+		  "the same program setting another event after the loop: safe by induction, as pass by pass");
+}
+
+/*
+ * A path is followed across the passes of a loop by skipping those that
+ * run alike (check_path.c, ck_path_skip()): act sets ev[@ev] on its pass
+ * 150 of 300 only; with 5 it races pool's set and clear of ev[5].  The
+ * search pass by pass (its futures along paths, cut at the skip's end)
+ * finds it, as with the acceleration; a skip over pass 150 (planting a
+ * span that ignores the branch) makes pool's steps private and misses it.
+ */
+static void test_path_skip(void)
+{
+	struct ncsync_check_result *res;
+	char text[512];
+	unsigned int ev;
+
+	for (ev = 5; ev <= 6; ev++) {
+		snprintf(text, sizeof(text),
+			 "engine pool\n\tnop then ev[5] set\n"
+			 "\tnop then ev[5] clear\n"
+			 "engine act\n\tmovi r1, 0\n"
+			 "top:\tbr.ne.u32 r1, 150, on\n\tnop then ev[%u] set\n"
+			 "on:\taddi r1, r1, 1\n\tbr.lt.u32 r1, 300, top\n",
+			 ev);
+		res = check_text(text, false, 200000, NULL);
+		TAP_CHECK(res && ncsync_check_complete(res) &&
+			  ncsync_check_verdict(res) ==
+			  (ev == 5 ? NCSYNC_CHECK_DEFECT : NCSYNC_CHECK_SAFE) &&
+			  kinds_of(res) ==
+			  (ev == 5 ? 1U << NCSYNC_DEFECT_EVENT : 0),
+			  "a set of ev[%u] on pass 150 of 300, pass by pass: %s",
+			  ev, ev == 5 ? "the event defect found" : "safe");
+		ncsync_check_free(res);
+	}
+}
+
+/*
  * A loop that may not end (br.ne on its counter, which wraps before it
  * stops): no verdict by induction, whose waits that never pass need every
  * run to be finite (check.rst, "Waits that never pass"); the same loop
@@ -868,6 +955,8 @@ int main(int argc, char **argv)
 	test_unread_counter();
 	test_endless_falls_back();
 	test_cut_on_classes();
+	test_class_rows();
+	test_path_skip();
 	test_cores();
 	test_core_barrier_loop();
 	test_barrier_loop();
