@@ -179,6 +179,9 @@ struct ck_paths;
  * @cls_delta: with @static_fut, per slot, the shift of each register.
  * @cls_hi: with @static_fut, the states of the class being expanded after
  *	its first (ck_frame.hi): the reduction's futures hold in all of them.
+ * @dma_free: without --dma-fifo, no engine can fill its ring and all
+ *	together cannot reach the limit of copies in flight (check_dma.c):
+ *	copies that do not race commute.
  */
 struct ck_prog {
 	unsigned int ncores;
@@ -216,6 +219,7 @@ struct ck_prog {
 	bool cls_sems[CK_MAX_SEMS];
 	uint32_t cls_delta[CK_MAX_SLOTS][NCSYNC_NUM_REGS];
 	uint64_t cls_hi;
+	bool dma_free;
 };
 
 /* A step: engine slot @idx, or (@land) the landing of copy @idx. */
@@ -277,6 +281,14 @@ const uint8_t *ck_fut_static(const struct ck_prog *cp, unsigned int e,
 			     uint32_t pc);
 int ck_fut_init(struct ck_prog *cp);
 void ck_fut_fini(struct ck_prog *cp);
+/* check_dma.c: which issues and landings of copies commute. */
+int ck_dma_init(struct ck_prog *cp);
+bool ck_dma_commute(const struct ck_prog *cp, unsigned int i,
+		    const struct ncsync_insn *x, unsigned int j,
+		    const struct ncsync_insn *z);
+bool ck_dma_may_hit(const struct ck_prog *cp, const struct ck_state *st,
+		    unsigned int j, unsigned int i,
+		    const struct ncsync_insn *x);
 /*
  * check_line.c: an engine's registers along a line regs + k * d, and the
  * affine comparisons the loop acceleration shares.
@@ -364,6 +376,7 @@ static inline struct ck_bank *ck_bank_of(const struct ck_prog *cp,
 }
 unsigned int ck_enabled(const struct ck_prog *cp, const struct ck_state *st,
 			struct ck_step *steps);
+bool ck_copies_race(const struct ncsync_insn *a, const struct ncsync_insn *b);
 bool ck_step_enabled(const struct ck_prog *cp, const struct ck_state *st,
 		     struct ck_step s);
 void ck_apply(const struct ck_prog *cp, struct ck_state *st, struct ck_step s,

@@ -112,9 +112,15 @@ static bool ck_overlap(uint64_t a, uint64_t b, uint32_t len_a,
 	return a < b + len_b && b < a + len_a;
 }
 
-/* Whether copies @a and @b touch a common byte, one of them writing it. */
-static bool ck_conflict(const struct ncsync_insn *a,
-			const struct ncsync_insn *b)
+/**
+ * ck_copies_race() - whether copies @a and @b touch a common byte, one of
+ *	them writing it (the race rule, for copies of one core).
+ * @a: a DMA record.
+ * @b: another.
+ *
+ * Return: true if they do.
+ */
+bool ck_copies_race(const struct ncsync_insn *a, const struct ncsync_insn *b)
 {
 	uint32_t la = a->dma.len, lb = b->dma.len;
 
@@ -123,7 +129,22 @@ static bool ck_conflict(const struct ncsync_insn *a,
 	       ck_overlap(a->dma.src, b->dma.dst, la, lb);
 }
 
-/* Issue the copy of DMA record @in of slot @e. */
+/*
+ * Whether copy @c comes after a new copy of record @rec of slot @e in the
+ * canonical order of the copies in flight (by issuer, record, then issue:
+ * a new copy comes after the issuer's earlier ones).
+ */
+static bool ck_copy_after(const struct ck_copy *c, unsigned int e,
+			  uint32_t rec)
+{
+	return c->eng > e || (c->eng == e && c->rec > rec);
+}
+
+/*
+ * Issue the copy of DMA record @in of slot @e: in issue order with
+ * --dma-fifo (the order they land in), else in the canonical order, so
+ * that two states that differ only in the order of two issues are one.
+ */
 static void ck_issue(const struct ck_prog *cp, struct ck_state *st,
 		     unsigned int e, struct ck_effects *fx)
 {
@@ -137,7 +158,7 @@ static void ck_issue(const struct ck_prog *cp, struct ck_state *st,
 		/* Each core's copies move its own device memory. */
 		if ((cp->fifo && c->eng == e) || cp->core[c->eng] != cp->core[e])
 			continue;
-		if (!fx->race && ck_conflict(in, &cp->insns[c->eng][c->rec])) {
+		if (!fx->race && ck_copies_race(in, &cp->insns[c->eng][c->rec])) {
 			fx->race = true;
 			fx->race_with = *c;
 		}
@@ -146,9 +167,15 @@ static void ck_issue(const struct ck_prog *cp, struct ck_state *st,
 		fx->full = true;
 		return;
 	}
-	st->copies[st->ncopies++] = (struct ck_copy){
+	for (i = st->ncopies; !cp->fifo && i > 0 &&
+	     ck_copy_after(&st->copies[i - 1], e, x->pc); i--)
+		;
+	memmove(&st->copies[i + 1], &st->copies[i],
+		(st->ncopies - i) * sizeof(st->copies[0]));
+	st->copies[i] = (struct ck_copy){
 		.eng = e, .rec = x->pc, .seq = x->issued++,
 	};
+	st->ncopies++;
 	x->inflight++;
 }
 

@@ -217,6 +217,8 @@ int ck_reduction_init(struct ck_prog *cp)
 {
 	int ret = ck_fut_init(cp);
 
+	if (!ret)
+		ret = ck_dma_init(cp);
 	return ret ?: ck_path_init(cp);
 }
 

@@ -269,6 +269,31 @@ static void ck_hash_eng(uint64_t h[2], const struct ck_eng *x)
 }
 
 /*
+ * Mix the copies in flight into @h, their issuers renamed by @inv: in the
+ * order they are kept, which without --dma-fifo is canonical (check_exec.c)
+ * and stays so after a renaming once sorted again by issuer and record.
+ */
+static void ck_hash_copies(const struct ck_prog *cp,
+			   const struct ck_state *st, const uint8_t *inv,
+			   uint64_t h[2])
+{
+	uint64_t key[CK_MAX_COPIES], k;
+	unsigned int i, j;
+
+	for (i = 0; i < st->ncopies; i++) {
+		k = (uint64_t)(inv ? inv[st->copies[i].eng] :
+				     st->copies[i].eng) << 32 |
+		    st->copies[i].rec;
+		for (j = i; inv && !cp->fifo && j && key[j - 1] > k; j--)
+			key[j] = key[j - 1];
+		key[j] = k;
+	}
+	for (i = 0; i < st->ncopies; i++)
+		ck_mix(h, key[i]);
+	ck_mix(h, st->ncopies);
+}
+
+/*
  * The 128-bit hash of what the state's future depends on: the semaphores
  * and events the program names, the engines, the copies in flight (not
  * the copy numbers, which only name them).
@@ -299,10 +324,7 @@ void ck_hash_order(const struct ck_prog *cp, const struct ck_state *st,
 	}
 	for (i = 0; i < cp->n; i++)
 		ck_hash_eng(h, &st->eng[order ? order[i] : i]);
-	for (i = 0; i < st->ncopies; i++)
-		ck_mix(h, (uint64_t)inv[st->copies[i].eng] << 32 |
-			  st->copies[i].rec);
-	ck_mix(h, st->ncopies);
+	ck_hash_copies(cp, st, order ? inv : NULL, h);
 	h[0] = ck_fmix(h[0] ^ h[1]);
 	h[1] = ck_fmix(h[1] + h[0]);
 }

@@ -21,11 +21,11 @@
  * actors are the frozen ones: a wait on what only they write, failing in
  * the state, is as far as an engine's path goes.
  *
- * DMA: a copy's issue conflicts with every other issue (copies in flight
- * are kept in issue order) and with every landing (whether an issue races
- * depends on which copies are still in flight, and so does the limit of
- * copies); a landing conflicts with every issue.  Two landings only by
- * their completion updates.
+ * DMA: an issue of T and another actor's issue, or a landing of T and
+ * another's issue, or an issue of T and a copy's landing, conflict when
+ * ck_dma_commute() says so (a race between the two copies; with
+ * --dma-fifo, or where the bounds of check_dma.c do not hold, always).
+ * Two landings only by their completion updates.
  */
 #include <string.h>
 
@@ -49,6 +49,8 @@
  * @e: the set under construction.
  * @issue: a step of T issues a copy.
  * @land: a step of T lands one.
+ * @ncp: entries of @cp_eng, @cp_rec and @cp_iss: the copies T issues
+ *	(@cp_iss) or lands, by issuer and DMA record.
  * @nd: entries of @touched.
  * @touched: the row indices T accesses.
  * @comm: per row index, the classes that commute with every access of T
@@ -71,6 +73,10 @@ struct ck_stub {
 	struct ck_actors e;
 	bool issue;
 	bool land;
+	unsigned int ncp;
+	uint8_t cp_eng[CK_MAX_SLOTS + CK_MAX_COPIES];
+	const struct ncsync_insn *cp_rec[CK_MAX_SLOTS + CK_MAX_COPIES];
+	bool cp_iss[CK_MAX_SLOTS + CK_MAX_COPIES];
 	unsigned int nd;
 	uint16_t touched[CK_MAX_SEMS + CK_MAX_EVENTS];
 	uint8_t comm[CK_MAX_SEMS + CK_MAX_EVENTS];
@@ -143,6 +149,47 @@ void ck_stub_init(struct ck_stub *sb, const struct ck_prog *cp,
 	}
 }
 
+/* Note the copy step @s of T issues or lands. */
+static void ck_stub_note_copy(struct ck_stub *sb, struct ck_step s)
+{
+	const struct ck_state *st = sb->st;
+	unsigned int e = s.land ? st->copies[s.idx].eng : s.idx;
+	uint32_t rec = s.land ? st->copies[s.idx].rec : st->eng[e].pc;
+
+	sb->cp_eng[sb->ncp] = e;
+	sb->cp_iss[sb->ncp] = !s.land;
+	sb->cp_rec[sb->ncp++] = &sb->cp->insns[e][rec];
+}
+
+/* Whether engine @j may still issue a copy that conflicts with T's. */
+static bool ck_stub_issue_hits(const struct ck_stub *sb, unsigned int j)
+{
+	unsigned int k;
+
+	if (!ck_may_issue(sb->cp, sb->st, j))
+		return false;
+	for (k = 0; k < sb->ncp; k++)
+		if (ck_dma_may_hit(sb->cp, sb->st, j, sb->cp_eng[k],
+				   sb->cp_rec[k]))
+			return true;
+	return false;
+}
+
+/* Whether copy @i in flight conflicts with a copy T issues. */
+static bool ck_stub_land_hits(const struct ck_stub *sb, unsigned int i)
+{
+	const struct ck_copy *c = &sb->st->copies[i];
+	const struct ncsync_insn *x = &sb->cp->insns[c->eng][c->rec];
+	unsigned int k;
+
+	for (k = 0; k < sb->ncp; k++)
+		if (sb->cp_iss[k] &&
+		    !ck_dma_commute(sb->cp, c->eng, x, sb->cp_eng[k],
+				    sb->cp_rec[k]))
+			return true;
+	return false;
+}
+
 /* Add the step of enabled actor @s to T. */
 static void ck_stub_add(struct ck_stub *sb, struct ck_step s)
 {
@@ -156,6 +203,8 @@ static void ck_stub_add(struct ck_stub *sb, struct ck_step s)
 	m = ck_step_acc(sb->cp, sb->st, s, acc, &kind);
 	sb->issue |= kind == CK_STEP_ISSUE;
 	sb->land |= kind == CK_STEP_LAND;
+	if (kind == CK_STEP_ISSUE || kind == CK_STEP_LAND)
+		ck_stub_note_copy(sb, s);
 	for (k = 0; k < m; k++) {
 		if (sb->comm[acc[k].d] == 0xFF)
 			sb->touched[sb->nd++] = acc[k].d;
@@ -236,7 +285,7 @@ static bool ck_stub_eng_hits(struct ck_stub *sb, unsigned int j,
 
 	if (stuck & CK_ACTOR_ENG(j))	/* it takes no step */
 		return false;
-	if ((sb->issue || sb->land) && ck_may_issue(cp, sb->st, j))
+	if ((sb->issue || sb->land) && ck_stub_issue_hits(sb, j))
 		return true;
 	if (!ck_stub_row_hits(sb, ck_fut_row(cp, sb->st, j)))
 		return false;
@@ -250,7 +299,7 @@ static bool ck_stub_copy_hits(const struct ck_stub *sb, unsigned int i)
 {
 	if (sb->cp->fifo && (sb->e.cps & 1))
 		return false;	/* it lands after the oldest, in E */
-	if (sb->issue)
+	if (sb->issue && ck_stub_land_hits(sb, i))
 		return true;
 	return (sb->landed >> i & 1) &&
 	       ck_stub_acc_hits(sb, sb->lacc[i].d, sb->lacc[i].c);
@@ -364,6 +413,7 @@ unsigned int ck_stub_closure(struct ck_stub *sb, unsigned int seed,
 	sb->e = (struct ck_actors){ 0 };
 	sb->issue = false;
 	sb->land = false;
+	sb->ncp = 0;
 	ck_stub_add(sb, sb->all[seed]);
 	do {
 		ret = ck_stub_pass(sb);
@@ -421,8 +471,10 @@ static struct ck_actors *ck_stub_next(struct ck_actors *sets,
  * @arg: @fresh's argument.
  * @out: out: the steps, in the order of the enabled steps.
  *
- * A closure from each enabled step (a set of one step whose successor is
- * fresh is taken at once).
+ * A closure from each enabled step: a set of one step whose successor is
+ * fresh is taken at once, unless the step issues a copy; such a set is
+ * taken only when no other is (a copy issued later is in flight in fewer
+ * states: Documentation/ncsync/check.rst, "Copies").
  *
  * Return: the steps of @out; 0 when no set smaller than every enabled
  * step qualifies: then every enabled step is to be explored.
@@ -433,13 +485,22 @@ unsigned int ck_stub_choose(struct ck_stub *sb,
 {
 	struct ck_actors sets[CK_MAX_SLOTS + CK_MAX_COPIES], *best;
 	unsigned int size[CK_MAX_SLOTS + CK_MAX_COPIES], i, m = 0;
+	unsigned int later = sb->n;
 
 	for (i = 0; i < sb->n; i++) {
 		size[i] = ck_stub_closure(sb, i, &sets[i]);
-		if (size[i] == 1 && fresh(arg, sb->all[i])) {
+		if (size[i] != 1 || !fresh(arg, sb->all[i]))
+			continue;
+		if (!sb->issue) {
 			out[0] = sb->all[i];
 			return 1;
 		}
+		if (later == sb->n)
+			later = i;
+	}
+	if (later < sb->n) {	/* an issue alone, once nothing else is */
+		out[0] = sb->all[later];
+		return 1;
 	}
 	do {
 		best = ck_stub_next(sets, size, sb->n);

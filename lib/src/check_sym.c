@@ -110,15 +110,20 @@ void ck_sym_refine(struct ck_sym *out, const struct ck_sym *in,
 	out->first[out->nclass] = n;
 }
 
-/* The places in @st's copies of those slot @e issued, and their records. */
-static unsigned int ck_sym_copies(const struct ck_state *st, unsigned int e,
+/*
+ * The records of the copies in flight slot @e issued, in the order kept
+ * (by record without --dma-fifo), with --dma-fifo their places too.
+ */
+static unsigned int ck_sym_copies(const struct ck_prog *cp,
+				  const struct ck_state *st, unsigned int e,
 				  uint64_t *key)
 {
 	unsigned int i, n = 0;
 
 	for (i = 0; i < st->ncopies; i++)
 		if (st->copies[i].eng == e)
-			key[n++] = (uint64_t)i << 32 | st->copies[i].rec;
+			key[n++] = (uint64_t)(cp->fifo ? i : 0) << 32 |
+				   st->copies[i].rec;
 	return n;
 }
 
@@ -133,11 +138,11 @@ _Static_assert(offsetof(struct ck_eng, pc) == 0 &&
 /*
  * The order of two slots' engines: their state (not the copy count
  * @issued, which only names copies), then the copies in flight each
- * issued, by place and record.  0 only when exchanging the two changes
- * nothing the hash covers.
+ * issued, by record (with --dma-fifo, by place and record).  0 only when
+ * exchanging the two changes nothing the hash covers.
  */
-static int ck_sym_cmp(const struct ck_state *st, unsigned int a,
-		      unsigned int b)
+static int ck_sym_cmp(const struct ck_prog *cp, const struct ck_state *st,
+		      unsigned int a, unsigned int b)
 {
 	const struct ck_eng *x = &st->eng[a], *y = &st->eng[b];
 	uint64_t ka[CK_MAX_COPIES], kb[CK_MAX_COPIES];
@@ -150,8 +155,8 @@ static int ck_sym_cmp(const struct ck_state *st, unsigned int a,
 	if (d || !x->inflight)
 		return d;
 	/* As many in flight (@inflight is compared): place by place. */
-	n = ck_sym_copies(st, a, ka);
-	ck_sym_copies(st, b, kb);
+	n = ck_sym_copies(cp, st, a, ka);
+	ck_sym_copies(cp, st, b, kb);
 	for (i = 0; i < n; i++)
 		if (ka[i] != kb[i])
 			return ka[i] < kb[i] ? -1 : 1;
@@ -190,7 +195,7 @@ void ck_sym_hash(const struct ck_prog *cp, const struct ck_sym *sy,
 		for (i = 0; i < n; i++) {
 			uint8_t s = sy->slots[lo + i];
 
-			for (j = i; j && ck_sym_cmp(st, k[j - 1], s) > 0; j--)
+			for (j = i; j && ck_sym_cmp(cp, st, k[j - 1], s) > 0; j--)
 				k[j] = k[j - 1];
 			k[j] = s;
 		}

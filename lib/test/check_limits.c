@@ -4,7 +4,8 @@
  * (ncsync_check_limit()), and there is no other: a schedule deeper than
  * the 65536 steps of the bound the search once had is explored to its
  * end within the memory limit, and a smaller memory limit ends the same
- * search with the limit "memory".
+ * search with the limit "memory"; 65 copies in flight at once, reached
+ * only by one order of the issues and landings, end it with "copies".
  */
 #include <stdio.h>
 
@@ -60,6 +61,31 @@ static const char copies[] =
 	"engine act\n\tmovi r1, 0\n"
 	"l:\tdma 0x2000, 0x3000, 64\n\taddi r1, r1, 1\n\tbr.lt.u32 r1, 40, l\n";
 
+/*
+ * Engines pool and act issue @a and @b copies that race with none, with
+ * no Drain: all in flight at once only where every issue comes before
+ * the landings.  The reduction lets such copies commute only where the
+ * records bound the copies in flight below the limit (check_dma.c): with
+ * @a + @b = 65 a search that let them commute would land each copy before
+ * the next issue and never reach the limit.
+ */
+static char *ck_spread(unsigned int a, unsigned int b)
+{
+	static char text[8192];
+	size_t n = 0;
+	unsigned int i;
+
+	n += snprintf(text + n, sizeof(text) - n, "engine pool\n");
+	for (i = 0; i < a + b; i++) {
+		if (i == a)
+			n += snprintf(text + n, sizeof(text) - n,
+				      "engine act\n");
+		n += snprintf(text + n, sizeof(text) - n,
+			      "\tdma 0x%x, 0x%x, 4\n", 8 * i, 0x1000 + 8 * i);
+	}
+	return text;
+}
+
 int main(void)
 {
 	struct ncsync_check_opts o;
@@ -86,6 +112,12 @@ int main(void)
 	o.max_memory_mb = 0;
 	ck_limit_case("80 copies in flight", copies, &o,
 		      NCSYNC_CHECK_DEFECT, NCSYNC_CHECK_LIMIT_COPIES);
+	ck_limit_case("33 and 32 copies that race with none, no Drain",
+		      ck_spread(33, 32), &o, NCSYNC_CHECK_INCONCLUSIVE,
+		      NCSYNC_CHECK_LIMIT_COPIES);
+	ck_limit_case("32 and 32 of them: safe",
+		      ck_spread(32, 32), &o, NCSYNC_CHECK_SAFE,
+		      NCSYNC_CHECK_LIMIT_NONE);
 	o.max_states = 0;
 	o.timeout_ms = 1;
 	ck_limit_case("1 ms at most, on a search of millions of states",
