@@ -17,7 +17,7 @@
 # Expected: done; sem[0] = 100 (5 engines x 20 passes); exit status 0.
 #
 # ncsync check: safe, proved by induction over the loop's passes whatever
-# the number of passes (6815 states; 7407 pass by pass, with --no-accel; exit
+# the number of passes (913 states; 7407 pass by pass, with --no-accel; exit
 # status 0).  With
 # --lowering events the barriers' event bits make it larger: safe, by
 # induction too, in 48275 states.

@@ -3,8 +3,8 @@
  * libncsync: the model checker's files (Documentation/ncsync/check.rst,
  * "The checker's files"), from the bottom: the state (check_state.c), the
  * executor (check_exec.c), the reduction (check_fut.c, check_line.c,
- * check_path.c, check_indep.c, check_stub.c), the search (check.c,
- * check_values.c, check_accel.c, check_finite.c, check_sym.c,
+ * check_path.c, check_dma.c, check_indep.c, check_stub.c), the search
+ * (check.c, check_values.c, check_accel.c, check_finite.c, check_sym.c,
  * check_seen.c, check_view.c, check_result.c).  Not installed.
  *
  * The executor runs the decoded records of a finalized program on an
@@ -167,10 +167,11 @@ struct ck_paths;
  * @paths: per slot, the rows of the same form along the paths its engine
  *	takes (check_path.c), cached by position and registers; filled by
  *	the reduction's queries, hence not const when @cp is.
- * @static_fut: the reduction takes the futures of @fut only, not of
- *	@paths: set while the search runs on the classes of a loop
- *	(check_accel.c), whose states share positions but not registers;
- *	a path is then followed only to cut it (ck_path_cut()), as far as
+ * @static_fut: set while the search runs on the classes of a loop
+ *	(check_accel.c), whose states share positions but not registers:
+ *	the reduction takes the row of the representative's path only where
+ *	every state of the class is on it (ck_path_class_row()), else the
+ *	static one of @fut, which a path then cuts (ck_path_cut()) as far as
  *	it is the same in every state of the class.
  * @cls_regs: with @static_fut, per slot, the registers the loop's shift
  *	moves (bit r for register r): their values differ across a class.

@@ -18,7 +18,13 @@
  * will not follow, after a PollSem or CK_PATH_WALK records, it takes the
  * static row of the record it stopped at.  Every point of the walk gets
  * its own row, the suffix from it on, cached by a 128-bit hash of the
- * position and the registers (as the visited set keys states).
+ * position and the registers (as the visited set keys states).  The
+ * passes of a loop that run alike are skipped (ck_path_skip()), so a
+ * walk's length does not grow with the trip count.
+ *
+ * ck_path_class_row() gives the row of a class of a loop's states: the
+ * representative's, when every state of the class is on its path
+ * (ck_path_on_line(), by check_line.c's spans).
  *
  * ck_path_cut() follows the same path, uncached, up to the first wait that
  * fails on what only actors that do not step write (those of a persistent
