@@ -183,6 +183,10 @@ struct ck_paths;
  * @dma_free: without --dma-fifo, no engine can fill its ring and all
  *	together cannot reach the limit of copies in flight (check_dma.c):
  *	copies that do not race commute.
+ * @dma_nd: per slot (with 1 to 64 DMA records), per record, the DMA
+ *	records a run from it may issue before a Drain (bit k: @dma_rec's
+ *	k-th), or NULL.
+ * @dma_rec: per slot, its DMA records in order, where @dma_nd is set.
  */
 struct ck_prog {
 	unsigned int ncores;
@@ -221,6 +225,8 @@ struct ck_prog {
 	uint32_t cls_delta[CK_MAX_SLOTS][NCSYNC_NUM_REGS];
 	uint64_t cls_hi;
 	bool dma_free;
+	uint64_t *dma_nd[CK_MAX_SLOTS];
+	uint32_t *dma_rec[CK_MAX_SLOTS];
 };
 
 /* A step: engine slot @idx, or (@land) the landing of copy @idx. */
@@ -284,6 +290,7 @@ int ck_fut_init(struct ck_prog *cp);
 void ck_fut_fini(struct ck_prog *cp);
 /* check_dma.c: which issues and landings of copies commute. */
 int ck_dma_init(struct ck_prog *cp);
+void ck_dma_fini(struct ck_prog *cp);
 bool ck_dma_commute(const struct ck_prog *cp, unsigned int i,
 		    const struct ncsync_insn *x, unsigned int j,
 		    const struct ncsync_insn *z);

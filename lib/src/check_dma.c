@@ -80,8 +80,70 @@ static uint32_t ck_dma_run(const struct ck_prog *cp, unsigned int e,
 	return moved ? CK_DEPTH : most;	/* not settled: no bound */
 }
 
+/* One pass of ck_dma_masks(): false when nothing changed. */
+static bool ck_dma_mask_pass(const struct ck_prog *cp, unsigned int e,
+			     uint64_t *m, const uint32_t *ord)
+{
+	uint32_t i, a, b;
+	uint64_t v;
+	bool moved = false;
+
+	for (i = cp->count[e]; i-- > 0;) {
+		const struct ncsync_insn *in = &cp->insns[e][i];
+
+		if (ncsync_op_has(in->opcode, NCSYNC_OPF_DRAIN))
+			continue;
+		ck_dma_succ(cp, e, i, &a, &b);
+		v = m[i] | (a != UINT32_MAX ? m[a] : 0) |
+		    (b != UINT32_MAX ? m[b] : 0);
+		if (ncsync_op_has(in->opcode, NCSYNC_OPF_DMA))
+			v |= 1ULL << ord[i];
+		moved |= v != m[i];
+		m[i] = v;
+	}
+	return moved;
+}
+
+/*
+ * ck_prog.dma_nd[@e]: per record, the DMA records (bit k: the k-th of the
+ * slot, ck_prog.dma_rec) a run from it may issue before a Drain runs;
+ * none when the slot has more than 64 DMA records.
+ */
+static int ck_dma_masks(struct ck_prog *cp, unsigned int e)
+{
+	uint32_t n = cp->count[e], i, k = 0, round, *ord;
+	uint64_t *m;
+	bool moved = true;
+
+	for (i = 0; i < n; i++)
+		k += ncsync_op_has(cp->insns[e][i].opcode, NCSYNC_OPF_DMA);
+	if (!k || k > 64)
+		return 0;
+	m = calloc(n + 1, sizeof(*m));
+	ord = calloc(n + 1, sizeof(*ord));
+	cp->dma_rec[e] = calloc(k, sizeof(*cp->dma_rec[e]));
+	if (!m || !ord || !cp->dma_rec[e]) {
+		free(m);
+		free(ord);
+		return -ENOMEM;
+	}
+	for (i = 0, k = 0; i < n; i++)
+		if (ncsync_op_has(cp->insns[e][i].opcode, NCSYNC_OPF_DMA)) {
+			cp->dma_rec[e][k] = i;
+			ord[i] = k++;
+		}
+	for (round = 0; moved && round <= 64 + n; round++)
+		moved = ck_dma_mask_pass(cp, e, m, ord);
+	for (i = 0; moved && i < n; i++)	/* not settled: every one */
+		m[i] = ~0ULL >> (64 - k);
+	free(ord);
+	cp->dma_nd[e] = m;
+	return 0;
+}
+
 /**
- * ck_dma_init() - bound the copies in flight (ck_prog.dma_free).
+ * ck_dma_init() - bound the copies in flight (ck_prog.dma_free), and find
+ *	the copies each record may issue before a Drain (ck_prog.dma_nd).
  * @cp: the program, decoded.
  *
  * Return: 0, or -ENOMEM.
@@ -91,6 +153,13 @@ int ck_dma_init(struct ck_prog *cp)
 	uint32_t most, total = 0, *run;
 	unsigned int e;
 	bool free_ = !cp->fifo;
+	int ret;
+
+	for (e = 0; e < cp->n; e++) {
+		ret = ck_dma_masks(cp, e);
+		if (ret)
+			return ret;
+	}
 
 	for (e = 0; e < cp->n && free_; e++) {
 		run = malloc((cp->count[e] + 1) * sizeof(*run));
@@ -103,6 +172,22 @@ int ck_dma_init(struct ck_prog *cp)
 	}
 	cp->dma_free = free_ && total <= CK_MAX_COPIES;
 	return 0;
+}
+
+/**
+ * ck_dma_fini() - free what ck_dma_init() made.
+ * @cp: the program.
+ */
+void ck_dma_fini(struct ck_prog *cp)
+{
+	unsigned int e;
+
+	for (e = 0; e < CK_MAX_SLOTS; e++) {
+		free(cp->dma_nd[e]);
+		free(cp->dma_rec[e]);
+		cp->dma_nd[e] = NULL;
+		cp->dma_rec[e] = NULL;
+	}
 }
 
 /**
@@ -137,14 +222,25 @@ bool ck_dma_commute(const struct ck_prog *cp, unsigned int i,
  * @x: its DMA record.
  *
  * Return: true if it may: a DMA record among those its static future
- * reaches (ck_prog.reach) that does not commute with it.
+ * reaches (ck_prog.reach) that does not commute with it; for @i's own
+ * future, among those it may issue before its next Drain, which waits
+ * for every copy of its own, this one too, to land (ck_prog.dma_nd).
  */
 bool ck_dma_may_hit(const struct ck_prog *cp, const struct ck_state *st,
 		    unsigned int j, unsigned int i,
 		    const struct ncsync_insn *x)
 {
+	uint64_t m;
 	uint32_t k;
 
+	if (i == j && cp->dma_nd[j]) {	/* its own: up to its next Drain */
+		for (m = cp->dma_nd[j][st->eng[j].pc]; m; m &= m - 1) {
+			k = cp->dma_rec[j][__builtin_ctzll(m)];
+			if (!ck_dma_commute(cp, i, x, j, &cp->insns[j][k]))
+				return true;
+		}
+		return false;
+	}
 	for (k = cp->reach[j][st->eng[j].pc]; k < cp->dma_end[j]; k++)
 		if (ncsync_op_has(cp->insns[j][k].opcode, NCSYNC_OPF_DMA) &&
 		    !ck_dma_commute(cp, i, x, j, &cp->insns[j][k]))

@@ -229,5 +229,6 @@ int ck_reduction_init(struct ck_prog *cp)
 void ck_reduction_fini(struct ck_prog *cp)
 {
 	ck_path_fini(cp);
+	ck_dma_fini(cp);
 	ck_fut_fini(cp);
 }
