@@ -589,6 +589,29 @@ static void token_twice(char *text, size_t len, bool twice)
 }
 
 /*
+ * @bad's event defect found with the acceleration, as pass by pass; @ok,
+ * its twin, safe by induction, as pass by pass.
+ */
+static void event_pair(const char *bad_text, const char *ok_text,
+		       const char *bad_msg, const char *ok_msg)
+{
+	struct ncsync_check_result *res;
+	bool ap, bad, safe;
+
+	res = check_text(bad_text, true, 200000, NULL);
+	bad = res && ncsync_check_verdict(res) == NCSYNC_CHECK_DEFECT &&
+	      kinds_of(res) == 1U << NCSYNC_DEFECT_EVENT &&
+	      agree(bad_text, NULL, &ap) == 1;
+	ncsync_check_free(res);
+	TAP_CHECK(bad, "%s", bad_msg);
+	res = check_text(ok_text, true, 200000, NULL);
+	safe = res && ncsync_check_verdict(res) == NCSYNC_CHECK_SAFE &&
+	       agree(ok_text, NULL, &ap) == 1 && ap;
+	ncsync_check_free(res);
+	TAP_CHECK(safe, "%s", ok_msg);
+}
+
+/*
  * The futures cut on the classes (check_path.c, ck_path_cut()) only as
  * far as the path is the same in every state of the class: the event
  * defect of token_twice() is found with the acceleration, as pass by
@@ -597,25 +620,13 @@ static void token_twice(char *text, size_t len, bool twice)
  */
 static void test_cut_on_classes(void)
 {
-	struct ncsync_check_result *res;
-	char text[1024];
-	bool ap, bad, safe;
+	char bad[1024], ok[1024];
 
-	token_twice(text, sizeof(text), true);
-	res = check_text(text, true, 200000, NULL);
-	bad = res && ncsync_check_verdict(res) == NCSYNC_CHECK_DEFECT &&
-	      kinds_of(res) == 1U << NCSYNC_DEFECT_EVENT &&
-	      agree(text, NULL, &ap) == 1;
-	ncsync_check_free(res);
-	TAP_CHECK(bad,
-		  "a second set of a token past a branch on the last pass, before the token is taken: the event defect found on the classes, as pass by pass");
-	token_twice(text, sizeof(text), false);
-	res = check_text(text, true, 200000, NULL);
-	safe = res && ncsync_check_verdict(res) == NCSYNC_CHECK_SAFE &&
-	       agree(text, NULL, &ap) == 1 && ap;
-	ncsync_check_free(res);
-	TAP_CHECK(safe,
-		  "the same program with another event set there: safe by induction, as pass by pass");
+	token_twice(bad, sizeof(bad), true);
+	token_twice(ok, sizeof(ok), false);
+	event_pair(bad, ok,
+		   "a second set of a token past a branch on the last pass, before the token is taken: the event defect found on the classes, as pass by pass",
+		   "the same program with another event set there: safe by induction, as pass by pass");
 }
 
 /*
@@ -647,25 +658,13 @@ static void off_path(char *text, size_t len, unsigned int ev)
  */
 static void test_class_rows(void)
 {
-	struct ncsync_check_result *res;
-	char text[1024];
-	bool ap, bad, safe;
+	char bad[1024], ok[1024];
 
-	off_path(text, sizeof(text), 5);
-	res = check_text(text, true, 200000, NULL);
-	bad = res && ncsync_check_verdict(res) == NCSYNC_CHECK_DEFECT &&
-	      kinds_of(res) == 1U << NCSYNC_DEFECT_EVENT &&
-	      agree(text, NULL, &ap) == 1;
-	ncsync_check_free(res);
-	TAP_CHECK(bad,
-		  "a class whose representative's path leaves the loop early, the states reached going round it to a set after it: the event defect found, as pass by pass");
-	off_path(text, sizeof(text), 6);
-	res = check_text(text, true, 200000, NULL);
-	safe = res && ncsync_check_verdict(res) == NCSYNC_CHECK_SAFE &&
-	       agree(text, NULL, &ap) == 1 && ap;
-	ncsync_check_free(res);
-	TAP_CHECK(safe,
-		  "the same program setting another event after the loop: safe by induction, as pass by pass");
+	off_path(bad, sizeof(bad), 5);
+	off_path(ok, sizeof(ok), 6);
+	event_pair(bad, ok,
+		   "a class whose representative's path leaves the loop early, the states reached going round it to a set after it: the event defect found, as pass by pass",
+		   "the same program setting another event after the loop: safe by induction, as pass by pass");
 }
 
 /*
