@@ -928,7 +928,8 @@ int ncsync_check_run(const struct ncsync_asm_part *parts, unsigned int n,
 			   opts->flags & NCSYNC_CHECK_F_DMA_FIFO, opts->sems,
 			   opts->events);
 	if (!ret) {
-		ret = ck_reduction_init(&r->cp) ?: ck_run_init(r);
+		ret = ck_reduction_init(&r->cp, opts->sems) ?:
+		      ck_run_init(r);
 		if (!ret)
 			ret = ck_phases(r);
 		if (!ret && !r->limited && !r->abstract)

@@ -3,7 +3,8 @@
  * libncsync: the model checker's files (Documentation/ncsync/check.rst,
  * "The checker's files"), from the bottom: the state (check_state.c), the
  * executor (check_exec.c), the reduction (check_fut.c, check_line.c,
- * check_path.c, check_dma.c, check_indep.c, check_stub.c), the search
+ * check_path.c, check_dma.c, check_bound.c, check_indep.c, check_stub.c),
+ * the search
  * (check.c, check_values.c, check_accel.c, check_finite.c, check_sym.c,
  * check_seen.c, check_view.c, check_result.c).  Not installed.
  *
@@ -187,6 +188,8 @@ struct ck_paths;
  *	records a run from it may issue before a Drain (bit k: @dma_rec's
  *	k-th), or NULL.
  * @dma_rec: per slot, its DMA records in order, where @dma_nd is set.
+ * @sem_nowrap: per semaphore of @sem_used, whether no run can overflow it
+ *	(check_bound.c): an addition and a subtraction of it commute.
  */
 struct ck_prog {
 	unsigned int ncores;
@@ -227,6 +230,7 @@ struct ck_prog {
 	bool dma_free;
 	uint64_t *dma_nd[CK_MAX_SLOTS];
 	uint32_t *dma_rec[CK_MAX_SLOTS];
+	bool sem_nowrap[CK_MAX_SEMS];
 };
 
 /* A step: engine slot @idx, or (@land) the landing of copy @idx. */
@@ -310,6 +314,19 @@ bool ck_line_mov_ok(const uint32_t *d, const struct ncsync_insn *in);
 int64_t ck_line_span(const struct ncsync_insn *in, const uint32_t *regs,
 		     const uint32_t *d);
 /* check_path.c: the future of an engine along the path it takes. */
+/* A position of an engine on its path, with its registers. */
+struct ck_point {
+	uint32_t pc;
+	uint32_t next;	/* @ran: where it goes after the record */
+	bool ran;	/* the record's effect ran */
+	uint32_t regs[NCSYNC_NUM_REGS];
+};
+
+bool ck_path_step(const struct ck_prog *cp, unsigned int e,
+		  struct ck_point *p, const uint8_t **tail);
+int64_t ck_path_pass_span(const struct ck_prog *cp, unsigned int e,
+			  uint32_t pc, const uint32_t *regs, uint32_t len,
+			  const uint32_t *d);
 int ck_path_init(struct ck_prog *cp);
 void ck_path_fini(struct ck_prog *cp);
 const uint8_t *ck_path_row(const struct ck_prog *cp,
@@ -318,11 +335,13 @@ const uint8_t *ck_path_class_row(const struct ck_prog *cp,
 				 const struct ck_state *st, unsigned int e);
 bool ck_path_cut(const struct ck_prog *cp, const struct ck_state *st,
 		 unsigned int j, uint32_t frozen, uint8_t *row);
+/* check_bound.c: the semaphores no run can overflow. */
+int ck_bound_init(struct ck_prog *cp, const int32_t *sems);
 /*
  * check_indep.c: which accesses commute, what a step accesses, what an
  * actor may still do; the futures it reads, made and freed together.
  */
-int ck_reduction_init(struct ck_prog *cp);
+int ck_reduction_init(struct ck_prog *cp, const int32_t *sems);
 void ck_reduction_fini(struct ck_prog *cp);
 /* An access of a step: a row index (ck_prog.nacc) and its class. */
 #define CK_ACC_MAX	NCSYNC_NUM_SEMS

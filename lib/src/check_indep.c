@@ -6,16 +6,18 @@
  *
  * Each access of a semaphore has a class.  Two steps on one semaphore
  * commute when both only read it, when both add non-negative immediates
- * (or both subtract them), and when one adds and the other only tests for
- * > or >= (an addition cannot make that test fail), or one subtracts and
- * the other only tests for < or <=.  Two steps on one event commute when
- * both only test it, or one sets it and the other only tests for set, or
- * one clears it and the other only tests for clear.  Any other pair does
- * not.  What an actor may still do is read from the records it
- * may still run: those on the path it takes from its record and registers
- * (check_path.c), or, where that path is not followed, those from its
- * record on and from the target of any branch among them that goes back.
- * check_stub.c builds the persistent sets from these.
+ * (or both subtract them); and, when no run can overflow the semaphore
+ * (check_bound.c), when one adds and the other subtracts, or one adds
+ * and the other only tests for > or >= (an addition cannot make that
+ * test fail), or one subtracts and the other only tests for < or <=.
+ * Two steps on one event commute when both only test it, or one sets it
+ * and the other only tests for set, or one clears it and the other only
+ * tests for clear.  Any other pair does not.  What an actor may still do
+ * is read from the records it may still run: those on the path it takes
+ * from its record and registers (check_path.c), or, where that path is
+ * not followed, those from its record on and from the target of any
+ * branch among them that goes back.  check_stub.c builds the persistent
+ * sets from these.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,23 +26,46 @@
 #include "check.h"
 #include "ncsync_optab.h"
 
-/* The classes that commute with an access of class @c (one bit). */
+/*
+ * The classes that commute with an access of class @c (one bit) to a
+ * semaphore some run may overflow: an addition that wraps can make a > or
+ * >= test fail, and take another addition's overflow, so only like
+ * updates and reads commute.
+ */
 static uint8_t ck_commutes(uint8_t c)
 {
 	switch (c) {
 	case CK_C_INC:
-		return CK_C_INC | CK_C_GE;
 	case CK_C_DEC:
-		return CK_C_DEC | CK_C_LE;
+		return c;
 	case CK_C_GE:
-		return CK_C_READS | CK_C_INC;
 	case CK_C_LE:
-		return CK_C_READS | CK_C_DEC;
 	case CK_C_EQ:
 	case CK_C_POLL:
 		return CK_C_READS;
 	default:
 		return 0;
+	}
+}
+
+/*
+ * The same for a semaphore no run overflows (check_bound.c): an addition
+ * and a subtraction reach one state in either order, an addition never
+ * makes a > or >= test fail, a subtraction a < or <= test.
+ */
+static uint8_t ck_commutes_nowrap(uint8_t c)
+{
+	switch (c) {
+	case CK_C_INC:
+		return CK_C_INC | CK_C_DEC | CK_C_GE;
+	case CK_C_DEC:
+		return CK_C_DEC | CK_C_INC | CK_C_LE;
+	case CK_C_GE:
+		return CK_C_READS | CK_C_INC;
+	case CK_C_LE:
+		return CK_C_READS | CK_C_DEC;
+	default:
+		return ck_commutes(c);
 	}
 }
 
@@ -80,7 +105,9 @@ static uint8_t ck_ev_commutes(uint8_t c)
  */
 uint8_t ck_commutes_at(const struct ck_prog *cp, unsigned int d, uint8_t c)
 {
-	return d < cp->nsem_used ? ck_commutes(c) : ck_ev_commutes(c);
+	if (d >= cp->nsem_used)
+		return ck_ev_commutes(c);
+	return cp->sem_nowrap[d] ? ck_commutes_nowrap(c) : ck_commutes(c);
 }
 
 /**
@@ -208,18 +235,23 @@ unsigned int ck_step_acc(const struct ck_prog *cp, const struct ck_state *st,
 
 /**
  * ck_reduction_init() - the futures the reduction reads: the static rows
- *	(check_fut.c), then the caches of the paths (check_path.c).
+ *	(check_fut.c), the bounds of the copies (check_dma.c), the caches of
+ *	the paths (check_path.c), then the semaphores no run overflows
+ *	(check_bound.c).
  * @cp: a program ck_prog_init() decoded.
+ * @sems: the initial semaphores of every core, or NULL (all 0).
  *
  * Return: 0 or -ENOMEM; ck_reduction_fini() frees what was made either way.
  */
-int ck_reduction_init(struct ck_prog *cp)
+int ck_reduction_init(struct ck_prog *cp, const int32_t *sems)
 {
 	int ret = ck_fut_init(cp);
 
 	if (!ret)
 		ret = ck_dma_init(cp);
-	return ret ?: ck_path_init(cp);
+	if (!ret)
+		ret = ck_path_init(cp);
+	return ret ?: ck_bound_init(cp, sems);
 }
 
 /**

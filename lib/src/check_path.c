@@ -95,14 +95,6 @@ struct ck_paths {
 	unsigned int njumps;
 };
 
-/* A position of an engine on its path, with its registers. */
-struct ck_point {
-	uint32_t pc;
-	uint32_t next;	/* @ran: where it goes after the record */
-	bool ran;	/* the record's effect ran */
-	uint32_t regs[NCSYNC_NUM_REGS];
-};
-
 static void ck_point_hash(const struct ck_point *p, uint64_t h[2])
 {
 	unsigned int r;
@@ -200,13 +192,19 @@ static const struct ncsync_bank_ops ck_path_bank = {
 	.dma_issue = ck_path_issue,
 };
 
-/*
- * Run the record of @p on its registers, by the engines' effect function;
- * false when the path ends there or cannot be followed past it (*@tail
- * set: NULL for the end, else the static row to take).
+/**
+ * ck_path_step() - run the record of @p on its registers, by the engines'
+ *	effect function, and move @p to the next record.
+ * @cp: the program.
+ * @e: the slot.
+ * @p: the point; moved.
+ * @tail: out, when it returns false: NULL for the end of the path, else
+ *	the static row to take from there (after a PollSem).
+ *
+ * Return: false when the path ends there or cannot be followed past it.
  */
-static bool ck_path_step(const struct ck_prog *cp, unsigned int e,
-			 struct ck_point *p, const uint8_t **tail)
+bool ck_path_step(const struct ck_prog *cp, unsigned int e,
+		  struct ck_point *p, const uint8_t **tail)
 {
 	const struct ncsync_insn *in = &cp->insns[e][p->pc];
 	uint32_t np = p->pc + 1;
@@ -239,20 +237,28 @@ static bool ck_path_step(const struct ck_prog *cp, unsigned int e,
 	return true;
 }
 
-/*
- * The least ck_line_span() of the @len records from @s's point, the
- * registers' steps @d: how many points of that line run those records
- * alike, each ending where the next starts.
+/**
+ * ck_path_pass_span() - how many points of a line run a pass alike.
+ * @cp: the program.
+ * @e: the slot.
+ * @pc: where the pass starts.
+ * @regs: the registers at its start, the line's first point.
+ * @len: the records of the pass.
+ * @d: the registers' step from one point of the line to the next.
+ *
+ * Return: the least ck_line_span() of the @len records from (@pc, @regs):
+ * how many points of that line run those records alike, each ending where
+ * the next starts; CK_LINE_FAR for ever, 0 when the path ends in the pass.
  */
-static int64_t ck_path_pass_span(const struct ck_prog *cp, unsigned int e,
-				 uint32_t pc, const struct ck_path_seen *s,
-				 uint32_t len, const uint32_t *d)
+int64_t ck_path_pass_span(const struct ck_prog *cp, unsigned int e,
+			  uint32_t pc, const uint32_t *regs, uint32_t len,
+			  const uint32_t *d)
 {
 	struct ck_point q = { .pc = pc };
 	int64_t span = CK_LINE_FAR, k;
 	const uint8_t *tail;
 
-	memcpy(q.regs, s->regs, sizeof(q.regs));
+	memcpy(q.regs, regs, sizeof(q.regs));
 	while (len--) {
 		k = ck_line_span(&cp->insns[e][q.pc], q.regs, d);
 		if (k < span)
@@ -285,8 +291,10 @@ static bool ck_path_skip(const struct ck_prog *cp, unsigned int e,
 	    (!ps->njumps || ps->jumps[ps->njumps - 1].at <= s->idx)) {
 		for (r = 0; r < NCSYNC_NUM_REGS; r++)
 			moved |= d[r] = p->regs[r] - s->regs[r];
-		k = moved ? ck_path_pass_span(cp, e, p->pc, s, i - s->idx, d)
-			  : 0;
+		k = 0;
+		if (moved)
+			k = ck_path_pass_span(cp, e, p->pc, s->regs,
+					      i - s->idx, d);
 		if (k >= CK_LINE_FAR) {
 			*cycle = s->idx;
 			return false;

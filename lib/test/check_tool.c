@@ -118,10 +118,11 @@ static const struct verdict verdicts[] = {
 	{ "fence.s", "--no-symmetry", 0, "safe: 0 defects" },
 	{ "core-barrier-loop.s", "--max-memory=4", 3,
 	  "(limit: memory, --max-memory 4 MiB)" },
-	/* Sixteen engines on four cores, the checker's most: searched. */
-	{ "core-barrier-loop-4x4.s", "--max-states=5000", 3,
-	  "inconclusive: 0 defects in 5000 states (limit: states, "
-	  "--max-states 5000)" },
+	/* Sixteen engines on four cores, the checker's most: proved. */
+	{ "core-barrier-loop-4x4.s", "--max-states=5000", 0,
+	  "safe: 0 defects" },
+	{ "core-barrier-loop-4x4.s", NULL, 0,
+	  "checked by induction over its passes" },
 	{ "barrier-loop.s", "--timeout=1", 3,
 	  "(limit: time, --timeout 1 ms)" },
 	{ "publish-race.s", "--max-states=10", 1,
