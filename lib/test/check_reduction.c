@@ -10,7 +10,8 @@
  * arrivals commute: an epoch's re-arm is on the path only at its boundary.
  * The third runs programs across two cores, two or three engines each,
  * whose copies land on the peer: the persistent sets by groups of actors
- * (check_stub.c) take a core's engines, or the copies, together.
+ * (check_stub.c) take a core's engines, or the copies, together.  One
+ * program in four starts its semaphores at the bounds of their range.
  */
 #include <stdio.h>
 
@@ -24,10 +25,32 @@ static size_t uniq(struct ck_finals *f)
 	return f->n = ck_uniq_hashes(f->h, f->n);
 }
 
+/*
+ * @near: programs compared from initial values at the bounds, @ovf those
+ * of them where both searches found an overflow.
+ */
 struct totals {
 	struct ck_tally n;
 	uint64_t reduced, full;
+	unsigned int calls, near, ovf;
 };
+
+/*
+ * One program in four starts with sem[1] .. sem[3] within 3 of INT32_MAX
+ * or INT32_MIN: additions, subtractions and waits there commute only
+ * where no run overflows (lib/src/check_bound.c).
+ */
+static void near_bounds(struct ncsync_check_opts *o, struct totals *t)
+{
+	unsigned int k;
+
+	if (t->calls++ % 4 != 3)
+		return;
+	for (k = 1; k <= 3; k++)
+		o->sems[k] = ck_rnd(2) ? INT32_MAX - (int32_t)ck_rnd(4) :
+					 INT32_MIN + (int32_t)ck_rnd(4);
+	t->near++;
+}
 
 /*
  * Check the program of @n parts both ways: 1 when the two agree, 0 when
@@ -44,6 +67,7 @@ static int compare_parts(const struct ncsync_asm_part *parts, unsigned int n,
 	ncsync_check_opts_init(&o);
 	o.flags = flags;
 	o.max_states = 20000;
+	near_bounds(&o, t);
 	same = !ncsync_check_run(parts, n, &o, false, &fr, &rr) &&
 	       !ncsync_check_run(parts, n, &o, true, &ff, &rf);
 	/*
@@ -61,6 +85,8 @@ static int compare_parts(const struct ncsync_asm_part *parts, unsigned int n,
 	       (!fr.n || !memcmp(fr.h, ff.h, 2 * fr.n * sizeof(uint64_t)));
 	t->reduced += ncsync_check_states(rr);
 	t->full += ncsync_check_states(rf);
+	t->ovf += same && o.sems[1] &&
+		  ck_find(rr, NCSYNC_DEFECT_OVERFLOW) != NULL;
 out:
 	free(fr.h);
 	free(ff.h);
@@ -175,10 +201,13 @@ int main(int argc, char **argv)
 	struct totals t = { 0 }, l = { 0 };
 
 	run_set(n, ck_random_program, false, &t);
-	TAP_CHECK(t.n.programs == n && !t.n.bad && t.n.same >= n * 3 / 4,
+	TAP_CHECK(t.n.programs == n && !t.n.bad && t.n.same >= n * 3 / 4 &&
+		  t.ovf,
 		  "%u random programs: the reduced search reaches the same final "
 		  "states, defects and verdict as the full one in all %u that "
-		  "end (%u cut short by a limit)", n, t.n.same, t.n.open);
+		  "end (%u cut short by a limit; %u from values at the bounds, "
+		  "%u of them with an overflow)", n, t.n.same, t.n.open,
+		  t.near, t.ovf);
 	TAP_CHECK(t.reduced < t.full,
 		  "the reduction explores fewer states: %llu instead of %llu",
 		  (unsigned long long)t.reduced, (unsigned long long)t.full);
