@@ -263,8 +263,10 @@ int64_t ck_path_pass_span(const struct ck_prog *cp, unsigned int e,
 		k = ck_line_span(&cp->insns[e][q.pc], q.regs, d);
 		if (k < span)
 			span = k;
-		if (span < 2 || !ck_path_step(cp, e, &q, &tail))
-			return span < 2 ? span : 0;
+		if (span < 2)
+			return span;
+		if (!ck_path_step(cp, e, &q, &tail))
+			return 0;	/* the path ends inside the pass */
 	}
 	return span;
 }
