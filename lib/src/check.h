@@ -4,9 +4,9 @@
  * "The checker's files"), from the bottom: the state (check_state.c), the
  * executor (check_exec.c), the reduction (check_fut.c, check_line.c,
  * check_path.c, check_dma.c, check_bound.c, check_indep.c, check_stub.c),
- * the search
- * (check.c, check_values.c, check_accel.c, check_finite.c, check_sym.c,
- * check_seen.c, check_view.c, check_result.c).  Not installed.
+ * the search (check.c, check_values.c, check_accel.c, check_finite.c,
+ * check_sym.c, check_seen.c, check_view.c, check_result.c).  Not
+ * installed.
  *
  * The executor runs the decoded records of a finalized program on an
  * explicit core state, one step at a time, through the effect function
