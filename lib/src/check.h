@@ -288,6 +288,8 @@ static inline size_t ck_fut_width(const struct ck_prog *cp)
 }
 void ck_fut_insn(const struct ck_prog *cp, unsigned int e,
 		 const struct ncsync_insn *in, uint8_t *row);
+unsigned int ck_rec_succ(const struct ck_prog *cp, unsigned int e,
+			 uint32_t i, uint32_t s[2]);
 const uint8_t *ck_fut_static(const struct ck_prog *cp, unsigned int e,
 			     uint32_t pc);
 int ck_fut_init(struct ck_prog *cp);

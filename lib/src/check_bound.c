@@ -118,13 +118,14 @@ static bool ck_bound_skip(const struct ck_prog *cp, unsigned int e,
 static bool ck_bound_tail(const struct ck_prog *cp, unsigned int e,
 			  struct ck_bound_walk *w, uint32_t pc)
 {
-	const struct ncsync_insn *in;
-	uint32_t i;
+	uint32_t i, s[2];
+	unsigned int k, n;
 
 	for (i = pc + 1; i < cp->count[e]; i++) {
-		in = &cp->insns[e][i];
-		if (in->effect == NCSYNC_EFF_BRANCH && in->br.target <= i)
-			return false;
+		n = ck_rec_succ(cp, e, i, s);
+		for (k = 0; k < n; k++)
+			if (s[k] <= i)
+				return false;
 	}
 	for (i = pc + 1; i < cp->count[e]; i++)
 		w->runs[i] = ck_bound_add(w->runs[i], 1, 1);

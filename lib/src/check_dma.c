@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * libncsync: which issues and landings of copies commute, for the
- * reduction (Documentation/ncsync/check.rst, "The reduction", "Copies").
+ * reduction (Documentation/ncsync/check.rst, "The reduction", *DMA*).
  *
  * Without --dma-fifo a state keeps its copies in flight in one canonical
  * order (check_exec.c), so that the order of two issues is not state.
@@ -23,28 +23,18 @@
 #include "check.h"
 #include "ncsync_optab.h"
 
-/* The records after @i a run may take: *@a, *@b (UINT32_MAX: none). */
-static void ck_dma_succ(const struct ck_prog *cp, unsigned int e, uint32_t i,
-			uint32_t *a, uint32_t *b)
+/* Raise the count of the successors of record @i of slot @e to @v. */
+static void ck_dma_relax(const struct ck_prog *cp, unsigned int e,
+			 uint32_t i, uint32_t *run, uint32_t v, bool *moved)
 {
-	const struct ncsync_insn *in = &cp->insns[e][i];
+	uint32_t s[2];
+	unsigned int k, n = ck_rec_succ(cp, e, i, s);
 
-	*a = i + 1 < cp->count[e] ? i + 1 : UINT32_MAX;
-	*b = UINT32_MAX;
-	if (ncsync_op_has(in->opcode, NCSYNC_OPF_ENDS))
-		*a = UINT32_MAX;
-	if (!ncsync_op_has(in->opcode, NCSYNC_OPF_FLOW))
-		return;
-	*b = in->br.target < cp->count[e] ? in->br.target : UINT32_MAX;
-	if (in->br.comp == NCSYNC_BR_ALWAYS)
-		*a = UINT32_MAX;
-}
-
-static void ck_dma_relax(uint32_t *run, uint32_t to, uint32_t v, bool *moved)
-{
-	if (to != UINT32_MAX && run[to] < v) {
-		run[to] = v;
-		*moved = true;
+	for (k = 0; k < n; k++) {
+		if (run[s[k]] < v) {
+			run[s[k]] = v;
+			*moved = true;
+		}
 	}
 }
 
@@ -57,7 +47,7 @@ static void ck_dma_relax(uint32_t *run, uint32_t to, uint32_t v, bool *moved)
 static uint32_t ck_dma_run(const struct ck_prog *cp, unsigned int e,
 			   uint32_t *run)
 {
-	uint32_t n = cp->count[e], i, a, b, v, most = 0, round;
+	uint32_t n = cp->count[e], i, v, most = 0, round;
 	bool moved = true;
 
 	memset(run, 0, n * sizeof(*run));
@@ -72,9 +62,7 @@ static uint32_t ck_dma_run(const struct ck_prog *cp, unsigned int e,
 			if (v > CK_DEPTH)
 				v = CK_DEPTH;
 			most = v > most ? v : most;
-			ck_dma_succ(cp, e, i, &a, &b);
-			ck_dma_relax(run, a, v, &moved);
-			ck_dma_relax(run, b, v, &moved);
+			ck_dma_relax(cp, e, i, run, v, &moved);
 		}
 	}
 	return moved ? CK_DEPTH : most;	/* not settled: no bound */
@@ -84,7 +72,8 @@ static uint32_t ck_dma_run(const struct ck_prog *cp, unsigned int e,
 static bool ck_dma_mask_pass(const struct ck_prog *cp, unsigned int e,
 			     uint64_t *m, const uint32_t *ord)
 {
-	uint32_t i, a, b;
+	uint32_t i, s[2];
+	unsigned int k, n;
 	uint64_t v;
 	bool moved = false;
 
@@ -93,9 +82,9 @@ static bool ck_dma_mask_pass(const struct ck_prog *cp, unsigned int e,
 
 		if (ncsync_op_has(in->opcode, NCSYNC_OPF_DRAIN))
 			continue;
-		ck_dma_succ(cp, e, i, &a, &b);
-		v = m[i] | (a != UINT32_MAX ? m[a] : 0) |
-		    (b != UINT32_MAX ? m[b] : 0);
+		n = ck_rec_succ(cp, e, i, s);
+		for (v = m[i], k = 0; k < n; k++)
+			v |= m[s[k]];
 		if (ncsync_op_has(in->opcode, NCSYNC_OPF_DMA))
 			v |= 1ULL << ord[i];
 		moved |= v != m[i];

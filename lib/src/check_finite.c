@@ -71,25 +71,22 @@ static int64_t ck_loop_step(const struct ck_body *b, unsigned int r,
 }
 
 /*
- * The successors of record @k of the body @b that are in it, into @s: the
- * next record unless @k branches always, a branch's target if in the
- * body.  The branch back @b->i has none (a path round the body ends
- * there).  A conditional branch has both, whatever its condition.
+ * The successors of record @k of the body @b that are in it, into @s
+ * (ck_rec_succ()'s: a record that ends the engine has no next one).  The
+ * branch back @b->i has none (a path round the body ends there).
  */
 static unsigned int ck_succ(const struct ck_body *b, uint32_t k,
 			    uint32_t s[2])
 {
-	const struct ncsync_insn *in = &b->cp->insns[b->e][k];
-	bool flow = ncsync_op_has(in->opcode, NCSYNC_OPF_FLOW);
-	unsigned int n = 0;
+	unsigned int j, n, m = 0;
 
 	if (k == b->i)
 		return 0;
-	if (!flow || in->br.comp != NCSYNC_BR_ALWAYS)
-		s[n++] = k + 1;
-	if (flow && in->br.target >= b->t && in->br.target <= b->i)
-		s[n++] = in->br.target;
-	return n;
+	n = ck_rec_succ(b->cp, b->e, k, s);
+	for (j = 0; j < n; j++)
+		if (s[j] >= b->t && s[j] <= b->i)
+			s[m++] = s[j];
+	return m;
 }
 
 /*

@@ -135,6 +135,33 @@ void ck_fut_insn(const struct ck_prog *cp, unsigned int e,
 	}
 }
 
+/**
+ * ck_rec_succ() - the records a run may take after record @i of slot @e.
+ * @cp: the program.
+ * @e: the slot.
+ * @i: a record of its stream.
+ * @s: out: the successors, records of the stream: the next record unless
+ *	@i ends the engine (Halt, Exit) or branches always, and a branch's
+ *	target; both for a conditional branch, whatever its condition.
+ *
+ * Return: how many, 0 to 2.
+ */
+unsigned int ck_rec_succ(const struct ck_prog *cp, unsigned int e,
+			 uint32_t i, uint32_t s[2])
+{
+	const struct ncsync_insn *in = &cp->insns[e][i];
+	bool flow = ncsync_op_has(in->opcode, NCSYNC_OPF_FLOW);
+	unsigned int n = 0;
+
+	if (i + 1 < cp->count[e] &&
+	    !ncsync_op_has(in->opcode, NCSYNC_OPF_ENDS) &&
+	    (!flow || in->br.comp != NCSYNC_BR_ALWAYS))
+		s[n++] = i + 1;
+	if (flow && in->br.target < cp->count[e])
+		s[n++] = in->br.target;
+	return n;
+}
+
 /* reach[pc]: lowered by the earliest target of a branch back from it on. */
 static void ck_reach_init(const struct ck_prog *cp, unsigned int e,
 			  uint32_t *reach)

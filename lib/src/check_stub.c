@@ -474,7 +474,7 @@ static struct ck_actors *ck_stub_next(struct ck_actors *sets,
  * A closure from each enabled step: a set of one step whose successor is
  * fresh is taken at once, unless the step issues a copy; such a set is
  * taken only when no other is (a copy issued later is in flight in fewer
- * states: Documentation/ncsync/check.rst, "Copies").
+ * states: Documentation/ncsync/check.rst, "The reduction", *DMA*).
  *
  * Return: the steps of @out; 0 when no set smaller than every enabled
  * step qualifies: then every enabled step is to be explored.
